@@ -1,0 +1,62 @@
+//! Raw bytes -> text. Files arrive as bytes from disk; we never refuse them: a UTF-8 BOM is
+//! stripped (and remembered, so offsets stay file offsets), invalid UTF-8 is replaced and the
+//! first bad byte reported, and NUL bytes mark a file as binary.
+
+/// Decoded file text, as the rest of the engine sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decoded {
+    pub text: String,
+    /// Byte offset (in `text`) of the first byte that was not valid UTF-8, if any.
+    pub invalid_utf8_at: Option<u32>,
+    /// The file holds NUL bytes: it is not a text file.
+    pub binary: bool,
+}
+
+pub fn decode(bytes: &[u8]) -> Decoded {
+    let binary = bytes.contains(&0);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Decoded {
+            text: text.to_owned(),
+            invalid_utf8_at: None,
+            binary,
+        },
+        Err(error) => Decoded {
+            invalid_utf8_at: Some(error.valid_up_to() as u32),
+            text: String::from_utf8_lossy(bytes).into_owned(),
+            binary,
+        },
+    }
+}
+
+/// Length in bytes of a leading UTF-8 byte-order mark, which YAML and Markdown both ignore.
+pub fn bom_len(text: &str) -> usize {
+    if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_utf8_is_replaced_and_located() {
+        let decoded = decode(b"name: ok\xff\xfe\n");
+        assert_eq!(decoded.invalid_utf8_at, Some(8));
+        assert!(decoded.text.starts_with("name: ok\u{fffd}"));
+        assert!(!decoded.binary);
+    }
+
+    #[test]
+    fn nul_bytes_mark_binary() {
+        assert!(decode(b"\x00\x01\x02").binary);
+    }
+
+    #[test]
+    fn bom_is_measured() {
+        assert_eq!(bom_len("\u{feff}a: 1"), 3);
+        assert_eq!(bom_len("a: 1"), 0);
+    }
+}
