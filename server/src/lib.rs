@@ -1,1 +1,11 @@
+//! skillgraph: one engine behind a command-line checker and a language server for SwarmKit
+//! workspaces and Agent Skills `SKILL.md` files.
+//!
+//! Layers, from the bottom: `syntax` (text to spanned trees), `model` (trees to typed artifacts),
+//! `index` (the file set and id tables), `graph` (ordering graphs), `rules` (diagnostics), `ide`
+//! (hover, definition, ...). `cli` and `lsp` are the two faces; only `lsp` knows LSP types and only
+//! the faces do I/O.
+
+pub mod diagnostic;
+pub mod rules;
 pub mod syntax;

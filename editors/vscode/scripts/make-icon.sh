@@ -13,4 +13,4 @@ convert -size 256x256 xc:none \
   -draw 'circle 78,74 78,98' -draw 'circle 178,74 178,98' -draw 'circle 128,190 128,214' \
   -fill '#ffffff' -draw 'circle 128,128 128,154' \
   -fill '#1e2a3a' -draw 'circle 128,128 128,140' \
-  images/icon.png
+  -depth 8 images/icon.png

@@ -1,0 +1,59 @@
+//! The rule catalogue: every diagnostic code the engine can emit, with its default severity and
+//! its documentation. Each rule family declares its own entries next to its checks (`RULES` in
+//! each family's file); this module only gathers them, so `docs/rules.md`, hover text and the
+//! `[rules]` configuration all read one list.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use crate::diagnostic::Severity;
+
+/// Documentation of one diagnostic code.
+#[derive(Debug)]
+pub struct RuleDoc {
+    pub code: &'static str,
+    pub severity: Severity,
+    /// One line: what the rule finds.
+    pub summary: &'static str,
+    /// One paragraph: why it matters and how to fix it (Markdown, may hold a short example).
+    pub explanation: &'static str,
+}
+
+/// Every family's rules, in the order the docs list them.
+fn families() -> [&'static [RuleDoc]; 1] {
+    [super::RULES]
+}
+
+fn by_code() -> &'static HashMap<&'static str, &'static RuleDoc> {
+    static TABLE: OnceLock<HashMap<&'static str, &'static RuleDoc>> = OnceLock::new();
+    TABLE.get_or_init(|| all().map(|rule| (rule.code, rule)).collect())
+}
+
+pub fn all() -> impl Iterator<Item = &'static RuleDoc> {
+    families().into_iter().flatten()
+}
+
+pub fn lookup(code: &str) -> Option<&'static RuleDoc> {
+    by_code().get(code).copied()
+}
+
+/// The default severity of a code. Every code the engine emits is in the catalogue (a test walks
+/// them); an unknown code would be a bug, and reads as an error rather than vanishing.
+pub fn default_severity(code: &str) -> Severity {
+    debug_assert!(lookup(code).is_some(), "diagnostic code {code} is not in the catalogue");
+    lookup(code).map_or(Severity::Error, |rule| rule.severity)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_documented() {
+        let mut seen = std::collections::HashSet::new();
+        for rule in all() {
+            assert!(seen.insert(rule.code), "{} is listed twice", rule.code);
+            assert!(!rule.summary.is_empty() && !rule.explanation.is_empty(), "{} lacks docs", rule.code);
+        }
+    }
+}

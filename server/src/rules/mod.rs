@@ -1,0 +1,43 @@
+//! Checks. One file per rule family; each check is a function of the index (or of one lowered
+//! file) returning diagnostics, and each family lists its codes in a `RULES` table beside it.
+
+pub mod catalogue;
+
+use crate::diagnostic::Severity;
+use catalogue::RuleDoc;
+
+/// Codes about the file itself rather than its content.
+pub const RULES: &[RuleDoc] = &[
+    RuleDoc {
+        code: "file.too-large",
+        severity: Severity::Error,
+        summary: "The file is larger than the size cap and was not checked.",
+        explanation: "Files over the cap (4 MiB) are skipped so that one generated or binary file cannot stall \
+the checker or the editor. Nothing in the file is checked, and ids it defines are not known to other files. \
+Split the file, or move it out of the workspace if it is not a SwarmKit artifact or skill.",
+    },
+    RuleDoc {
+        code: "file.encoding",
+        severity: Severity::Error,
+        summary: "The file is not valid UTF-8 text, or is binary.",
+        explanation: "YAML and SKILL.md files must be UTF-8. Bytes that are not valid UTF-8 are read as the \
+replacement character (so the rest of the file is still checked), and a file holding NUL bytes is treated \
+as binary and not parsed. Re-save the file as UTF-8.",
+    },
+    RuleDoc {
+        code: "workspace.yaml-parse",
+        severity: Severity::Error,
+        summary: "The YAML does not parse.",
+        explanation: "The range points at the place the parser stopped. Everything read before that point is \
+still checked and its ids are still known, so one typo does not flood the workspace with unknown-id errors. \
+Common causes: a tab used for indentation, an unclosed bracket or quote, a `key: value: value` line.",
+    },
+    RuleDoc {
+        code: "yaml.duplicate-key",
+        severity: Severity::Error,
+        summary: "A key appears twice in one mapping.",
+        explanation: "Most YAML loaders silently keep one of the two values (SwarmKit keeps the last, some keep \
+the first), so half of what is written has no effect. Merge the two entries or rename one; the related \
+location points at the other occurrence.",
+    },
+];
