@@ -6,6 +6,8 @@
 //! (hover, definition, ...). `cli` and `lsp` are the two faces; only `lsp` knows LSP types and only
 //! the faces do I/O.
 
+pub mod cli;
 pub mod diagnostic;
+pub mod model;
 pub mod rules;
 pub mod syntax;

@@ -1,0 +1,30 @@
+//! `archetypes/*.yaml`: a reusable kind of agent with default skills.
+
+use super::super::{field, SpannedStr};
+use super::{grants, metadata_id, Grant};
+use crate::syntax::{Node, TextRange};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Archetype {
+    pub id: Option<SpannedStr>,
+    pub role: Option<SpannedStr>,
+    pub description: Option<SpannedStr>,
+    /// `defaults.skills`, including abstract entries.
+    pub default_skills: Vec<Grant>,
+    /// The `skills:` key under `defaults`, when present.
+    pub default_skills_key: Option<TextRange>,
+}
+
+impl Archetype {
+    pub fn lower(root: Node<'_>) -> Archetype {
+        let defaults = root.get("defaults");
+        let skills = defaults.and_then(|d| d.entry("skills"));
+        Archetype {
+            id: metadata_id(root, "id"),
+            role: field(root, "role"),
+            description: root.get("metadata").and_then(|m| field(m, "description")),
+            default_skills: grants(skills.map(|(_, v)| v)),
+            default_skills_key: skills.map(|(k, _)| k.range()),
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! The SwarmKit artifacts we reason about, with the spans of every id and reference.
+
+mod archetype;
+mod skill;
+mod topology;
+mod trigger;
+mod workspace;
+
+pub use archetype::Archetype;
+pub use skill::{ImplementationType, Skill};
+pub use topology::{Agent, AgentIndex, RequiresBlock, RequiresRule, Topology};
+pub use trigger::Trigger;
+pub use workspace::{McpServer, Workspace};
+
+use super::{field, Spanned, SpannedStr};
+use crate::syntax::{Node, TextRange};
+
+/// What a SwarmKit YAML file declares itself to be (`kind:`), and where each kind is expected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ArtifactKind {
+    Workspace,
+    Topology,
+    Skill,
+    Archetype,
+    Trigger,
+    Funnel,
+    Contract,
+    RoleRegistry,
+    ExecutorAdapter,
+}
+
+impl ArtifactKind {
+    pub fn from_kind_field(kind: &str) -> Option<ArtifactKind> {
+        Some(match kind {
+            "Workspace" => ArtifactKind::Workspace,
+            "Topology" => ArtifactKind::Topology,
+            "Skill" => ArtifactKind::Skill,
+            "Archetype" => ArtifactKind::Archetype,
+            "Trigger" => ArtifactKind::Trigger,
+            "Funnel" => ArtifactKind::Funnel,
+            "Contract" => ArtifactKind::Contract,
+            "RoleRegistry" => ArtifactKind::RoleRegistry,
+            "ExecutorAdapter" => ArtifactKind::ExecutorAdapter,
+            _ => return None,
+        })
+    }
+
+    pub fn kind_field(self) -> &'static str {
+        match self {
+            ArtifactKind::Workspace => "Workspace",
+            ArtifactKind::Topology => "Topology",
+            ArtifactKind::Skill => "Skill",
+            ArtifactKind::Archetype => "Archetype",
+            ArtifactKind::Trigger => "Trigger",
+            ArtifactKind::Funnel => "Funnel",
+            ArtifactKind::Contract => "Contract",
+            ArtifactKind::RoleRegistry => "RoleRegistry",
+            ArtifactKind::ExecutorAdapter => "ExecutorAdapter",
+        }
+    }
+
+    /// The artifact directory a kind lives in, and the kind a directory holds.
+    pub fn for_directory(dir: &str) -> Option<ArtifactKind> {
+        Some(match dir {
+            "topologies" => ArtifactKind::Topology,
+            "skills" => ArtifactKind::Skill,
+            "archetypes" => ArtifactKind::Archetype,
+            "triggers" | "schedules" => ArtifactKind::Trigger,
+            "funnels" => ArtifactKind::Funnel,
+            "contracts" => ArtifactKind::Contract,
+            "roles" => ArtifactKind::RoleRegistry,
+            "adapters" => ArtifactKind::ExecutorAdapter,
+            _ => return None,
+        })
+    }
+
+    pub fn directory(self) -> &'static str {
+        match self {
+            ArtifactKind::Workspace => ".",
+            ArtifactKind::Topology => "topologies",
+            ArtifactKind::Skill => "skills",
+            ArtifactKind::Archetype => "archetypes",
+            ArtifactKind::Trigger => "triggers",
+            ArtifactKind::Funnel => "funnels",
+            ArtifactKind::Contract => "contracts",
+            ArtifactKind::RoleRegistry => "roles",
+            ArtifactKind::ExecutorAdapter => "adapters",
+        }
+    }
+
+    /// The field that holds the id: `metadata.name` for topologies, `metadata.id` elsewhere.
+    pub fn id_field(self) -> &'static str {
+        match self {
+            ArtifactKind::Topology => "name",
+            _ => "id",
+        }
+    }
+}
+
+/// One lowered SwarmKit file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Artifact {
+    Workspace(Workspace),
+    Topology(Topology),
+    Skill(Skill),
+    Archetype(Archetype),
+    Trigger(Trigger),
+    /// Funnels, contracts, role registries, adapters: only their id matters to resolution.
+    Other { kind: ArtifactKind, id: Option<SpannedStr> },
+}
+
+impl Artifact {
+    /// Lowers a parsed document of the given kind.
+    pub fn lower(kind: ArtifactKind, root: Node<'_>) -> Artifact {
+        match kind {
+            ArtifactKind::Workspace => Artifact::Workspace(Workspace::lower(root)),
+            ArtifactKind::Topology => Artifact::Topology(Topology::lower(root)),
+            ArtifactKind::Skill => Artifact::Skill(Skill::lower(root)),
+            ArtifactKind::Archetype => Artifact::Archetype(Archetype::lower(root)),
+            ArtifactKind::Trigger => Artifact::Trigger(Trigger::lower(root)),
+            other => Artifact::Other {
+                kind: other,
+                id: metadata_id(root, other.id_field()),
+            },
+        }
+    }
+
+    pub fn kind(&self) -> ArtifactKind {
+        match self {
+            Artifact::Workspace(_) => ArtifactKind::Workspace,
+            Artifact::Topology(_) => ArtifactKind::Topology,
+            Artifact::Skill(_) => ArtifactKind::Skill,
+            Artifact::Archetype(_) => ArtifactKind::Archetype,
+            Artifact::Trigger(_) => ArtifactKind::Trigger,
+            Artifact::Other { kind, .. } => *kind,
+        }
+    }
+
+    /// The artifact's id (`metadata.id`, or `metadata.name` for a topology).
+    pub fn id(&self) -> Option<&SpannedStr> {
+        match self {
+            Artifact::Workspace(w) => w.id.as_ref(),
+            Artifact::Topology(t) => t.name.as_ref(),
+            Artifact::Skill(s) => s.id.as_ref(),
+            Artifact::Archetype(a) => a.id.as_ref(),
+            Artifact::Trigger(t) => t.id.as_ref(),
+            Artifact::Other { id, .. } => id.as_ref(),
+        }
+    }
+}
+
+pub(crate) fn metadata_id(root: Node<'_>, key: &str) -> Option<SpannedStr> {
+    root.get("metadata").and_then(|m| field(m, key))
+}
+
+/// A skill grant as written in `skills`, `skills_additional` or archetype `defaults.skills`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Grant {
+    /// A skill id.
+    Skill(SpannedStr),
+    /// `server:<mcp-server-id>`: every mcp_tool skill on that server. `id` spans the part after the
+    /// prefix; `range` the whole entry.
+    Server { id: SpannedStr, range: TextRange },
+    /// `pack:<command-pack-id>`: every command skill of that pack.
+    Pack { id: SpannedStr, range: TextRange },
+    /// `{abstract: {category, capability}}`: the one skill of that category whose id contains the
+    /// capability.
+    Abstract {
+        category: Option<SpannedStr>,
+        capability: Option<SpannedStr>,
+        range: TextRange,
+    },
+    /// Anything else (a number, a nested list, a map of the wrong shape).
+    Malformed { range: TextRange, found: &'static str },
+}
+
+impl Grant {
+    pub fn range(&self) -> TextRange {
+        match self {
+            Grant::Skill(id) => id.range,
+            Grant::Server { range, .. } | Grant::Pack { range, .. } => *range,
+            Grant::Abstract { range, .. } | Grant::Malformed { range, .. } => *range,
+        }
+    }
+
+    pub(crate) fn lower(node: Node<'_>) -> Grant {
+        if let Some(abstract_node) = node.get("abstract") {
+            return Grant::Abstract {
+                category: field(abstract_node, "category"),
+                capability: field(abstract_node, "capability"),
+                range: node.range(),
+            };
+        }
+        let Some(text) = node.scalar().filter(|_| !node.is_null()) else {
+            return Grant::Malformed {
+                range: node.range(),
+                found: node.type_name(),
+            };
+        };
+        let range = node.range();
+        // The id after a prefix: quoted scalars have a delimiter before the text, so locate the
+        // prefix in the source span by length from the end.
+        let split = |prefix: &str| {
+            text.strip_prefix(prefix).map(|rest| {
+                let rest_len = rest.len() as u32;
+                let end = if node.style() == Some(crate::syntax::yaml::Style::Quoted) {
+                    range.end.saturating_sub(1)
+                } else {
+                    range.end
+                };
+                let start = end.saturating_sub(rest_len).max(range.start);
+                Spanned::new(rest.to_owned(), TextRange::new(start, end.max(start)))
+            })
+        };
+        if let Some(id) = split("server:") {
+            Grant::Server { id, range }
+        } else if let Some(id) = split("pack:") {
+            Grant::Pack { id, range }
+        } else {
+            Grant::Skill(Spanned::new(text.to_owned(), range))
+        }
+    }
+}
+
+pub(crate) fn grants(node: Option<Node<'_>>) -> Vec<Grant> {
+    node.map(|n| n.items().map(Grant::lower).collect())
+        .unwrap_or_default()
+}
