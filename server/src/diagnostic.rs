@@ -59,7 +59,12 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A diagnostic with the code's default severity from the catalogue.
-    pub fn new(code: &'static str, file: FileId, range: TextRange, message: impl Into<String>) -> Self {
+    pub fn new(
+        code: &'static str,
+        file: FileId,
+        range: TextRange,
+        message: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             file,
             range,
@@ -75,7 +80,12 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_related(mut self, file: FileId, range: TextRange, message: impl Into<String>) -> Self {
+    pub fn with_related(
+        mut self,
+        file: FileId,
+        range: TextRange,
+        message: impl Into<String>,
+    ) -> Self {
         self.related.push(Related {
             file,
             range,

@@ -2,12 +2,17 @@
 //! workspaces and Agent Skills `SKILL.md` files.
 //!
 //! Layers, from the bottom: `syntax` (text to spanned trees), `model` (trees to typed artifacts),
-//! `index` (the file set and id tables), `graph` (ordering graphs), `rules` (diagnostics), `ide`
-//! (hover, definition, ...). `cli` and `lsp` are the two faces; only `lsp` knows LSP types and only
-//! the faces do I/O.
+//! `index` (the file set, id tables and incremental re-checking), `graph` (ordering graphs),
+//! `rules` (diagnostics), `ide` (hover, definition, ...). `cli` and `lsp` are the two faces;
+//! only `lsp` knows LSP types, and only the faces and `discover` do I/O.
 
+pub mod check;
 pub mod cli;
 pub mod diagnostic;
+pub mod discover;
+pub mod graph;
+pub mod index;
+pub mod lsp;
 pub mod model;
 pub mod rules;
 pub mod syntax;

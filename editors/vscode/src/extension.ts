@@ -59,7 +59,9 @@ async function stop(): Promise<void> {
   client = undefined;
   if (running) {
     try {
-      await running.stop();
+      // dispose, not just stop: this client is never started again (a restart builds a new one
+      // with a freshly resolved binary). Our own output channel survives it.
+      await running.dispose();
     } catch (error) {
       output.appendLine(`Stopping the server failed: ${String(error)}`);
     }

@@ -20,8 +20,19 @@ pub struct RuleDoc {
 }
 
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 1] {
-    [super::RULES]
+fn families() -> [&'static [RuleDoc]; 10] {
+    [
+        super::RULES,
+        super::swarmkit_file::RULES,
+        super::schema::RULES,
+        super::ids::RULES,
+        super::agents::RULES,
+        super::grants::RULES,
+        super::requires::RULES,
+        super::skills::RULES,
+        crate::model::config::RULES,
+        &[],
+    ]
 }
 
 fn by_code() -> &'static HashMap<&'static str, &'static RuleDoc> {
@@ -40,7 +51,10 @@ pub fn lookup(code: &str) -> Option<&'static RuleDoc> {
 /// The default severity of a code. Every code the engine emits is in the catalogue (a test walks
 /// them); an unknown code would be a bug, and reads as an error rather than vanishing.
 pub fn default_severity(code: &str) -> Severity {
-    debug_assert!(lookup(code).is_some(), "diagnostic code {code} is not in the catalogue");
+    debug_assert!(
+        lookup(code).is_some(),
+        "diagnostic code {code} is not in the catalogue"
+    );
     lookup(code).map_or(Severity::Error, |rule| rule.severity)
 }
 
@@ -53,7 +67,11 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for rule in all() {
             assert!(seen.insert(rule.code), "{} is listed twice", rule.code);
-            assert!(!rule.summary.is_empty() && !rule.explanation.is_empty(), "{} lacks docs", rule.code);
+            assert!(
+                !rule.summary.is_empty() && !rule.explanation.is_empty(),
+                "{} lacks docs",
+                rule.code
+            );
         }
     }
 }

@@ -1,10 +1,76 @@
 //! Checks. One file per rule family; each check is a function of the index (or of one lowered
 //! file) returning diagnostics, and each family lists its codes in a `RULES` table beside it.
 
+pub mod agents;
 pub mod catalogue;
+pub mod grants;
+pub mod ids;
+pub mod requires;
+#[path = "schema_pending.rs"]
+pub mod schema;
+pub mod skills;
+pub mod suggest;
+pub(crate) mod swarmkit_file;
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::index::{Content, FileRole, Lookup};
+use crate::model::swarmkit::{Artifact, ArtifactKind};
 use catalogue::RuleDoc;
+
+/// The cross-file checks of one file: everything that reads other files through `lookup`.
+pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let Some(entry) = lookup.file(file) else {
+        return out;
+    };
+    if let (FileRole::SwarmKit { workspace, .. }, Content::SwarmKit(artifact)) =
+        (&entry.role, &entry.parsed.content)
+    {
+        let workspace = *workspace;
+        ids::check_duplicate(lookup, workspace, file, artifact, &mut out);
+        match artifact {
+            Artifact::Topology(topology) => {
+                agents::check(lookup, workspace, file, topology, &mut out)
+            }
+            Artifact::Skill(skill) => skills::check(lookup, workspace, file, skill, &mut out),
+            Artifact::Archetype(archetype) => {
+                let resolver = grants::GrantResolver { lookup, workspace };
+                let source = grants::GrantSource::Archetype(
+                    archetype
+                        .id
+                        .as_ref()
+                        .map_or(String::new(), |i| i.value.clone()),
+                );
+                let mut expanded = Vec::new();
+                for grant in &archetype.default_skills {
+                    resolver.expand(
+                        grant,
+                        file,
+                        "archetype.unknown-skill",
+                        &source,
+                        &mut expanded,
+                        &mut out,
+                    );
+                }
+            }
+            Artifact::Trigger(trigger) => {
+                for target in &trigger.topology_targets {
+                    ids::check_reference(
+                        lookup,
+                        workspace,
+                        file,
+                        ArtifactKind::Topology,
+                        target,
+                        "trigger.unknown-target",
+                        &mut out,
+                    );
+                }
+            }
+            Artifact::Workspace(_) | Artifact::Other { .. } => {}
+        }
+    }
+    out
+}
 
 /// Codes about the file itself rather than its content.
 pub const RULES: &[RuleDoc] = &[

@@ -28,7 +28,7 @@ pub fn split_frontmatter(text: &str, bom: usize) -> Frontmatter {
     }
     let open = TextRange::new(start as u32, (start + 3) as u32);
     let yaml_start = lines.at;
-    while let Some((line_start, line)) = lines.next() {
+    for (line_start, line) in lines {
         if line.trim_end() == "---" {
             return Frontmatter::Closed {
                 open,

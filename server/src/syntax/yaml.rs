@@ -483,10 +483,7 @@ impl<'t> Builder<'t> {
     fn run(mut self) -> YamlDocument {
         let mut parser = Parser::new_from_str(self.text);
         let mut last_end = self.positions.byte(0);
-        loop {
-            let Some(result) = parser.next_event() else {
-                break;
-            };
+        while let Some(result) = parser.next_event() {
             match result {
                 Err(error) => {
                     let at = self.positions.byte(error.marker().index());
@@ -808,7 +805,7 @@ fn describe_scan_error(info: &str) -> String {
 mod tests {
     use super::*;
 
-    fn text_of<'t>(text: &'t str, range: TextRange) -> &'t str {
+    fn text_of(text: &str, range: TextRange) -> &str {
         &text[range.start as usize..range.end as usize]
     }
 

@@ -106,7 +106,10 @@ pub enum Artifact {
     Archetype(Archetype),
     Trigger(Trigger),
     /// Funnels, contracts, role registries, adapters: only their id matters to resolution.
-    Other { kind: ArtifactKind, id: Option<SpannedStr> },
+    Other {
+        kind: ArtifactKind,
+        id: Option<SpannedStr>,
+    },
 }
 
 impl Artifact {
@@ -171,7 +174,10 @@ pub enum Grant {
         range: TextRange,
     },
     /// Anything else (a number, a nested list, a map of the wrong shape).
-    Malformed { range: TextRange, found: &'static str },
+    Malformed {
+        range: TextRange,
+        found: &'static str,
+    },
 }
 
 impl Grant {

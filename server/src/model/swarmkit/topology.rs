@@ -49,7 +49,9 @@ pub struct Agent {
 
 impl Agent {
     pub fn label(&self) -> &str {
-        self.id.as_ref().map_or("(agent without id)", |id| id.value.as_str())
+        self.id
+            .as_ref()
+            .map_or("(agent without id)", |id| id.value.as_str())
     }
 }
 
@@ -79,7 +81,10 @@ impl Topology {
                     let items: Vec<_> = children.items().collect();
                     for child in items.into_iter().rev() {
                         if child.is_mapping() {
-                            let anchor = child.entries().next().map_or(child.range(), |(k, _)| k.range());
+                            let anchor = child
+                                .entries()
+                                .next()
+                                .map_or(child.range(), |(k, _)| k.range());
                             pending.push((anchor, child, Some(index)));
                         }
                     }
@@ -98,10 +103,7 @@ impl Topology {
 }
 
 fn lower_agent(anchor_range: TextRange, node: Node<'_>, parent: Option<AgentIndex>) -> Agent {
-    let grant_list = |key: &str| {
-        node.entry(key)
-            .map(|(k, v)| (k.range(), grants(Some(v))))
-    };
+    let grant_list = |key: &str| node.entry(key).map(|(k, v)| (k.range(), grants(Some(v))));
     Agent {
         id: field(node, "id"),
         anchor_range,
@@ -110,7 +112,9 @@ fn lower_agent(anchor_range: TextRange, node: Node<'_>, parent: Option<AgentInde
         archetype: field(node, "archetype"),
         skills: grant_list("skills"),
         skills_additional: grant_list("skills_additional"),
-        requires: node.entry("requires").map(|(k, v)| lower_requires(k.range(), v)),
+        requires: node
+            .entry("requires")
+            .map(|(k, v)| lower_requires(k.range(), v)),
         depends_on: scalar_list(node.get("depends_on")),
         funnel: field(node, "funnel"),
         parent,
@@ -120,7 +124,11 @@ fn lower_agent(anchor_range: TextRange, node: Node<'_>, parent: Option<AgentInde
 
 fn lower_requires(key_range: TextRange, value: Node<'_>) -> RequiresBlock {
     if !value.is_mapping() {
-        let problem = if value.is_null() { "empty" } else { value.type_name() };
+        let problem = if value.is_null() {
+            "empty"
+        } else {
+            value.type_name()
+        };
         return RequiresBlock {
             key_range,
             rules: Vec::new(),
@@ -156,4 +164,3 @@ fn lower_requires(key_range: TextRange, value: Node<'_>) -> RequiresBlock {
         shape_problem: None,
     }
 }
-

@@ -1,0 +1,286 @@
+-- Headless end-to-end test of editors/nvim/lsp/skillgraph.lua against a real skillgraph binary.
+--
+-- Run through test/run.sh, which sets SKILLGRAPH_BIN. Written for the oldest Neovim we support,
+-- Debian's 0.7.2 (`vim.lsp.start_client`, no `vim.fs`, no `vim.lsp.start`); where a later
+-- version replaced an API, the newer one is used when present.
+--
+-- It opens fixture/topologies/hello.yaml, whose root agent grants `say-hello` (defined in
+-- fixture/skills/say-hello.yaml) and the misspelt `serach-code`, and checks:
+--   (a) a diagnostic with code agent.unknown-skill arrives on the `serach-code` line;
+--   (b) hover on the `say-hello` grant returns markdown that names `say-hello`;
+--   (c) definition on the `say-hello` grant points into skills/say-hello.yaml.
+
+local uv = vim.uv or vim.loop
+local TIMEOUT_MS = 10000
+
+local passed, failed = 0, 0
+
+local function now_ms()
+  return uv.hrtime() / 1e6
+end
+
+local function say(line)
+  io.stdout:write(line, '\n')
+  io.stdout:flush()
+end
+
+local function check(name, ok, detail)
+  if ok then
+    passed = passed + 1
+    say('PASS ' .. name)
+  else
+    failed = failed + 1
+    say('FAIL ' .. name .. (detail and (': ' .. detail) or ''))
+  end
+end
+
+-- Paths as the server will spell them: symlinks resolved, so comparisons do not depend on
+-- where the checkout lives.
+local function realpath(path)
+  return uv.fs_realpath(path) or path
+end
+
+local script_dir = realpath(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h'))
+local nvim_dir = realpath(script_dir .. '/..')
+local fixture = realpath(script_dir .. '/fixture')
+local topology = realpath(fixture .. '/topologies/hello.yaml')
+local skill_file = realpath(fixture .. '/skills/say-hello.yaml')
+
+--- Nearest directory at or above `start` that holds one of `markers`, as `root_markers` means it.
+local function find_root(start, markers)
+  local dir = start
+  while true do
+    for _, marker in ipairs(markers) do
+      if uv.fs_stat(dir .. '/' .. marker) then
+        return dir
+      end
+    end
+    local parent = vim.fn.fnamemodify(dir, ':h')
+    if parent == dir then
+      return nil
+    end
+    dir = parent
+  end
+end
+
+--- 0-based line and column of the first occurrence of `text` in the buffer.
+local function find_text(bufnr, text)
+  for lnum, line in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
+    local col = line:find(text, 1, true)
+    if col then
+      return lnum - 1, col - 1
+    end
+  end
+  error('fixture text not found: ' .. text)
+end
+
+--- Concatenates every form LSP allows for hover contents into one string; also says whether it
+--- was declared as markdown (MarkedString and MarkedString[] are markdown by definition).
+local function hover_text(contents)
+  if type(contents) == 'string' then
+    return contents, true
+  end
+  if type(contents) ~= 'table' then
+    return '', false
+  end
+  if contents.kind then -- MarkupContent
+    return contents.value or '', contents.kind == 'markdown'
+  end
+  if contents.value then -- { language, value }
+    return contents.value, true
+  end
+  local parts = {}
+  for _, item in ipairs(contents) do
+    parts[#parts + 1] = (hover_text(item))
+  end
+  return table.concat(parts, '\n'), true
+end
+
+--- The target files of a Location, Location[] or LocationLink[] result.
+local function definition_files(result)
+  if type(result) ~= 'table' then
+    return {}
+  end
+  if result.uri or result.targetUri then
+    result = { result }
+  end
+  local files = {}
+  for _, location in ipairs(result) do
+    local uri = location.targetUri or location.uri
+    if uri then
+      files[#files + 1] = realpath(vim.uri_to_fname(uri))
+    end
+  end
+  return files
+end
+
+--- Sends `method` until the answer satisfies `accept` or the time is up: a server may still be
+--- indexing the first time it is asked, and answers empty then.
+local function request_until(client_id, bufnr, method, params, accept)
+  local deadline = now_ms() + TIMEOUT_MS
+  local last = 'no answer within ' .. TIMEOUT_MS .. ' ms'
+  repeat
+    local responses = vim.lsp.buf_request_sync(bufnr, method, params, TIMEOUT_MS)
+    local response = responses and responses[client_id]
+    if response then
+      local err = response.err or response.error
+      if err then
+        last = 'error ' .. vim.inspect(err, { newline = ' ', indent = '' })
+      elseif accept(response.result) then
+        return response.result
+      else
+        last = 'result ' .. vim.inspect(response.result, { newline = ' ', indent = '' })
+      end
+    end
+    vim.wait(200)
+  until now_ms() > deadline
+  return nil, last
+end
+
+local function log_path()
+  return (vim.lsp.log and vim.lsp.log.get_filename or vim.lsp.get_log_path)()
+end
+
+local function server_log_tail()
+  local path = log_path()
+  local lines = vim.fn.filereadable(path) == 1 and vim.fn.readfile(path) or {}
+  return table.concat(vim.list_slice(lines, math.max(1, #lines - 30)), '\n')
+end
+
+local function run()
+  local bin = os.getenv('SKILLGRAPH_BIN')
+  assert(bin and bin ~= '', 'SKILLGRAPH_BIN is not set; run this through test/run.sh')
+
+  -- The very file users install: its cmd (with the binary under test), filetypes, root markers,
+  -- settings and before_init.
+  local config = dofile(nvim_dir .. '/lsp/skillgraph.lua')
+  local cmd = vim.deepcopy(config.cmd)
+  assert(cmd[1] == 'skillgraph', 'lsp/skillgraph.lua cmd should start with skillgraph')
+  cmd[1] = bin
+
+  vim.cmd('filetype on')
+  vim.cmd('edit ' .. vim.fn.fnameescape(topology))
+  local bufnr = vim.api.nvim_get_current_buf()
+  check(
+    'the topology opens as a filetype the config attaches to',
+    vim.tbl_contains(config.filetypes, vim.bo[bufnr].filetype),
+    'filetype ' .. vim.bo[bufnr].filetype
+  )
+
+  local root = find_root(vim.fn.fnamemodify(topology, ':h'), config.root_markers)
+  check('root_markers find the SwarmKit workspace', root == fixture, 'root ' .. tostring(root))
+  root = root or fixture
+
+  local start_config = {
+    name = 'skillgraph',
+    cmd = cmd,
+    root_dir = root,
+    settings = config.settings,
+    before_init = config.before_init,
+  }
+  local client_id
+  if vim.lsp.start then -- 0.8+: starts and attaches to the current buffer
+    client_id = vim.lsp.start(start_config)
+  else -- 0.7, as the README's setup for older versions does it
+    client_id = vim.lsp.start_client(start_config)
+    if client_id then
+      vim.lsp.buf_attach_client(bufnr, client_id)
+    end
+  end
+  assert(client_id, 'starting the client returned nil')
+
+  -- Stops early when the server exits: the client is forgotten then.
+  vim.wait(TIMEOUT_MS, function()
+    local client = vim.lsp.get_client_by_id(client_id)
+    return client == nil or client.initialized == true
+  end, 50)
+  local client = vim.lsp.get_client_by_id(client_id)
+  if client == nil then
+    error('the server exited before answering initialize')
+  elseif not client.initialized then
+    error('the server did not answer initialize within ' .. TIMEOUT_MS .. ' ms')
+  end
+
+  -- (a) diagnostics. Looked up by file rather than by buffer number, in case the server spells
+  -- the URI differently from the buffer name (the test resolves symlinks, a server may not).
+  local typo_line = find_text(bufnr, 'serach-code')
+  local found
+  vim.wait(TIMEOUT_MS, function()
+    for _, d in ipairs(vim.diagnostic.get(nil)) do
+      if d.code == 'agent.unknown-skill' and realpath(vim.api.nvim_buf_get_name(d.bufnr)) == topology then
+        found = d
+        return true
+      end
+    end
+    return false
+  end, 50)
+  local seen = {}
+  for _, d in ipairs(vim.diagnostic.get(nil)) do
+    seen[#seen + 1] = string.format('%s:%d %s', vim.fn.fnamemodify(vim.api.nvim_buf_get_name(d.bufnr), ':t'), d.lnum + 1, tostring(d.code))
+  end
+  check(
+    'agent.unknown-skill is reported on topologies/hello.yaml',
+    found ~= nil,
+    'diagnostics seen: ' .. (#seen > 0 and table.concat(seen, ', ') or 'none')
+  )
+  if found then
+    check(
+      'the diagnostic is on the serach-code line',
+      found.lnum == typo_line,
+      string.format('line %d, expected %d', found.lnum + 1, typo_line + 1)
+    )
+  end
+
+  -- (b) hover and (c) definition on the `say-hello` grant.
+  local line, col = find_text(bufnr, '- say-hello')
+  local params = {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = { line = line, character = col + 3 }, -- inside `say-hello`, ASCII so any encoding
+  }
+
+  -- Asking a server for a method it did not advertise only times out; say what is missing instead.
+  local capabilities = client.server_capabilities or {}
+
+  local hover, why = nil, 'the server does not advertise hoverProvider'
+  if capabilities.hoverProvider then
+    hover, why = request_until(client_id, bufnr, 'textDocument/hover', params, function(result)
+      return type(result) == 'table'
+        and result.contents ~= nil
+        and (hover_text(result.contents)):find('say-hello', 1, true) ~= nil
+    end)
+  end
+  check('hover on say-hello names the skill', hover ~= nil, why)
+  if hover then
+    local _, markdown = hover_text(hover.contents)
+    check('the hover is markdown', markdown, 'contents ' .. vim.inspect(hover.contents, { newline = ' ', indent = '' }))
+  end
+
+  local definition, why_not = nil, 'the server does not advertise definitionProvider'
+  if capabilities.definitionProvider then
+    definition, why_not = request_until(client_id, bufnr, 'textDocument/definition', params, function(result)
+      return vim.tbl_contains(definition_files(result), skill_file)
+    end)
+  end
+  check('definition of say-hello is skills/say-hello.yaml', definition ~= nil, why_not)
+
+  -- Shut the server down the polite way (shutdown, then exit) and give it a moment to go.
+  vim.lsp.stop_client(client_id)
+  vim.wait(3000, function()
+    return vim.lsp.get_client_by_id(client_id) == nil
+  end, 50)
+end
+
+local ok, err = pcall(run)
+if not ok then
+  check('the test ran to the end', false, tostring(err))
+end
+if failed > 0 then
+  say('--- last lines of ' .. log_path() .. ' (server stderr is logged there) ---')
+  say(server_log_tail())
+end
+say(string.format('nvim: %d passed, %d failed', passed, failed))
+if failed > 0 then
+  vim.cmd('cquit 1')
+else
+  vim.cmd('qall!')
+end

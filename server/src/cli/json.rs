@@ -1,0 +1,290 @@
+//! `--format json`: one document with every diagnostic, positions as LSP has them (0-based lines,
+//! columns in UTF-16 code units), in the order the caller sorted them. The shape is a contract
+//! (SPEC §7): add fields, never rename or remove one.
+
+use std::io;
+
+use serde::Serialize;
+
+use super::Report;
+use crate::diagnostic::FileId;
+use crate::syntax::{PositionEncoding, TextRange};
+
+/// Bumped only on a breaking change to the document's shape.
+const VERSION: u32 = 1;
+
+#[derive(Serialize)]
+struct Document<'r> {
+    version: u32,
+    diagnostics: Vec<JsonDiagnostic<'r>>,
+    summary: Summary,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'r> {
+    path: &'r str,
+    range: Range,
+    severity: &'static str,
+    code: &'static str,
+    message: &'r str,
+    related: Vec<JsonRelated<'r>>,
+}
+
+#[derive(Serialize)]
+struct JsonRelated<'r> {
+    path: &'r str,
+    range: Range,
+    message: &'r str,
+}
+
+#[derive(Serialize)]
+struct Range {
+    start: Position,
+    end: Position,
+}
+
+#[derive(Serialize)]
+struct Position {
+    line: u32,
+    character: u32,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    files: usize,
+    errors: usize,
+    warnings: usize,
+}
+
+pub(super) fn render(report: &Report, out: &mut dyn io::Write) -> io::Result<()> {
+    let locate = |file: FileId, range: TextRange| {
+        let located = report.locate(file, range, PositionEncoding::Utf16);
+        let position = |at: crate::syntax::LineCol| Position {
+            line: at.line,
+            character: at.col,
+        };
+        (
+            located.path,
+            Range {
+                start: position(located.start),
+                end: position(located.end),
+            },
+        )
+    };
+    let diagnostics = report
+        .diagnostics
+        .iter()
+        .map(|diagnostic| {
+            let (path, range) = locate(diagnostic.file, diagnostic.range);
+            JsonDiagnostic {
+                path,
+                range,
+                severity: diagnostic.severity.as_str(),
+                code: diagnostic.code,
+                message: &diagnostic.message,
+                related: diagnostic
+                    .related
+                    .iter()
+                    .map(|related| {
+                        let (path, range) = locate(related.file, related.range);
+                        JsonRelated {
+                            path,
+                            range,
+                            message: &related.message,
+                        }
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    let counts = report.counts();
+    let document = Document {
+        version: VERSION,
+        diagnostics,
+        summary: Summary {
+            files: report.files_checked,
+            errors: counts.errors,
+            warnings: counts.warnings,
+        },
+    };
+    serde_json::to_writer_pretty(&mut *out, &document).map_err(io::Error::from)?;
+    writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::expect;
+
+    use super::*;
+    use crate::cli::fixture;
+
+    fn render_to_string(report: &Report) -> String {
+        let mut out = Vec::new();
+        render(report, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn columns_are_utf16_code_units() {
+        let fixture = fixture::standard();
+        let output = render_to_string(&fixture.report());
+        let document: serde_json::Value = serde_json::from_str(&output).unwrap();
+        // `skills: ["😀 技能", alpha]`: the emoji is two UTF-16 units, each CJK character one, so
+        // `alpha` starts at 10 + 2 + 1 + 2 + 3 = 18 (it is the 18th character, 0-based 17).
+        let error = &document["diagnostics"][3];
+        assert_eq!(error["code"], "yaml.duplicate-key");
+        assert_eq!(error["range"]["start"]["line"], 1);
+        assert_eq!(error["range"]["start"]["character"], 18);
+        assert_eq!(error["range"]["end"]["character"], 23);
+        // A range inside the emoji's bytes clamps to the emoji's start.
+        assert_eq!(
+            document["diagnostics"][2]["range"]["start"]["character"],
+            10
+        );
+        assert_eq!(document["diagnostics"][2]["range"]["end"]["character"], 10);
+        assert!(output.ends_with("}\n"));
+    }
+
+    #[test]
+    fn standard_report() {
+        let fixture = fixture::standard();
+        expect![[r#"
+            {
+              "version": 1,
+              "diagnostics": [
+                {
+                  "path": "skills/crlf.yaml",
+                  "range": {
+                    "start": {
+                      "line": 1,
+                      "character": 0
+                    },
+                    "end": {
+                      "line": 3,
+                      "character": 9
+                    }
+                  },
+                  "severity": "hint",
+                  "code": "test.sort-list",
+                  "message": "sort this list",
+                  "related": []
+                },
+                {
+                  "path": "skills/crlf.yaml",
+                  "range": {
+                    "start": {
+                      "line": 3,
+                      "character": 4
+                    },
+                    "end": {
+                      "line": 3,
+                      "character": 9
+                    }
+                  },
+                  "severity": "warning",
+                  "code": "test.duplicate-grant",
+                  "message": "`alpha` is granted twice",
+                  "related": [
+                    {
+                      "path": "skills/crlf.yaml",
+                      "range": {
+                        "start": {
+                          "line": 2,
+                          "character": 4
+                        },
+                        "end": {
+                          "line": 2,
+                          "character": 9
+                        }
+                      },
+                      "message": "first granted here"
+                    },
+                    {
+                      "path": "skills/emoji.yaml",
+                      "range": {
+                        "start": {
+                          "line": 1,
+                          "character": 18
+                        },
+                        "end": {
+                          "line": 1,
+                          "character": 23
+                        }
+                      },
+                      "message": "also granted here, with a comma, 100%: see"
+                    }
+                  ]
+                },
+                {
+                  "path": "skills/emoji.yaml",
+                  "range": {
+                    "start": {
+                      "line": 1,
+                      "character": 10
+                    },
+                    "end": {
+                      "line": 1,
+                      "character": 10
+                    }
+                  },
+                  "severity": "info",
+                  "code": "test.emoji",
+                  "message": "an emoji in a skill name\nsecond line",
+                  "related": []
+                },
+                {
+                  "path": "skills/emoji.yaml",
+                  "range": {
+                    "start": {
+                      "line": 1,
+                      "character": 18
+                    },
+                    "end": {
+                      "line": 1,
+                      "character": 23
+                    }
+                  },
+                  "severity": "error",
+                  "code": "yaml.duplicate-key",
+                  "message": "`alpha` appears twice",
+                  "related": []
+                }
+              ],
+              "summary": {
+                "files": 3,
+                "errors": 1,
+                "warnings": 1
+              }
+            }
+        "#]]
+        .assert_eq(&render_to_string(&fixture.report()));
+    }
+
+    #[test]
+    fn empty_report() {
+        let fixture = fixture::Fixture::new(&[]);
+        expect![[r#"
+            {
+              "version": 1,
+              "diagnostics": [],
+              "summary": {
+                "files": 0,
+                "errors": 0,
+                "warnings": 0
+              }
+            }
+        "#]]
+        .assert_eq(&render_to_string(&fixture.report()));
+    }
+
+    #[test]
+    fn hostile_ranges_do_not_panic() {
+        let fixture = fixture::hostile();
+        let output = render_to_string(&fixture.report());
+        let document: serde_json::Value = serde_json::from_str(&output).unwrap();
+        assert_eq!(
+            document["diagnostics"].as_array().unwrap().len(),
+            fixture.diagnostics.len()
+        );
+    }
+}

@@ -1,0 +1,99 @@
+//! One file on its own: decode, parse, lower, and the checks that need nothing but the file.
+
+use std::path::Path;
+
+use super::classify::FileRole;
+use crate::diagnostic::{Diagnostic, FileId};
+use crate::model::config::Config;
+use crate::model::swarmkit::{Artifact, ArtifactKind};
+use crate::syntax::{bom_len, YamlDocument};
+
+/// Files over this size get one `file.too-large` diagnostic and are otherwise skipped.
+pub const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Content {
+    /// Not parsed: not ours, too large, or binary.
+    None,
+    SwarmKit(Artifact),
+    Config(Config),
+}
+
+/// The result of analysing one file on its own.
+#[derive(Clone, Debug)]
+pub struct ParsedFile {
+    /// The YAML tree (for SKILL.md, of the frontmatter, with offsets in the whole file).
+    pub yaml: Option<YamlDocument>,
+    pub content: Content,
+    /// Diagnostics that depend on this file alone.
+    pub local: Vec<Diagnostic>,
+}
+
+impl ParsedFile {
+    fn empty(local: Vec<Diagnostic>) -> ParsedFile {
+        ParsedFile {
+            yaml: None,
+            content: Content::None,
+            local,
+        }
+    }
+}
+
+pub(crate) fn analyze(id: FileId, _path: &Path, text: &str, role: &FileRole) -> ParsedFile {
+    if !role.is_ours() {
+        return ParsedFile::empty(Vec::new());
+    }
+    if text.len() > MAX_FILE_BYTES {
+        return ParsedFile::empty(vec![Diagnostic::new(
+            "file.too-large",
+            id,
+            crate::syntax::TextRange::empty(0),
+            format!(
+                "this file is {} MiB, over the {} MiB cap; it was not checked",
+                text.len() / (1024 * 1024),
+                MAX_FILE_BYTES / (1024 * 1024)
+            ),
+        )]);
+    }
+    if text.contains('\0') {
+        return ParsedFile::empty(vec![Diagnostic::new(
+            "file.encoding",
+            id,
+            crate::syntax::TextRange::empty(0),
+            "this file holds NUL bytes, so it is binary, not text; it was not checked",
+        )]);
+    }
+    match role {
+        FileRole::WorkspaceManifest | FileRole::SwarmKit { .. } => analyze_swarmkit(id, text, role),
+        FileRole::Config => {
+            let (config, local) = Config::parse(id, text);
+            ParsedFile {
+                yaml: None,
+                content: Content::Config(config),
+                local,
+            }
+        }
+        FileRole::SkillMd | FileRole::Unrelated => ParsedFile::empty(Vec::new()),
+    }
+}
+
+fn analyze_swarmkit(id: FileId, text: &str, role: &FileRole) -> ParsedFile {
+    let bom = bom_len(text);
+    let yaml = YamlDocument::parse(&text[bom..], bom as u32);
+    let kind = match role {
+        FileRole::SwarmKit { expected, .. } => *expected,
+        _ => ArtifactKind::Workspace,
+    };
+    // Lowered as the kind its directory holds: that is how SwarmKit loads it, and a wrong `kind:`
+    // is reported on its own.
+    let content = match yaml.root().filter(|root| root.is_mapping()) {
+        Some(root) => Content::SwarmKit(Artifact::lower(kind, root)),
+        None => Content::None,
+    };
+    let local = crate::rules::swarmkit_file::check(id, role, &yaml);
+    ParsedFile {
+        yaml: Some(yaml),
+        content,
+        local,
+    }
+}

@@ -1,0 +1,158 @@
+//! Which files are whose: a SwarmKit artifact of some workspace, a SKILL.md, a config file, or
+//! none of ours. Decided from the path and the set of known workspace roots alone.
+
+use std::path::{Component, Path};
+
+use crate::diagnostic::FileId;
+use crate::model::swarmkit::ArtifactKind;
+
+/// Directories never looked into, wherever they are.
+pub const SKIPPED_DIRECTORIES: &[&str] = &[".git", "node_modules", "target", ".swarmkit"];
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FileRole {
+    /// `workspace.yaml` itself.
+    WorkspaceManifest,
+    /// A YAML file in an artifact directory of a SwarmKit workspace.
+    SwarmKit {
+        /// The workspace's manifest file, which also names the workspace in the index.
+        workspace: FileId,
+        /// The kind the directory holds.
+        expected: ArtifactKind,
+        /// The first directory name under the workspace (`skills`, `topologies`, ...).
+        directory: String,
+        /// More than one subdirectory below the artifact directory: SwarmKit does not load it.
+        too_deep: bool,
+    },
+    SkillMd,
+    Config,
+    /// Not a file we have anything to say about.
+    Unrelated,
+}
+
+impl FileRole {
+    pub fn is_ours(&self) -> bool {
+        !matches!(self, FileRole::Unrelated)
+    }
+}
+
+pub fn is_yaml(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml")
+    )
+}
+
+pub fn is_workspace_manifest(path: &Path) -> bool {
+    matches!(
+        path.file_name().and_then(|n| n.to_str()),
+        Some("workspace.yaml" | "workspace.yml")
+    )
+}
+
+/// Classifies `path`. `workspace_of` answers, for a directory, the manifest file of the SwarmKit
+/// workspace rooted there (if any); the nearest enclosing workspace wins.
+pub fn classify(path: &Path, workspace_of: impl Fn(&Path) -> Option<FileId>) -> FileRole {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return FileRole::Unrelated;
+    };
+    if name == "SKILL.md" {
+        return FileRole::SkillMd;
+    }
+    if name == "skillgraph.toml" {
+        return FileRole::Config;
+    }
+    if !is_yaml(path) {
+        return FileRole::Unrelated;
+    }
+    if is_workspace_manifest(path) {
+        return FileRole::WorkspaceManifest;
+    }
+    // Walk up to the nearest workspace root, remembering the components passed on the way.
+    let mut below: Vec<&str> = Vec::new();
+    let mut dir = path.parent();
+    while let Some(current) = dir {
+        if let Some(workspace) = workspace_of(current) {
+            return swarmkit_role(workspace, &below, name);
+        }
+        match current.components().next_back() {
+            Some(Component::Normal(part)) => below.push(part.to_str().unwrap_or("")),
+            _ => break,
+        }
+        dir = current.parent();
+    }
+    FileRole::Unrelated
+}
+
+fn swarmkit_role(workspace: FileId, below_reversed: &[&str], name: &str) -> FileRole {
+    // `below_reversed` holds the directories between the workspace root and the file, innermost
+    // first.
+    let Some(&directory) = below_reversed.last() else {
+        return FileRole::Unrelated; // a YAML file at the workspace root other than the manifest
+    };
+    let hidden = name.starts_with('.') || below_reversed.iter().any(|d| d.starts_with('.'));
+    let Some(expected) = ArtifactKind::for_directory(directory).filter(|_| !hidden) else {
+        return FileRole::Unrelated;
+    };
+    FileRole::SwarmKit {
+        workspace,
+        expected,
+        directory: directory.to_owned(),
+        too_deep: below_reversed.len() > 2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn role(path: &str) -> FileRole {
+        let root = PathBuf::from("/w");
+        classify(Path::new(path), |dir| (dir == root).then_some(FileId(7)))
+    }
+
+    #[test]
+    fn artifacts_by_directory() {
+        assert!(matches!(
+            role("/w/skills/a.yaml"),
+            FileRole::SwarmKit {
+                expected: ArtifactKind::Skill,
+                too_deep: false,
+                ..
+            }
+        ));
+        assert!(matches!(
+            role("/w/skills/group/a.yml"),
+            FileRole::SwarmKit {
+                expected: ArtifactKind::Skill,
+                too_deep: false,
+                ..
+            }
+        ));
+        assert!(matches!(
+            role("/w/skills/a/b/c.yaml"),
+            FileRole::SwarmKit { too_deep: true, .. }
+        ));
+        assert!(matches!(
+            role("/w/schedules/nightly.yaml"),
+            FileRole::SwarmKit {
+                expected: ArtifactKind::Trigger,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn what_is_not_ours() {
+        assert_eq!(role("/w/evals/x.yaml"), FileRole::Unrelated);
+        assert_eq!(role("/w/other.yaml"), FileRole::Unrelated);
+        assert_eq!(role("/w/skills/.hidden.yaml"), FileRole::Unrelated);
+        assert_eq!(role("/w/skills/.drafts/x.yaml"), FileRole::Unrelated);
+        assert_eq!(role("/elsewhere/skills/x.yaml"), FileRole::Unrelated);
+        assert_eq!(role("/w/skills/readme.md"), FileRole::Unrelated);
+        assert_eq!(role("/w/workspace.yaml"), FileRole::WorkspaceManifest);
+        assert_eq!(role("/any/where/SKILL.md"), FileRole::SkillMd);
+        assert_eq!(role("/any/skillgraph.toml"), FileRole::Config);
+    }
+}

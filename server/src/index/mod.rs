@@ -1,0 +1,419 @@
+//! The workspace index: the file set, each file's parse and lowered artifact, the id tables,
+//! and which file read which id. It owns incrementality: changing a file re-analyses that file,
+//! works out which table entries changed, and re-runs the cross-file checks only of the files that
+//! read one of them. The core does no I/O: callers hand files in as text.
+//!
+//! How the dependency tracking works. Every file *contributes* entries to keyed tables (a skill
+//! file contributes `Def(skill, id)`, `SkillsOnServer(server)`, ...), each with a fingerprint of
+//! what it says. Every cross-file check runs through a [`Lookup`] that records the keys it *read*.
+//! When a file changes, the keys whose contributions changed are exactly the ones whose readers
+//! must be re-checked; everything else keeps its diagnostics. The cost of an edit is the size of
+//! the edited file plus the files that read what it changed, not the size of the workspace.
+
+mod analysis;
+pub mod classify;
+mod keys;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use analysis::{Content, ParsedFile, MAX_FILE_BYTES};
+pub use classify::FileRole;
+pub use keys::Key;
+
+use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::model::swarmkit::ArtifactKind;
+use crate::syntax::LineIndex;
+
+/// Settings that change what the checks say, beyond the files themselves.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Settings {
+    /// Severity overrides by code; `None` turns a code off.
+    pub severity_overrides: HashMap<String, Option<Severity>>,
+}
+
+/// One file in the index.
+#[derive(Clone, Debug)]
+pub struct FileEntry {
+    pub id: FileId,
+    pub path: PathBuf,
+    pub text: Arc<str>,
+    pub line_index: Arc<LineIndex>,
+    pub role: FileRole,
+    pub parsed: Arc<ParsedFile>,
+    contributions: Vec<(Key, u64)>,
+    reads: Vec<Key>,
+    cross: Vec<Diagnostic>,
+}
+
+/// The index. Cheap to clone for a snapshot: file entries are shared.
+#[derive(Clone, Debug, Default)]
+pub struct Index {
+    files: HashMap<FileId, Arc<FileEntry>>,
+    by_path: HashMap<PathBuf, FileId>,
+    next_id: u32,
+    /// Workspace root directory -> its manifest file.
+    workspace_roots: HashMap<PathBuf, FileId>,
+    /// Key -> files contributing to it (with their fingerprints).
+    tables: HashMap<Key, BTreeMap<FileId, u64>>,
+    /// Key -> files whose checks read it.
+    readers: HashMap<Key, HashSet<FileId>>,
+    /// The ids defined per (workspace, kind), for completion and "did you mean" suggestions.
+    defined_ids: HashMap<(FileId, ArtifactKind), std::collections::BTreeSet<String>>,
+    pub settings: Settings,
+}
+
+/// A change to the file set.
+#[derive(Clone, Debug)]
+pub enum Change {
+    /// A file was created or its text changed.
+    Set { path: PathBuf, text: String },
+    /// A file was deleted.
+    Remove { path: PathBuf },
+}
+
+impl Index {
+    pub fn new() -> Index {
+        Index::default()
+    }
+
+    pub fn file(&self, id: FileId) -> Option<&FileEntry> {
+        self.files.get(&id).map(Arc::as_ref)
+    }
+
+    pub fn file_id(&self, path: &Path) -> Option<FileId> {
+        self.by_path.get(path).copied()
+    }
+
+    pub fn files(&self) -> impl Iterator<Item = &FileEntry> {
+        self.files.values().map(Arc::as_ref)
+    }
+
+    /// Files whose role is ours (SwarmKit artifacts, manifests, SKILL.md, configs).
+    pub fn checked_file_count(&self) -> usize {
+        self.files.values().filter(|f| f.role.is_ours()).count()
+    }
+
+    /// The manifest of the workspace rooted at `dir`, if any.
+    pub fn workspace_at(&self, dir: &Path) -> Option<FileId> {
+        self.workspace_roots.get(dir).copied()
+    }
+
+    /// The workspace (manifest file id) a file belongs to.
+    pub fn workspace_of(&self, file: FileId) -> Option<FileId> {
+        let entry = self.file(file)?;
+        match entry.role {
+            FileRole::WorkspaceManifest => Some(file),
+            FileRole::SwarmKit { workspace, .. } => Some(workspace),
+            _ => None,
+        }
+    }
+
+    /// The ids of one kind defined in a workspace, sorted.
+    pub fn ids_of(&self, workspace: FileId, kind: ArtifactKind) -> impl Iterator<Item = &str> {
+        self.defined_ids
+            .get(&(workspace, kind))
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+    }
+
+    /// Files contributing to a key, in id order.
+    pub fn contributors(&self, key: &Key) -> impl Iterator<Item = FileId> + '_ {
+        self.tables
+            .get(key)
+            .into_iter()
+            .flat_map(|files| files.keys().copied())
+    }
+
+    /// Applies a batch of changes and returns the files whose diagnostics may have changed
+    /// (including removed files, whose diagnostics are now empty).
+    pub fn apply(&mut self, changes: Vec<Change>) -> HashSet<FileId> {
+        let mut touched: HashSet<FileId> = HashSet::new();
+        let mut changed_keys: HashSet<Key> = HashSet::new();
+        let mut reclassify_under: Vec<PathBuf> = Vec::new();
+
+        for change in changes {
+            match change {
+                Change::Set { path, text } => {
+                    let (id, is_new) = self.intern(&path);
+                    if is_new && classify::is_workspace_manifest(&path) {
+                        if let Some(dir) = path.parent() {
+                            self.workspace_roots.insert(dir.to_owned(), id);
+                            reclassify_under.push(dir.to_owned());
+                        }
+                    }
+                    let role = self.classify(&path);
+                    self.store(id, path, text.into(), role, &mut changed_keys);
+                    touched.insert(id);
+                }
+                Change::Remove { path } => {
+                    let Some(id) = self.by_path.remove(&path) else {
+                        continue;
+                    };
+                    if let Some(entry) = self.files.remove(&id) {
+                        self.replace_contributions(
+                            id,
+                            &entry.contributions,
+                            &[],
+                            &mut changed_keys,
+                        );
+                        self.forget_reads(id, &entry.reads);
+                    }
+                    if classify::is_workspace_manifest(&path) {
+                        if let Some(dir) = path.parent() {
+                            if self.workspace_roots.get(dir) == Some(&id) {
+                                self.workspace_roots.remove(dir);
+                                reclassify_under.push(dir.to_owned());
+                            }
+                        }
+                    }
+                    touched.insert(id);
+                }
+            }
+        }
+
+        // A workspace appearing or disappearing changes the role of every file below it. Rare,
+        // and the only change whose cost grows with the number of files.
+        for dir in reclassify_under {
+            let below: Vec<(FileId, PathBuf)> = self
+                .files
+                .values()
+                .filter(|f| f.path.starts_with(&dir) && !classify::is_workspace_manifest(&f.path))
+                .map(|f| (f.id, f.path.clone()))
+                .collect();
+            for (id, path) in below {
+                let role = self.classify(&path);
+                let entry = &self.files[&id];
+                if entry.role != role {
+                    let text = entry.text.clone();
+                    self.store(id, path, text, role, &mut changed_keys);
+                    touched.insert(id);
+                }
+            }
+        }
+
+        let mut to_check: HashSet<FileId> = touched.clone();
+        for key in &changed_keys {
+            if let Some(readers) = self.readers.get(key) {
+                to_check.extend(readers.iter().copied());
+            }
+        }
+        let mut order: Vec<FileId> = to_check.into_iter().collect();
+        order.sort();
+        let mut affected = touched;
+        for id in order {
+            if !self.files.contains_key(&id) {
+                continue;
+            }
+            if self.recheck(id) {
+                affected.insert(id);
+            }
+        }
+        affected
+    }
+
+    fn intern(&mut self, path: &Path) -> (FileId, bool) {
+        if let Some(&id) = self.by_path.get(path) {
+            return (id, false);
+        }
+        let id = FileId(self.next_id);
+        self.next_id += 1;
+        self.by_path.insert(path.to_owned(), id);
+        (id, true)
+    }
+
+    fn classify(&self, path: &Path) -> FileRole {
+        classify::classify(path, |dir| self.workspace_roots.get(dir).copied())
+    }
+
+    /// Analyses a file's text and records its contributions. Cross-file diagnostics are computed
+    /// later, once every change of the batch is in.
+    fn store(
+        &mut self,
+        id: FileId,
+        path: PathBuf,
+        text: Arc<str>,
+        role: FileRole,
+        changed_keys: &mut HashSet<Key>,
+    ) {
+        let parsed = Arc::new(analysis::analyze(id, &path, &text, &role));
+        let contributions = keys::contributions(id, &path, &role, &parsed);
+        let (old_contributions, reads, cross) = match self.files.remove(&id) {
+            Some(old) => {
+                let old = Arc::try_unwrap(old).unwrap_or_else(|shared| (*shared).clone());
+                (old.contributions, old.reads, old.cross)
+            }
+            None => (Vec::new(), Vec::new(), Vec::new()),
+        };
+        self.replace_contributions(id, &old_contributions, &contributions, changed_keys);
+        let line_index = Arc::new(LineIndex::new(&text));
+        self.files.insert(
+            id,
+            Arc::new(FileEntry {
+                id,
+                path,
+                text,
+                line_index,
+                role,
+                parsed,
+                contributions,
+                reads,
+                cross,
+            }),
+        );
+    }
+
+    fn replace_contributions(
+        &mut self,
+        id: FileId,
+        old: &[(Key, u64)],
+        new: &[(Key, u64)],
+        changed_keys: &mut HashSet<Key>,
+    ) {
+        let old_map: HashMap<&Key, u64> = old.iter().map(|(k, f)| (k, *f)).collect();
+        let new_map: HashMap<&Key, u64> = new.iter().map(|(k, f)| (k, *f)).collect();
+        for (key, fingerprint) in &old_map {
+            if new_map.get(key) != Some(fingerprint) {
+                changed_keys.insert((*key).clone());
+                if let Some(table) = self.tables.get_mut(*key) {
+                    table.remove(&id);
+                    if table.is_empty() {
+                        self.tables.remove(*key);
+                        if let Key::Def {
+                            workspace,
+                            kind,
+                            id,
+                        } = key
+                        {
+                            if let Some(ids) = self.defined_ids.get_mut(&(*workspace, *kind)) {
+                                ids.remove(id);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for (key, fingerprint) in new_map {
+            if old_map.get(key) != Some(&fingerprint) {
+                changed_keys.insert(key.clone());
+                self.tables
+                    .entry(key.clone())
+                    .or_default()
+                    .insert(id, fingerprint);
+                if let Key::Def {
+                    workspace,
+                    kind,
+                    id,
+                } = key
+                {
+                    self.defined_ids
+                        .entry((*workspace, *kind))
+                        .or_default()
+                        .insert(id.clone());
+                }
+            }
+        }
+    }
+
+    fn forget_reads(&mut self, id: FileId, reads: &[Key]) {
+        for key in reads {
+            if let Some(readers) = self.readers.get_mut(key) {
+                readers.remove(&id);
+                if readers.is_empty() {
+                    self.readers.remove(key);
+                }
+            }
+        }
+    }
+
+    /// Re-runs the cross-file checks of one file; true when its diagnostics changed.
+    fn recheck(&mut self, id: FileId) -> bool {
+        let (diagnostics, reads) = {
+            let lookup = Lookup::new(self);
+            let diagnostics = crate::rules::check_file(&lookup, id);
+            (diagnostics, lookup.into_reads())
+        };
+        let entry = self.files.get(&id).expect("rechecked file exists");
+        let old_reads = entry.reads.clone();
+        let changed = entry.cross != diagnostics;
+        self.forget_reads(id, &old_reads);
+        for key in &reads {
+            self.readers.entry(key.clone()).or_default().insert(id);
+        }
+        let entry = Arc::make_mut(self.files.get_mut(&id).expect("rechecked file exists"));
+        entry.reads = reads;
+        entry.cross = diagnostics;
+        changed
+    }
+
+    /// Every diagnostic of a file, local and cross-file, with the severity overrides applied,
+    /// sorted by position.
+    pub fn diagnostics(&self, id: FileId) -> Vec<Diagnostic> {
+        let Some(entry) = self.file(id) else {
+            return Vec::new();
+        };
+        let mut all: Vec<Diagnostic> = entry
+            .parsed
+            .local
+            .iter()
+            .chain(entry.cross.iter())
+            .filter_map(|d| self.apply_overrides(d))
+            .collect();
+        all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        all.dedup();
+        all
+    }
+
+    fn apply_overrides(&self, diagnostic: &Diagnostic) -> Option<Diagnostic> {
+        match self.settings.severity_overrides.get(diagnostic.code) {
+            None => Some(diagnostic.clone()),
+            Some(None) => None,
+            Some(Some(severity)) => Some(diagnostic.clone().with_severity(*severity)),
+        }
+    }
+}
+
+/// Read access to the index for cross-file checks, recording every key read so the index knows
+/// whom to re-check when that key changes.
+pub struct Lookup<'a> {
+    index: &'a Index,
+    reads: std::cell::RefCell<Vec<Key>>,
+}
+
+impl<'a> Lookup<'a> {
+    pub fn new(index: &'a Index) -> Self {
+        Lookup {
+            index,
+            reads: Default::default(),
+        }
+    }
+
+    /// The index, for reads that need no tracking (the file being checked itself).
+    pub fn index(&self) -> &'a Index {
+        self.index
+    }
+
+    pub fn file(&self, id: FileId) -> Option<&'a FileEntry> {
+        self.index.file(id)
+    }
+
+    /// The files contributing to `key`, recording the read.
+    pub fn get(&self, key: Key) -> Vec<&'a FileEntry> {
+        let entries = self
+            .index
+            .contributors(&key)
+            .filter_map(|id| self.index.file(id))
+            .collect();
+        self.reads.borrow_mut().push(key);
+        entries
+    }
+
+    fn into_reads(self) -> Vec<Key> {
+        let mut reads = self.reads.into_inner();
+        reads.sort();
+        reads.dedup();
+        reads
+    }
+}

@@ -1,0 +1,217 @@
+//! The agent tree of a topology: unique agent ids, roles, archetype and funnel references,
+//! grants, `depends_on` ordering, and (through `requires`) the ordering rules of each agent.
+
+use std::collections::HashMap;
+
+use super::catalogue::RuleDoc;
+use super::grants::{check_duplicate_grants, effective_skills};
+use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::graph::cycles::Digraph;
+use crate::index::Lookup;
+use crate::model::swarmkit::{ArtifactKind, Topology};
+
+pub const RULES: &[RuleDoc] = &[
+    RuleDoc {
+        code: "agent.duplicate-id",
+        severity: Severity::Error,
+        summary: "Two agents of one topology share an id.",
+        explanation: "Agent ids are unique across the whole topology tree, not only among siblings: delegation, \
+`depends_on` and the audit trail all name agents by id. Rename one; the related location is the other agent.",
+    },
+    RuleDoc {
+        code: "agent.bad-role",
+        severity: Severity::Error,
+        summary: "An agent's role does not fit where it sits in the tree.",
+        explanation: "The agent under `agents.root` has role `root`, and every agent below it is a `leader` or a \
+`worker`. The runtime builds delegation from these roles, so a second root or a root that is not `root` is \
+refused. Change the role.",
+    },
+    RuleDoc {
+        code: "agent.depends-on-self",
+        severity: Severity::Error,
+        summary: "An agent lists itself in `depends_on`.",
+        explanation: "`depends_on` says which sibling agents must finish first; an agent waiting for itself never \
+starts. Remove the entry.",
+    },
+    RuleDoc {
+        code: "agent.depends-on-unknown",
+        severity: Severity::Error,
+        summary: "`depends_on` names an agent id that is not in the topology.",
+        explanation: "Entries of `depends_on` are agent ids of the same topology. Fix the id; the message \
+suggests the closest.",
+    },
+    RuleDoc {
+        code: "agent.depends-on-cycle",
+        severity: Severity::Error,
+        summary: "Agents wait for each other in a loop through `depends_on`.",
+        explanation: "Each agent on the loop waits for the next, so none of them ever runs. The message names the \
+whole loop and each edge is a related location; remove one edge.",
+    },
+];
+
+pub fn check(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    file: FileId,
+    topology: &Topology,
+    out: &mut Vec<Diagnostic>,
+) {
+    check_duplicate_agent_ids(file, topology, out);
+    for agent in &topology.agents {
+        // Roles: the root agent is `root` and only it. SwarmKit does not compare an agent's role
+        // with its archetype's, so neither do we.
+        if let Some(role) = &agent.role {
+            let misplaced = match (agent.parent.is_none(), role.value.as_str()) {
+                (true, r) if r != "root" => {
+                    Some("the top agent of a topology must have role `root`")
+                }
+                (false, "root") => {
+                    Some("only the top agent may have role `root`; use `leader` or `worker`")
+                }
+                _ => None,
+            };
+            if let Some(problem) = misplaced {
+                out.push(Diagnostic::new(
+                    "agent.bad-role",
+                    file,
+                    role.range,
+                    format!(
+                        "agent `{}` has role `{}`: {problem}",
+                        agent.label(),
+                        role.value
+                    ),
+                ));
+            }
+        }
+        if let Some(archetype) = &agent.archetype {
+            super::ids::check_reference(
+                lookup,
+                workspace,
+                file,
+                ArtifactKind::Archetype,
+                archetype,
+                "agent.unknown-archetype",
+                out,
+            );
+        }
+        if let Some(funnel) = &agent.funnel {
+            super::ids::check_reference(
+                lookup,
+                workspace,
+                file,
+                ArtifactKind::Funnel,
+                funnel,
+                "agent.unknown-funnel",
+                out,
+            );
+        }
+        let effective = effective_skills(lookup, workspace, file, agent, out);
+        check_duplicate_grants(file, agent, &effective, out);
+        super::requires::check(lookup, workspace, file, agent, &effective, out);
+    }
+    check_depends_on(file, topology, out);
+}
+
+fn check_duplicate_agent_ids(file: FileId, topology: &Topology, out: &mut Vec<Diagnostic>) {
+    let mut first_seen: HashMap<&str, &crate::model::SpannedStr> = HashMap::new();
+    for agent in &topology.agents {
+        let Some(id) = &agent.id else { continue };
+        match first_seen.get(id.value.as_str()) {
+            Some(first) => out.push(
+                Diagnostic::new(
+                    "agent.duplicate-id",
+                    file,
+                    id.range,
+                    format!("another agent of this topology already has the id `{}`; agent ids are unique across the whole tree, so rename one", id.value),
+                )
+                .with_related(file, first.range, format!("`{}` first used here", id.value)),
+            ),
+            None => {
+                first_seen.insert(&id.value, id);
+            }
+        }
+    }
+}
+
+fn check_depends_on(file: FileId, topology: &Topology, out: &mut Vec<Diagnostic>) {
+    let index_of: HashMap<&str, usize> = topology
+        .agents
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| a.id.as_ref().map(|id| (id.value.as_str(), i)))
+        .rev() // the first agent with an id wins, as in the duplicate check
+        .collect();
+    let mut graph = Digraph::new(topology.agents.len());
+    for (i, agent) in topology.agents.iter().enumerate() {
+        for dependency in &agent.depends_on {
+            if agent
+                .id
+                .as_ref()
+                .is_some_and(|id| id.value == dependency.value)
+            {
+                out.push(Diagnostic::new(
+                    "agent.depends-on-self",
+                    file,
+                    dependency.range,
+                    format!(
+                        "agent `{}` depends on itself, so it would never start; remove this entry",
+                        agent.label()
+                    ),
+                ));
+                continue;
+            }
+            match index_of.get(dependency.value.as_str()) {
+                Some(&target) => graph.add_edge(i, target),
+                None => {
+                    let suggestion =
+                        super::suggest::closest(&dependency.value, index_of.keys().copied())
+                            .map_or_else(String::new, |best| format!("; did you mean `{best}`?"));
+                    out.push(Diagnostic::new(
+                        "agent.depends-on-unknown",
+                        file,
+                        dependency.range,
+                        format!(
+                            "no agent of this topology has the id `{}`{suggestion}",
+                            dependency.value
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    for cycle in graph.cycles() {
+        let names: Vec<&str> = cycle.iter().map(|&i| topology.agents[i].label()).collect();
+        let first = &topology.agents[cycle[0]];
+        let next = topology.agents[cycle[1 % cycle.len()]].label();
+        let range = first
+            .depends_on
+            .iter()
+            .find(|d| d.value == next)
+            .map_or(first.anchor_range, |d| d.range);
+        let mut d = Diagnostic::new(
+            "agent.depends-on-cycle",
+            file,
+            range,
+            format!(
+                "these agents wait for each other in a loop, so none of them runs: {} → {}; remove one `depends_on` entry",
+                names.join(" → "),
+                names[0]
+            ),
+        );
+        for (k, &i) in cycle.iter().enumerate() {
+            let target = topology.agents[cycle[(k + 1) % cycle.len()]].label();
+            if let Some(edge) = topology.agents[i]
+                .depends_on
+                .iter()
+                .find(|d| d.value == target)
+            {
+                d = d.with_related(
+                    file,
+                    edge.range,
+                    format!("`{}` depends on `{target}`", topology.agents[i].label()),
+                );
+            }
+        }
+        out.push(d);
+    }
+}

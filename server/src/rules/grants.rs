@@ -1,0 +1,477 @@
+//! Skill grants: resolving an agent's effective skill set, and the checks on every grant
+//! (unknown skill, unknown `server:`/`pack:` target, abstract grants that match nothing or too
+//! much, entries of the wrong shape, the same skill granted twice).
+//!
+//! The effective set: the agent's `skills` if present, else its archetype's `defaults.skills`;
+//! then `skills_additional` appended; `server:`, `pack:` and abstract grants expanded.
+
+use super::catalogue::RuleDoc;
+use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::index::{Content, Key, Lookup};
+use crate::model::swarmkit::{Agent, Archetype, Artifact, ArtifactKind, Grant, Skill};
+use crate::syntax::TextRange;
+
+pub const RULES: &[RuleDoc] = &[
+    RuleDoc {
+        code: "agent.unknown-skill",
+        severity: Severity::Error,
+        summary: "An agent grants a skill id that no file in `skills/` defines.",
+        explanation: "Grants resolve by `metadata.id` among the workspace's skills. An unknown id fails \
+`swarmkit validate` and the agent cannot start. When the unknown id comes from the agent's archetype, the \
+diagnostic sits on the `archetype:` line of every agent that inherits it. Fix the spelling (the message \
+suggests the closest id), or add `skills/<id>.yaml`.",
+    },
+    RuleDoc {
+        code: "archetype.unknown-skill",
+        severity: Severity::Error,
+        summary: "An archetype's `defaults.skills` names a skill id that no file defines.",
+        explanation: "Every agent built from the archetype inherits the broken grant, so SwarmKit reports it on \
+the archetype and again on each agent that inherits it. Fix the id or define the skill.",
+    },
+    RuleDoc {
+        code: "agent.bad-skill-entry",
+        severity: Severity::Error,
+        summary: "A grant is neither a skill id, a `server:`/`pack:` grant nor an abstract grant.",
+        explanation: "Entries of `skills`, `skills_additional` and `defaults.skills` are skill ids (`search-code`), \
+bulk grants (`server:github`, `pack:git-read`) or, in archetypes, `{abstract: {category, capability}}`. \
+Anything else (a number, a nested list, a map of another shape) grants nothing. Write one of those forms.",
+    },
+    RuleDoc {
+        code: "agent.unknown-bulk-grant",
+        severity: Severity::Error,
+        summary: "A `server:` or `pack:` grant names no MCP server or command pack of the workspace.",
+        explanation: "`server:<id>` grants every `mcp_tool` skill on that MCP server and `pack:<id>` every command \
+skill of that pack; the id must be an entry of `mcp_servers` or `command_packs` in `workspace.yaml`. Fix the id \
+or declare the server.",
+    },
+    RuleDoc {
+        code: "agent.abstract-no-match",
+        severity: Severity::Error,
+        summary: "An abstract grant matches no skill.",
+        explanation: "`{abstract: {category, capability}}` resolves to the skill of that category whose id \
+contains the capability text. None does, so the agent gets no skill from it. Add a matching skill, or change \
+the capability text.",
+    },
+    RuleDoc {
+        code: "agent.abstract-ambiguous",
+        severity: Severity::Error,
+        summary: "An abstract grant matches more than one skill.",
+        explanation: "The resolver needs exactly one match and will not guess. Make the capability text more \
+specific, or grant the skill by id.",
+    },
+    RuleDoc {
+        code: "agent.duplicate-grant",
+        severity: Severity::Warning,
+        summary: "The same skill is granted twice to one agent.",
+        explanation: "The second grant adds nothing, and usually means two lists (`skills` and \
+`skills_additional`, or a `server:` grant and an explicit id) disagree about who owns the skill. Remove one of \
+the two grants.",
+    },
+];
+
+/// Where an effective skill came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GrantSource {
+    Skills,
+    Archetype(String),
+    SkillsAdditional,
+    Server(String),
+    Pack(String),
+    Abstract,
+}
+
+impl GrantSource {
+    pub fn describe(&self) -> String {
+        match self {
+            GrantSource::Skills => "skills".into(),
+            GrantSource::Archetype(id) => format!("archetype {id}"),
+            GrantSource::SkillsAdditional => "skills_additional".into(),
+            GrantSource::Server(id) => format!("server:{id} grant"),
+            GrantSource::Pack(id) => format!("pack:{id} grant"),
+            GrantSource::Abstract => "abstract grant".into(),
+        }
+    }
+}
+
+/// One skill an agent holds.
+#[derive(Clone, Debug)]
+pub struct EffectiveSkill {
+    pub id: String,
+    pub source: GrantSource,
+    /// The grant's range; in the archetype's file when inherited.
+    pub grant_file: FileId,
+    pub grant_range: TextRange,
+}
+
+/// An agent's effective skills, in grant order, plus what went wrong resolving them.
+#[derive(Clone, Debug, Default)]
+pub struct EffectiveSkills {
+    pub skills: Vec<EffectiveSkill>,
+}
+
+impl EffectiveSkills {
+    pub fn contains(&self, id: &str) -> bool {
+        self.skills.iter().any(|s| s.id == id)
+    }
+
+    pub fn get(&self, id: &str) -> Option<&EffectiveSkill> {
+        self.skills.iter().find(|s| s.id == id)
+    }
+}
+
+/// The skill artifacts with an id in a workspace (several when the id is duplicated).
+pub fn skills_named<'a>(
+    lookup: &Lookup<'a>,
+    workspace: FileId,
+    id: &str,
+) -> Vec<(FileId, &'a Skill)> {
+    lookup
+        .get(Key::Def {
+            workspace,
+            kind: ArtifactKind::Skill,
+            id: id.to_owned(),
+        })
+        .into_iter()
+        .filter_map(|entry| match &entry.parsed.content {
+            Content::SwarmKit(Artifact::Skill(skill)) => Some((entry.id, skill)),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn archetype_named<'a>(
+    lookup: &Lookup<'a>,
+    workspace: FileId,
+    id: &str,
+) -> Option<(FileId, &'a Archetype)> {
+    lookup
+        .get(Key::Def {
+            workspace,
+            kind: ArtifactKind::Archetype,
+            id: id.to_owned(),
+        })
+        .into_iter()
+        .find_map(|entry| match &entry.parsed.content {
+            Content::SwarmKit(Artifact::Archetype(a)) => Some((entry.id, a)),
+            _ => None,
+        })
+}
+
+/// Resolves grants against the workspace. `report` receives diagnostics about the grants
+/// themselves (placed at `grant_file`); pass a sink that drops them when only the set is wanted.
+pub struct GrantResolver<'l, 'a> {
+    pub lookup: &'l Lookup<'a>,
+    pub workspace: FileId,
+}
+
+impl GrantResolver<'_, '_> {
+    /// Expands one grant into skill ids, reporting problems with `unknown_code` for plain ids.
+    pub fn expand(
+        &self,
+        grant: &Grant,
+        file: FileId,
+        unknown_code: &'static str,
+        source: &GrantSource,
+        out: &mut Vec<EffectiveSkill>,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        let push = |out: &mut Vec<EffectiveSkill>, id: String, source: GrantSource, range| {
+            out.push(EffectiveSkill {
+                id,
+                source,
+                grant_file: file,
+                grant_range: range,
+            })
+        };
+        match grant {
+            Grant::Skill(id) => {
+                if skills_named(self.lookup, self.workspace, &id.value).is_empty() {
+                    diagnostics.push(Diagnostic::new(
+                        unknown_code,
+                        file,
+                        id.range,
+                        format!(
+                            "no skill has the id `{}` in this workspace{}",
+                            id.value,
+                            self.suggest_skill(&id.value)
+                        ),
+                    ));
+                } else {
+                    push(out, id.value.clone(), source.clone(), id.range);
+                }
+            }
+            Grant::Server { id, range } => {
+                let manifest = self.manifest();
+                let known = manifest
+                    .as_ref()
+                    .is_some_and(|(_, w)| w.mcp_servers.iter().any(|s| s.id.value == id.value));
+                if !known {
+                    let mut d = Diagnostic::new(
+                        "agent.unknown-bulk-grant",
+                        file,
+                        id.range,
+                        format!(
+                            "`server:{}` names no MCP server of this workspace; declare it under `mcp_servers` in workspace.yaml or fix the id",
+                            id.value
+                        ),
+                    );
+                    if let Some((manifest_file, w)) = &manifest {
+                        if let Some(first) = w.mcp_servers.first() {
+                            d = d.with_related(*manifest_file, first.id.range, "the workspace's MCP servers are declared here");
+                        }
+                    }
+                    diagnostics.push(d);
+                    return;
+                }
+                let mut members: Vec<(String, TextRange)> = self
+                    .lookup
+                    .get(Key::SkillsOnServer {
+                        workspace: self.workspace,
+                        server: id.value.clone(),
+                    })
+                    .into_iter()
+                    .filter_map(|entry| match &entry.parsed.content {
+                        Content::SwarmKit(Artifact::Skill(skill))
+                            if skill.implementation() == Some(crate::model::swarmkit::ImplementationType::McpTool) =>
+                        {
+                            skill.id.as_ref().map(|i| (i.value.clone(), *range))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                members.sort();
+                for (skill, range) in members {
+                    push(out, skill, GrantSource::Server(id.value.clone()), range);
+                }
+            }
+            Grant::Pack { id, range } => {
+                let manifest = self.manifest();
+                let known = manifest
+                    .as_ref()
+                    .is_some_and(|(_, w)| w.command_packs.iter().any(|p| p.value == id.value));
+                if !known {
+                    diagnostics.push(Diagnostic::new(
+                        "agent.unknown-bulk-grant",
+                        file,
+                        id.range,
+                        format!(
+                            "`pack:{}` names no command pack of this workspace; declare it under `command_packs` in workspace.yaml or fix the id",
+                            id.value
+                        ),
+                    ));
+                    return;
+                }
+                let mut members: Vec<String> = self
+                    .lookup
+                    .get(Key::SkillsInPack {
+                        workspace: self.workspace,
+                        pack: id.value.clone(),
+                    })
+                    .into_iter()
+                    .filter_map(|entry| match &entry.parsed.content {
+                        Content::SwarmKit(Artifact::Skill(skill)) => skill.id.as_ref().map(|i| i.value.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                members.sort();
+                for skill in members {
+                    push(out, skill, GrantSource::Pack(id.value.clone()), *range);
+                }
+            }
+            Grant::Abstract {
+                category,
+                capability,
+                range,
+            } => {
+                let Some(category) = category else {
+                    return; // the schema reports the missing category
+                };
+                let capability_text = capability.as_ref().map_or("", |c| c.value.as_str());
+                let mut matches: Vec<String> = self
+                    .lookup
+                    .get(Key::SkillsInCategory {
+                        workspace: self.workspace,
+                        category: category.value.clone(),
+                    })
+                    .into_iter()
+                    .filter_map(|entry| match &entry.parsed.content {
+                        Content::SwarmKit(Artifact::Skill(skill)) => skill.id.as_ref().map(|i| i.value.clone()),
+                        _ => None,
+                    })
+                    .filter(|id| id.contains(capability_text))
+                    .collect();
+                matches.sort();
+                matches.dedup();
+                match matches.len() {
+                    0 => diagnostics.push(Diagnostic::new(
+                        "agent.abstract-no-match",
+                        file,
+                        *range,
+                        format!(
+                            "no {} skill has an id containing `{capability_text}`; add one or change the capability",
+                            category.value
+                        ),
+                    )),
+                    1 => push(out, matches.remove(0), GrantSource::Abstract, *range),
+                    _ => diagnostics.push(Diagnostic::new(
+                        "agent.abstract-ambiguous",
+                        file,
+                        *range,
+                        format!(
+                            "{} {} skills match `{capability_text}` ({}); make the capability more specific or grant one by id",
+                            matches.len(),
+                            category.value,
+                            matches.join(", ")
+                        ),
+                    )),
+                }
+            }
+            Grant::Malformed { range, found } => diagnostics.push(Diagnostic::new(
+                "agent.bad-skill-entry",
+                file,
+                *range,
+                format!("a grant must be a skill id, `server:<id>`, `pack:<id>` or an abstract grant; this is a {found}"),
+            )),
+        }
+    }
+
+    fn manifest(&self) -> Option<(FileId, &crate::model::swarmkit::Workspace)> {
+        let entry = self
+            .lookup
+            .get(Key::Manifest {
+                workspace: self.workspace,
+            })
+            .into_iter()
+            .next()?;
+        match &entry.parsed.content {
+            Content::SwarmKit(Artifact::Workspace(w)) => Some((entry.id, w)),
+            _ => None,
+        }
+    }
+
+    /// `; did you mean `x`?` when a known skill id is one or two edits away. Reads the skill
+    /// table's keys without recording them: the suggestion is a courtesy, not a dependency.
+    fn suggest_skill(&self, id: &str) -> String {
+        super::suggest::closest(
+            id,
+            self.lookup
+                .index()
+                .ids_of(self.workspace, ArtifactKind::Skill),
+        )
+        .map_or_else(String::new, |best| format!("; did you mean `{best}`?"))
+    }
+}
+
+/// The effective skills of an agent, with the diagnostics about its own grants (placed in
+/// `file`, the topology) and about grants inherited from its archetype (placed on its
+/// `archetype:` value, as SwarmKit reports them on every inheriting agent).
+pub fn effective_skills(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    file: FileId,
+    agent: &Agent,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> EffectiveSkills {
+    let resolver = GrantResolver { lookup, workspace };
+    let mut skills = Vec::new();
+    if let Some((_, grants)) = &agent.skills {
+        for grant in grants {
+            resolver.expand(
+                grant,
+                file,
+                "agent.unknown-skill",
+                &GrantSource::Skills,
+                &mut skills,
+                diagnostics,
+            );
+        }
+    } else if let Some(archetype_id) = &agent.archetype {
+        if let Some((archetype_file, archetype)) =
+            archetype_named(lookup, workspace, &archetype_id.value)
+        {
+            let source = GrantSource::Archetype(archetype_id.value.clone());
+            let mut inherited_problems = Vec::new();
+            for grant in &archetype.default_skills {
+                resolver.expand(
+                    grant,
+                    archetype_file,
+                    "agent.unknown-skill",
+                    &source,
+                    &mut skills,
+                    &mut inherited_problems,
+                );
+            }
+            // Problems of the archetype's own list are shown on each inheriting agent's
+            // `archetype:` value, pointing at the archetype's entry.
+            for problem in inherited_problems {
+                diagnostics.push(
+                    Diagnostic::new(
+                        problem.code,
+                        file,
+                        archetype_id.range,
+                        format!(
+                            "agent `{}` inherits a broken grant from archetype `{}`: {}",
+                            agent.label(),
+                            archetype_id.value,
+                            problem.message
+                        ),
+                    )
+                    .with_related(
+                        archetype_file,
+                        problem.range,
+                        "the archetype's grant",
+                    ),
+                );
+            }
+        }
+    }
+    if let Some((_, grants)) = &agent.skills_additional {
+        for grant in grants {
+            resolver.expand(
+                grant,
+                file,
+                "agent.unknown-skill",
+                &GrantSource::SkillsAdditional,
+                &mut skills,
+                diagnostics,
+            );
+        }
+    }
+    EffectiveSkills { skills }
+}
+
+/// `agent.duplicate-grant`: the same skill reached twice, reported on the second grant.
+pub fn check_duplicate_grants(
+    file: FileId,
+    agent: &Agent,
+    effective: &EffectiveSkills,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    for (i, skill) in effective.skills.iter().enumerate() {
+        let Some(first) = effective.skills[..i].iter().find(|s| s.id == skill.id) else {
+            continue;
+        };
+        // Only report on grants written in this file (an archetype repeating itself is the
+        // archetype's business), and once per place.
+        if skill.grant_file != file
+            || (first.grant_range == skill.grant_range && first.grant_file == skill.grant_file)
+        {
+            continue;
+        }
+        diagnostics.push(
+            Diagnostic::new(
+                "agent.duplicate-grant",
+                file,
+                skill.grant_range,
+                format!(
+                    "agent `{}` already holds `{}` (from {}); this grant ({}) adds nothing, so remove one of the two",
+                    agent.label(),
+                    skill.id,
+                    first.source.describe(),
+                    skill.source.describe()
+                ),
+            )
+            .with_related(first.grant_file, first.grant_range, format!("`{}` first granted here", skill.id)),
+        );
+    }
+}

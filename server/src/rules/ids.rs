@@ -1,0 +1,158 @@
+//! Ids across files: duplicates, and references to archetypes, funnels and topologies.
+
+use super::catalogue::RuleDoc;
+use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::index::{Key, Lookup};
+use crate::model::swarmkit::{Artifact, ArtifactKind};
+use crate::model::SpannedStr;
+
+macro_rules! duplicate_rule {
+    ($code:literal, $what:literal) => {
+        RuleDoc {
+            code: $code,
+            severity: Severity::Error,
+            summary: concat!("Two ", $what, " files in one workspace have the same id."),
+            explanation: concat!(
+                "Ids must be unique per workspace: references go by id, so with two definitions SwarmKit ",
+                "refuses the workspace rather than pick one. Each file that defines the id is reported, with ",
+                "the other definitions as related locations. Rename one of them."
+            ),
+        }
+    };
+}
+
+pub const RULES: &[RuleDoc] = &[
+    duplicate_rule!("skill.duplicate-id", "skill"),
+    duplicate_rule!("archetype.duplicate-id", "archetype"),
+    duplicate_rule!("topology.duplicate-id", "topology"),
+    duplicate_rule!("trigger.duplicate-id", "trigger"),
+    RuleDoc {
+        code: "agent.unknown-archetype",
+        severity: Severity::Error,
+        summary: "An agent's `archetype:` names no archetype of the workspace.",
+        explanation: "The agent would inherit its model, prompt and default skills from the archetype, so \
+SwarmKit refuses it. Fix the id (the message suggests the closest) or add `archetypes/<id>.yaml`.",
+    },
+    RuleDoc {
+        code: "agent.unknown-funnel",
+        severity: Severity::Error,
+        summary: "An agent's `funnel:` names no funnel of the workspace.",
+        explanation: "The funnel is the quality gate the agent's output must pass; an unknown id fails \
+validation. Fix the id or add `funnels/<id>.yaml`.",
+    },
+    RuleDoc {
+        code: "trigger.unknown-target",
+        severity: Severity::Error,
+        summary: "A trigger targets a topology that does not exist.",
+        explanation: "Each string entry of `targets` is a topology id (`metadata.name` of a file in \
+`topologies/`). A trigger firing an unknown topology fails validation. Fix the name or add the topology.",
+    },
+];
+
+fn duplicate_code(kind: ArtifactKind) -> Option<&'static str> {
+    Some(match kind {
+        ArtifactKind::Skill => "skill.duplicate-id",
+        ArtifactKind::Archetype => "archetype.duplicate-id",
+        ArtifactKind::Topology => "topology.duplicate-id",
+        ArtifactKind::Trigger => "trigger.duplicate-id",
+        _ => return None,
+    })
+}
+
+/// `<kind>.duplicate-id` on this file when another file of the workspace defines the same id.
+pub fn check_duplicate(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    file: FileId,
+    artifact: &Artifact,
+    out: &mut Vec<Diagnostic>,
+) {
+    let (Some(id), Some(code)) = (artifact.id(), duplicate_code(artifact.kind())) else {
+        return;
+    };
+    let others: Vec<_> = lookup
+        .get(Key::Def {
+            workspace,
+            kind: artifact.kind(),
+            id: id.value.clone(),
+        })
+        .into_iter()
+        .filter(|entry| entry.id != file)
+        .collect();
+    if others.is_empty() {
+        return;
+    }
+    let mut diagnostic = Diagnostic::new(
+        code,
+        file,
+        id.range,
+        format!(
+            "the id `{}` is also defined in {} other file{}; ids must be unique in a workspace, so rename one",
+            id.value,
+            others.len(),
+            if others.len() == 1 { "" } else { "s" }
+        ),
+    );
+    for other in others {
+        let range = match &other.parsed.content {
+            crate::index::Content::SwarmKit(a) => a.id().map(|i| i.range),
+            _ => None,
+        };
+        if let Some(range) = range {
+            diagnostic = diagnostic.with_related(
+                other.id,
+                range,
+                format!("`{}` also defined here", id.value),
+            );
+        }
+    }
+    out.push(diagnostic);
+}
+
+/// Reports `code` on `reference` when no artifact of `kind` has that id.
+pub fn check_reference(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    file: FileId,
+    kind: ArtifactKind,
+    reference: &SpannedStr,
+    code: &'static str,
+    out: &mut Vec<Diagnostic>,
+) -> bool {
+    let found = !lookup
+        .get(Key::Def {
+            workspace,
+            kind,
+            id: reference.value.clone(),
+        })
+        .is_empty();
+    if !found {
+        let closest =
+            super::suggest::closest(&reference.value, lookup.index().ids_of(workspace, kind));
+        let noun = match kind {
+            ArtifactKind::Topology => "topology",
+            ArtifactKind::Archetype => "archetype",
+            ArtifactKind::Funnel => "funnel",
+            ArtifactKind::Skill => "skill",
+            _ => "artifact",
+        };
+        out.push(Diagnostic::new(
+            code,
+            file,
+            reference.range,
+            match closest {
+                Some(best) => format!(
+                    "no {noun} has the id `{}` in this workspace; did you mean `{best}`?",
+                    reference.value
+                ),
+                None => format!(
+                    "no {noun} has the id `{}` in this workspace; fix the id or add `{}/{}.yaml`",
+                    reference.value,
+                    kind.directory(),
+                    reference.value
+                ),
+            },
+        ));
+    }
+    found
+}

@@ -1,0 +1,174 @@
+//! Skill definitions: `composes` references and cycles, and the MCP server an `mcp_tool`
+//! skill names.
+
+use super::catalogue::RuleDoc;
+use super::grants::skills_named;
+use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::index::{Content, Key, Lookup};
+use crate::model::swarmkit::{Artifact, ImplementationType, Skill};
+
+pub const RULES: &[RuleDoc] = &[
+    RuleDoc {
+        code: "skill.composed-unknown",
+        severity: Severity::Error,
+        summary: "A composed skill lists a skill id that does not exist.",
+        explanation: "`implementation.composes` names the skills a composed skill runs; each must be a skill of \
+the workspace. Fix the id or add the skill.",
+    },
+    RuleDoc {
+        code: "skill.composed-cycle",
+        severity: Severity::Error,
+        summary: "Composed skills compose each other in a loop.",
+        explanation: "A composed skill that (through others) composes itself would recurse forever, so SwarmKit \
+refuses it. The message gives the whole loop and each edge is a related location; break the loop by removing \
+one `composes` entry.",
+    },
+    RuleDoc {
+        code: "skill.unknown-mcp-server",
+        severity: Severity::Error,
+        summary: "An `mcp_tool` skill names an MCP server that `workspace.yaml` does not declare.",
+        explanation: "`implementation.server` must be the id of an entry of `mcp_servers` in the workspace \
+manifest. SwarmKit only notices when a run starts and tries to launch the server; skillgraph tells you now. \
+Declare the server or fix the id.",
+    },
+];
+
+pub fn check(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    file: FileId,
+    skill: &Skill,
+    out: &mut Vec<Diagnostic>,
+) {
+    if skill.implementation() == Some(ImplementationType::Composed) {
+        for entry in &skill.composes {
+            if skills_named(lookup, workspace, &entry.value).is_empty() {
+                out.push(Diagnostic::new(
+                    "skill.composed-unknown",
+                    file,
+                    entry.range,
+                    format!("no skill has the id `{}` in this workspace, so this composed skill cannot run; fix the id or add the skill", entry.value),
+                ));
+            }
+        }
+        check_composed_cycles(lookup, workspace, file, skill, out);
+    }
+    if skill.implementation() == Some(ImplementationType::McpTool) {
+        if let Some(server) = &skill.server {
+            check_mcp_server(lookup, workspace, file, server, out);
+        }
+    }
+}
+
+fn check_mcp_server(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    file: FileId,
+    server: &crate::model::SpannedStr,
+    out: &mut Vec<Diagnostic>,
+) {
+    let manifest = lookup.get(Key::Manifest { workspace }).into_iter().next();
+    let Some(manifest) = manifest else { return };
+    let Content::SwarmKit(Artifact::Workspace(w)) = &manifest.parsed.content else {
+        return;
+    };
+    if w.mcp_server(&server.value).is_some() {
+        return;
+    }
+    let declared: Vec<&str> = w.mcp_servers.iter().map(|s| s.id.value.as_str()).collect();
+    let hint = match super::suggest::closest(&server.value, declared.iter().copied()) {
+        Some(best) => format!("did you mean `{best}`?"),
+        None if declared.is_empty() => {
+            "the workspace declares no MCP servers; add one under `mcp_servers`".into()
+        }
+        None => format!("declared: {}", declared.join(", ")),
+    };
+    let mut d = Diagnostic::new(
+        "skill.unknown-mcp-server",
+        file,
+        server.range,
+        format!("`{}` is not an MCP server of this workspace, so the runtime cannot call this tool; {hint}", server.value),
+    );
+    let anchor = w
+        .mcp_servers
+        .first()
+        .map(|s| s.range)
+        .or(w.id.as_ref().map(|i| i.range));
+    if let Some(range) = anchor {
+        d = d.with_related(
+            manifest.id,
+            range,
+            "MCP servers are declared in workspace.yaml",
+        );
+    }
+    out.push(d);
+}
+
+/// Cycles through `composes` that pass through this skill, each reported once: on the file of
+/// the cycle's smallest skill id, so every member agrees who reports it.
+fn check_composed_cycles(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    file: FileId,
+    skill: &Skill,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(start) = skill.id.as_ref() else {
+        return;
+    };
+    // Walk the composes graph reachable from this skill, depth-first, remembering the path.
+    // Each step looks the next skill up by id (recording the read), so an edit anywhere on a
+    // cycle re-checks its members.
+    type Step<'a> = (String, FileId, &'a Skill, usize);
+    let mut path: Vec<Step<'_>> = vec![(start.value.clone(), file, skill, 0)];
+    let mut visited = std::collections::HashSet::new();
+    visited.insert(start.value.clone());
+    let mut budget = 10_000usize;
+    while let Some((_, _, current, next)) = path.last_mut() {
+        budget = budget.saturating_sub(1);
+        if budget == 0 {
+            break;
+        }
+        let Some(edge) = current.composes.get(*next) else {
+            path.pop();
+            continue;
+        };
+        *next += 1;
+        if edge.value == start.value {
+            let members: Vec<&str> = path.iter().map(|(id, ..)| id.as_str()).collect();
+            if members.iter().min() == Some(&start.value.as_str()) {
+                let mut loop_text = members.join(" → ");
+                loop_text.push_str(&format!(" → {}", start.value));
+                let mut d = Diagnostic::new(
+                    "skill.composed-cycle",
+                    file,
+                    start.range,
+                    format!("composed skills form a loop: {loop_text}; remove one `composes` entry to break it"),
+                );
+                for (i, (id, step_file, step_skill, _)) in path.iter().enumerate() {
+                    let target = path
+                        .get(i + 1)
+                        .map_or(start.value.as_str(), |(n, ..)| n.as_str());
+                    if let Some(edge) = step_skill.composes.iter().find(|c| c.value == target) {
+                        d = d.with_related(
+                            *step_file,
+                            edge.range,
+                            format!("`{id}` composes `{target}`"),
+                        );
+                    }
+                }
+                out.push(d);
+            }
+            continue;
+        }
+        if !visited.insert(edge.value.clone()) {
+            continue;
+        }
+        let found = skills_named(lookup, workspace, &edge.value);
+        if let Some((next_file, next_skill)) = found.into_iter().next() {
+            if next_skill.implementation() == Some(ImplementationType::Composed) {
+                path.push((edge.value.clone(), next_file, next_skill, 0));
+            }
+        }
+    }
+}
