@@ -11,6 +11,7 @@ pub mod cli;
 pub mod diagnostic;
 pub mod discover;
 pub mod graph;
+pub mod ide;
 pub mod index;
 pub mod lsp;
 pub mod model;

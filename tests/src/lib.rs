@@ -1,1 +1,283 @@
-//! End-to-end tests live in tests/.
+//! End-to-end tests live in tests/. This library holds what they share: a minimal LSP client that
+//! drives the real `skillgraph` binary over stdio, with a timeout on every read so a broken server
+//! fails a test instead of hanging it.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// How long any single wait for the server may take.
+pub const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The `skillgraph` binary, built once per test process. Integration tests of another crate do
+/// not get `CARGO_BIN_EXE_skillgraph`, so build it with the cargo that runs the tests and find it
+/// next to the test executable (`target/<profile>/`).
+pub fn binary() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| {
+        if let Some(path) = std::env::var_os("SKILLGRAPH_BIN") {
+            return PathBuf::from(path);
+        }
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let status = Command::new(cargo)
+            .args(["build", "-q", "-p", "skillgraph", "--bin", "skillgraph"])
+            .current_dir(workspace)
+            .status()
+            .expect("run cargo build");
+        assert!(status.success(), "cargo build -p skillgraph failed");
+        let exe = std::env::current_exe().expect("test executable path");
+        // target/<profile>/deps/<test> -> target/<profile>/skillgraph
+        let profile_dir = exe.parent().and_then(Path::parent).expect("target dir");
+        let binary = profile_dir.join(format!("skillgraph{}", std::env::consts::EXE_SUFFIX));
+        assert!(binary.exists(), "{} was not built", binary.display());
+        binary
+    })
+}
+
+/// Copies a fixture workspace from `tests/fixtures/<name>` into a fresh temporary directory.
+pub fn copy_fixture(name: &str, into: &Path) {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name);
+    copy_dir(&from, into);
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+pub fn file_uri(path: &Path) -> String {
+    let mut uri = String::from("file://");
+    for byte in path.to_string_lossy().bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
+                uri.push(byte as char)
+            }
+            other => uri.push_str(&format!("%{other:02X}")),
+        }
+    }
+    uri
+}
+
+/// A language server under test, spoken to as an editor would.
+pub struct Client {
+    child: Child,
+    stdin: Arc<Mutex<ChildStdin>>,
+    incoming: Receiver<Value>,
+    /// Messages received and not yet consumed by a wait.
+    pending: VecDeque<Value>,
+    /// Every message received, for assertions about what happened at all.
+    pub seen: Vec<Value>,
+    next_id: i64,
+}
+
+fn write_message(stdin: &Mutex<ChildStdin>, message: &Value) {
+    let body = serde_json::to_vec(message).unwrap();
+    let mut stdin = stdin.lock().unwrap();
+    // A server that died shows up as a timeout on the next read, with a clearer message.
+    let _ = write!(stdin, "Content-Length: {}\r\n\r\n", body.len());
+    let _ = stdin.write_all(&body);
+    let _ = stdin.flush();
+}
+
+fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(value) = line.strip_prefix("Content-Length:") {
+            length = value.trim().parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    reader.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+impl Client {
+    /// Starts `skillgraph lsp` and runs `initialize` / `initialized` with these capabilities and
+    /// `root` as the one workspace folder.
+    pub fn start(root: &Path, capabilities: Value) -> (Client, Value) {
+        let uri = file_uri(root);
+        Client::start_with(json!({
+            "processId": null,
+            "rootUri": uri,
+            "capabilities": capabilities,
+            "workspaceFolders": [{"uri": uri, "name": "fixture"}],
+        }))
+    }
+
+    /// Starts `skillgraph lsp` and runs `initialize` (with these params) / `initialized`.
+    pub fn start_with(initialize: Value) -> (Client, Value) {
+        let mut child = Command::new(binary())
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn skillgraph lsp");
+        let stdin = Arc::new(Mutex::new(child.stdin.take().unwrap()));
+        let stdout = child.stdout.take().unwrap();
+        let (tx, incoming) = mpsc::channel();
+        let answer = stdin.clone();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(message) = read_message(&mut reader) {
+                // Requests from the server (progress tokens, registrations) get an empty success.
+                if message.get("method").is_some() {
+                    if let Some(id) = message.get("id") {
+                        write_message(
+                            &answer,
+                            &json!({"jsonrpc": "2.0", "id": id, "result": null}),
+                        );
+                    }
+                }
+                if tx.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut client = Client {
+            child,
+            stdin,
+            incoming,
+            pending: VecDeque::new(),
+            seen: Vec::new(),
+            next_id: 1,
+        };
+        let result = client.request("initialize", initialize);
+        client.notify("initialized", json!({}));
+        (client, result)
+    }
+
+    pub fn notify(&mut self, method: &str, params: Value) {
+        write_message(
+            &self.stdin,
+            &json!({"jsonrpc": "2.0", "method": method, "params": params}),
+        );
+    }
+
+    /// Sends a request and waits for its response; returns `result`, panics on an error.
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let response = self.request_raw(method, params);
+        if let Some(error) = response.get("error") {
+            panic!("{method} failed: {error}");
+        }
+        response["result"].clone()
+    }
+
+    /// Sends a request and returns the whole response message.
+    pub fn request_raw(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        write_message(
+            &self.stdin,
+            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
+        );
+        self.wait_for(&format!("the response to {method}"), |m| {
+            m.get("method").is_none() && m["id"] == json!(id)
+        })
+    }
+
+    /// Waits for the first unconsumed message matching `accept`, and consumes it.
+    pub fn wait_for(&mut self, what: &str, accept: impl Fn(&Value) -> bool) -> Value {
+        if let Some(at) = self.pending.iter().position(&accept) {
+            return self.pending.remove(at).unwrap();
+        }
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.incoming.recv_timeout(left) {
+                Ok(message) => {
+                    self.seen.push(message.clone());
+                    if accept(&message) {
+                        return message;
+                    }
+                    self.pending.push_back(message);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!(
+                        "timed out waiting for {what}; unconsumed: {:#?}",
+                        self.pending
+                    )
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the server closed its output while waiting for {what}")
+                }
+            }
+        }
+    }
+
+    /// The next `publishDiagnostics` for `uri`: its diagnostics and version.
+    pub fn diagnostics(&mut self, uri: &str) -> (Vec<Value>, Value) {
+        let message = self.wait_for(&format!("diagnostics for {uri}"), |m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+        });
+        let params = &message["params"];
+        (
+            params["diagnostics"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default(),
+            params["version"].clone(),
+        )
+    }
+
+    /// Asks the server to stop, as an editor does on close; returns the exit status.
+    pub fn shutdown(mut self) -> std::process::ExitStatus {
+        self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `(code, [start line, start char, end line, end char])` of each diagnostic, for exact
+/// comparisons.
+pub fn code_and_range(diagnostic: &Value) -> (String, [u64; 4]) {
+    let r = &diagnostic["range"];
+    (
+        diagnostic["code"].as_str().unwrap_or("").to_owned(),
+        [
+            r["start"]["line"].as_u64().unwrap(),
+            r["start"]["character"].as_u64().unwrap(),
+            r["end"]["line"].as_u64().unwrap(),
+            r["end"]["character"].as_u64().unwrap(),
+        ],
+    )
+}

@@ -34,8 +34,8 @@ local function check(name, ok, detail)
   end
 end
 
--- Paths as the server will spell them: symlinks resolved, so comparisons do not depend on
--- where the checkout lives.
+-- Both sides of every path comparison go through realpath, so a checkout reached through a
+-- symlink compares equal however the server spells its URIs.
 local function realpath(path)
   return uv.fs_realpath(path) or path
 end

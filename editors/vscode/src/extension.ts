@@ -2,7 +2,7 @@
 //
 // All behaviour lives in the server; this file only wires VS Code to it. The decisions worth
 // testing (where the binary is, which files go to it, how settings map) live in modules that do
-// not import `vscode` and are unit tested under plain node.
+// not import `vscode`; test/extension.test.ts runs this file itself against a fake `vscode`.
 
 import * as os from 'node:os';
 import * as vscode from 'vscode';
@@ -100,9 +100,17 @@ async function start(): Promise<void> {
     middleware: {
       workspace: {
         didChangeConfiguration: async () => {
-          await newClient.sendNotification(DidChangeConfigurationNotification.type, {
-            settings: { [SECTION]: serverConfig(undefined) },
-          });
+          if (!newClient.isRunning()) return;
+          try {
+            await newClient.sendNotification(DidChangeConfigurationNotification.type, {
+              settings: { [SECTION]: serverConfig(undefined) },
+            });
+          } catch (error) {
+            // A change of `server.path` also lands here while that change is stopping this very
+            // client; the next server gets the settings at initialize, so only a failure towards
+            // a server that is still running is worth reporting.
+            if (newClient.isRunning()) throw error;
+          }
         },
         configuration: async (params, token, next) => {
           const defaults = await next(params, token);

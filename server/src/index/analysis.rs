@@ -5,6 +5,7 @@ use std::path::Path;
 use super::classify::FileRole;
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::model::config::Config;
+use crate::model::skill_md::SkillMd;
 use crate::model::swarmkit::{Artifact, ArtifactKind};
 use crate::syntax::{bom_len, YamlDocument};
 
@@ -17,6 +18,7 @@ pub enum Content {
     None,
     SwarmKit(Artifact),
     Config(Config),
+    SkillMd(SkillMd),
 }
 
 /// The result of analysing one file on its own.
@@ -39,7 +41,7 @@ impl ParsedFile {
     }
 }
 
-pub(crate) fn analyze(id: FileId, _path: &Path, text: &str, role: &FileRole) -> ParsedFile {
+pub(crate) fn analyze(id: FileId, path: &Path, text: &str, role: &FileRole) -> ParsedFile {
     if !role.is_ours() {
         return ParsedFile::empty(Vec::new());
     }
@@ -73,7 +75,8 @@ pub(crate) fn analyze(id: FileId, _path: &Path, text: &str, role: &FileRole) -> 
                 local,
             }
         }
-        FileRole::SkillMd | FileRole::Unrelated => ParsedFile::empty(Vec::new()),
+        FileRole::SkillMd => analyze_skill_md(id, path, text),
+        FileRole::Unrelated => ParsedFile::empty(Vec::new()),
     }
 }
 
@@ -94,6 +97,25 @@ fn analyze_swarmkit(id: FileId, text: &str, role: &FileRole) -> ParsedFile {
     ParsedFile {
         yaml: Some(yaml),
         content,
+        local,
+    }
+}
+
+/// A SKILL.md: only the frontmatter is YAML, parsed with offsets in the whole file.
+fn analyze_skill_md(id: FileId, path: &Path, text: &str) -> ParsedFile {
+    let frontmatter = crate::syntax::split_frontmatter(text, bom_len(text));
+    let yaml = match &frontmatter {
+        crate::syntax::Frontmatter::Closed { yaml, .. } => Some(YamlDocument::parse(
+            &text[yaml.start as usize..yaml.end as usize],
+            yaml.start,
+        )),
+        _ => None,
+    };
+    let skill = SkillMd::lower(frontmatter, yaml.as_ref());
+    let local = crate::rules::skill_md::check_local(id, path, text, &skill, yaml.as_ref());
+    ParsedFile {
+        yaml,
+        content: Content::SkillMd(skill),
         local,
     }
 }

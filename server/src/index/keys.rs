@@ -45,7 +45,7 @@ pub(crate) fn fingerprint<T: Hash + ?Sized>(value: &T) -> u64 {
 /// What a file contributes. Fingerprints cover everything other files may read of the entry,
 /// ranges included (they appear in related locations), so any such change re-checks the readers.
 pub(crate) fn contributions(
-    _id: FileId,
+    id: FileId,
     path: &Path,
     role: &FileRole,
     parsed: &ParsedFile,
@@ -56,14 +56,43 @@ pub(crate) fn contributions(
             let workspace = *workspace;
             let whole = fingerprint(artifact);
             if let Some(id) = artifact.id() {
+                // What readers of the definition may use. A topology is read only for its name
+                // (trigger targets) and as the skill `topology-<name>`, so its agents can change
+                // without re-checking anyone.
+                let definition = match artifact {
+                    Artifact::Topology(t) => fingerprint(&(&t.name, &t.version)),
+                    _ => whole,
+                };
                 out.push((
                     Key::Def {
                         workspace,
                         kind: artifact.kind(),
                         id: id.value.clone(),
                     },
-                    whole,
+                    definition,
                 ));
+            }
+            if let Artifact::Topology(topology) = artifact {
+                if let Some(name) = &topology.name {
+                    let definition = fingerprint(&(&topology.name, &topology.version));
+                    for key in [
+                        Key::Def {
+                            workspace,
+                            kind: ArtifactKind::Skill,
+                            id: format!("topology-{}", name.value),
+                        },
+                        Key::SkillsInPack {
+                            workspace,
+                            pack: crate::rules::registry::WORKSPACE_PACK.to_owned(),
+                        },
+                        Key::SkillsInCategory {
+                            workspace,
+                            category: "capability".to_owned(),
+                        },
+                    ] {
+                        out.push((key, definition));
+                    }
+                }
             }
             if let Artifact::Skill(skill) = artifact {
                 let id = skill.id.as_ref().map(|i| i.value.as_str());
@@ -106,7 +135,38 @@ pub(crate) fn contributions(
             }
         }
         (Content::SwarmKit(Artifact::Workspace(manifest)), FileRole::WorkspaceManifest) => {
-            out.push((Key::Manifest { workspace: _id }, fingerprint(manifest)));
+            let whole = fingerprint(manifest);
+            out.push((Key::Manifest { workspace: id }, whole));
+            // The skills the runtime makes up from the manifest: bundled memory skills and one
+            // per command-pack command.
+            for skill in crate::rules::registry::skills_defined_in(id, &parsed.content) {
+                out.push((
+                    Key::Def {
+                        workspace: id,
+                        kind: ArtifactKind::Skill,
+                        id: skill.id.clone(),
+                    },
+                    whole,
+                ));
+                if let Some(category) = &skill.category {
+                    out.push((
+                        Key::SkillsInCategory {
+                            workspace: id,
+                            category: category.clone(),
+                        },
+                        whole,
+                    ));
+                }
+                if let crate::rules::registry::Origin::PackCommand { pack, .. } = &skill.origin {
+                    out.push((
+                        Key::SkillsInPack {
+                            workspace: id,
+                            pack: pack.clone(),
+                        },
+                        whole,
+                    ));
+                }
+            }
         }
         (Content::Config(config), FileRole::Config) => {
             if let Some(dir) = path.parent() {
@@ -116,6 +176,22 @@ pub(crate) fn contributions(
                     },
                     fingerprint(config),
                 ));
+            }
+        }
+        (Content::SkillMd(skill), FileRole::SkillMd) => {
+            // Other skills read these to find a same-named skill under the same root (and,
+            // later, chain targets); the name's range appears in their related locations.
+            if let Some(name) = skill.normalized_name() {
+                let entry = fingerprint(&(&name, skill.name_range()));
+                if let Some(root) = crate::rules::skill_md::skill_root(path) {
+                    out.push((
+                        Key::SkillMdIn {
+                            parent: root.to_owned(),
+                        },
+                        entry,
+                    ));
+                }
+                out.push((Key::SkillMdNamed { name }, entry));
             }
         }
         _ => {}

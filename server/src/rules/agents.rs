@@ -139,10 +139,18 @@ fn check_depends_on(file: FileId, topology: &Topology, out: &mut Vec<Diagnostic>
         .iter()
         .enumerate()
         .filter_map(|(i, a)| a.id.as_ref().map(|id| (id.value.as_str(), i)))
-        .rev() // the first agent with an id wins, as in the duplicate check
         .collect();
     let mut graph = Digraph::new(topology.agents.len());
     for (i, agent) in topology.agents.iter().enumerate() {
+        // Of agents sharing an id (already an error), the runtime keeps the last one for
+        // ordering; the others' `depends_on` never takes effect, so it is not checked.
+        let shadowed = agent
+            .id
+            .as_ref()
+            .is_some_and(|id| index_of.get(id.value.as_str()) != Some(&i));
+        if shadowed {
+            continue;
+        }
         for dependency in &agent.depends_on {
             if agent
                 .id
@@ -158,6 +166,8 @@ fn check_depends_on(file: FileId, topology: &Topology, out: &mut Vec<Diagnostic>
                         agent.label()
                     ),
                 ));
+                // Also a one-agent loop, which SwarmKit reports as a cycle too.
+                graph.add_edge(i, i);
                 continue;
             }
             match index_of.get(dependency.value.as_str()) {

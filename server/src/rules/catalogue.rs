@@ -31,7 +31,7 @@ fn families() -> [&'static [RuleDoc]; 10] {
         super::requires::RULES,
         super::skills::RULES,
         crate::model::config::RULES,
-        &[],
+        super::skill_md::RULES,
     ]
 }
 

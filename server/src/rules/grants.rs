@@ -6,6 +6,7 @@
 //! then `skills_additional` appended; `server:`, `pack:` and abstract grants expanded.
 
 use super::catalogue::RuleDoc;
+use super::registry;
 use crate::diagnostic::{Diagnostic, FileId, Severity};
 use crate::index::{Content, Key, Lookup};
 use crate::model::swarmkit::{Agent, Archetype, Artifact, ArtifactKind, Grant, Skill};
@@ -119,23 +120,16 @@ impl EffectiveSkills {
     }
 }
 
-/// The skill artifacts with an id in a workspace (several when the id is duplicated).
+/// The skill artifacts (files in `skills/`) with an id in a workspace, several when the id is
+/// duplicated. Made-up skills (memory, pack commands, topologies) are in [`super::registry`].
 pub fn skills_named<'a>(
     lookup: &Lookup<'a>,
     workspace: FileId,
     id: &str,
 ) -> Vec<(FileId, &'a Skill)> {
-    lookup
-        .get(Key::Def {
-            workspace,
-            kind: ArtifactKind::Skill,
-            id: id.to_owned(),
-        })
+    registry::skills_named(lookup, workspace, id)
         .into_iter()
-        .filter_map(|entry| match &entry.parsed.content {
-            Content::SwarmKit(Artifact::Skill(skill)) => Some((entry.id, skill)),
-            _ => None,
-        })
+        .filter_map(|info| info.skill.map(|skill| (info.file, skill)))
         .collect()
 }
 
@@ -185,7 +179,7 @@ impl GrantResolver<'_, '_> {
         };
         match grant {
             Grant::Skill(id) => {
-                if skills_named(self.lookup, self.workspace, &id.value).is_empty() {
+                if registry::skill_named(self.lookup, self.workspace, &id.value).is_none() {
                     diagnostics.push(Diagnostic::new(
                         unknown_code,
                         file,
@@ -201,81 +195,53 @@ impl GrantResolver<'_, '_> {
                 }
             }
             Grant::Server { id, range } => {
-                let manifest = self.manifest();
-                let known = manifest
-                    .as_ref()
-                    .is_some_and(|(_, w)| w.mcp_servers.iter().any(|s| s.id.value == id.value));
-                if !known {
-                    let mut d = Diagnostic::new(
+                // As SwarmKit: the grant is unknown when no mcp_tool skill targets the server,
+                // whether or not workspace.yaml declares it (that is `skill.unknown-mcp-server`).
+                let members = registry::skills_on_server(self.lookup, self.workspace, &id.value);
+                if members.is_empty() {
+                    let servers: Vec<String> = self
+                        .manifest()
+                        .map(|(_, w)| w.mcp_servers.iter().map(|s| s.id.value.clone()).collect())
+                        .unwrap_or_default();
+                    let hint = match super::suggest::closest(&id.value, servers.iter().map(String::as_str)) {
+                        Some(best) => format!("; did you mean `server:{best}`?"),
+                        None => String::new(),
+                    };
+                    diagnostics.push(Diagnostic::new(
                         "agent.unknown-bulk-grant",
                         file,
                         id.range,
-                        format!(
-                            "`server:{}` names no MCP server of this workspace; declare it under `mcp_servers` in workspace.yaml or fix the id",
-                            id.value
-                        ),
-                    );
-                    if let Some((manifest_file, w)) = &manifest {
-                        if let Some(first) = w.mcp_servers.first() {
-                            d = d.with_related(*manifest_file, first.id.range, "the workspace's MCP servers are declared here");
-                        }
-                    }
-                    diagnostics.push(d);
+                        format!("no mcp_tool skill of this workspace runs on a server `{}`, so `server:{}` grants nothing{hint}", id.value, id.value),
+                    ));
                     return;
                 }
-                let mut members: Vec<(String, TextRange)> = self
-                    .lookup
-                    .get(Key::SkillsOnServer {
-                        workspace: self.workspace,
-                        server: id.value.clone(),
-                    })
-                    .into_iter()
-                    .filter_map(|entry| match &entry.parsed.content {
-                        Content::SwarmKit(Artifact::Skill(skill))
-                            if skill.implementation() == Some(crate::model::swarmkit::ImplementationType::McpTool) =>
-                        {
-                            skill.id.as_ref().map(|i| (i.value.clone(), *range))
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                members.sort();
-                for (skill, range) in members {
-                    push(out, skill, GrantSource::Server(id.value.clone()), range);
+                for member in members {
+                    push(out, member.id, GrantSource::Server(id.value.clone()), *range);
                 }
             }
             Grant::Pack { id, range } => {
-                let manifest = self.manifest();
-                let known = manifest
-                    .as_ref()
-                    .is_some_and(|(_, w)| w.command_packs.iter().any(|p| p.value == id.value));
-                if !known {
+                let members = registry::skills_of_pack(self.lookup, self.workspace, &id.value);
+                if members.is_empty() {
                     diagnostics.push(Diagnostic::new(
                         "agent.unknown-bulk-grant",
                         file,
                         id.range,
                         format!(
-                            "`pack:{}` names no command pack of this workspace; declare it under `command_packs` in workspace.yaml or fix the id",
+                            "`pack:{}` names no command pack of this workspace; declare it under `command_packs` in workspace.yaml (or use `pack:workspace` for the topology skills)",
                             id.value
                         ),
                     ));
                     return;
                 }
-                let mut members: Vec<String> = self
-                    .lookup
-                    .get(Key::SkillsInPack {
-                        workspace: self.workspace,
-                        pack: id.value.clone(),
-                    })
-                    .into_iter()
-                    .filter_map(|entry| match &entry.parsed.content {
-                        Content::SwarmKit(Artifact::Skill(skill)) => skill.id.as_ref().map(|i| i.value.clone()),
-                        _ => None,
-                    })
-                    .collect();
-                members.sort();
-                for skill in members {
-                    push(out, skill, GrantSource::Pack(id.value.clone()), *range);
+                // A pack grant hands out only read commands: a write command must be named.
+                for member in members {
+                    let granted = match member.origin {
+                        registry::Origin::PackCommand { read_only, .. } => read_only,
+                        _ => true,
+                    };
+                    if granted {
+                        push(out, member.id, GrantSource::Pack(id.value.clone()), *range);
+                    }
                 }
             }
             Grant::Abstract {
@@ -287,17 +253,9 @@ impl GrantResolver<'_, '_> {
                     return; // the schema reports the missing category
                 };
                 let capability_text = capability.as_ref().map_or("", |c| c.value.as_str());
-                let mut matches: Vec<String> = self
-                    .lookup
-                    .get(Key::SkillsInCategory {
-                        workspace: self.workspace,
-                        category: category.value.clone(),
-                    })
+                let mut matches: Vec<String> = registry::skills_in_category(self.lookup, self.workspace, &category.value)
                     .into_iter()
-                    .filter_map(|entry| match &entry.parsed.content {
-                        Content::SwarmKit(Artifact::Skill(skill)) => skill.id.as_ref().map(|i| i.value.clone()),
-                        _ => None,
-                    })
+                    .map(|s| s.id)
                     .filter(|id| id.contains(capability_text))
                     .collect();
                 matches.sort();

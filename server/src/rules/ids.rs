@@ -26,6 +26,8 @@ pub const RULES: &[RuleDoc] = &[
     duplicate_rule!("archetype.duplicate-id", "archetype"),
     duplicate_rule!("topology.duplicate-id", "topology"),
     duplicate_rule!("trigger.duplicate-id", "trigger"),
+    duplicate_rule!("funnel.duplicate-id", "funnel"),
+    duplicate_rule!("contract.duplicate-id", "contract"),
     RuleDoc {
         code: "agent.unknown-archetype",
         severity: Severity::Error,
@@ -55,6 +57,8 @@ fn duplicate_code(kind: ArtifactKind) -> Option<&'static str> {
         ArtifactKind::Archetype => "archetype.duplicate-id",
         ArtifactKind::Topology => "topology.duplicate-id",
         ArtifactKind::Trigger => "trigger.duplicate-id",
+        ArtifactKind::Funnel => "funnel.duplicate-id",
+        ArtifactKind::Contract => "contract.duplicate-id",
         _ => return None,
     })
 }
@@ -78,6 +82,8 @@ pub fn check_duplicate(
         })
         .into_iter()
         .filter(|entry| entry.id != file)
+        .filter(|entry| matches!(&entry.parsed.content, crate::index::Content::SwarmKit(a) if a.kind() == artifact.kind()))
+        .filter(|entry| same_version(artifact, &entry.parsed.content))
         .collect();
     if others.is_empty() {
         return;
@@ -155,4 +161,17 @@ pub fn check_reference(
         ));
     }
     found
+}
+
+/// Topologies register as `name` and `name@version`, so two files of one name clash only when
+/// their versions are equal too. Other kinds clash on the id alone.
+fn same_version(artifact: &Artifact, other: &crate::index::Content) -> bool {
+    let version = |a: &Artifact| match a {
+        Artifact::Topology(t) => t.version.as_ref().map(|v| v.value.clone()),
+        _ => None,
+    };
+    match other {
+        crate::index::Content::SwarmKit(other) => version(artifact) == version(other),
+        _ => true,
+    }
 }

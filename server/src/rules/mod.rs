@@ -5,9 +5,11 @@ pub mod agents;
 pub mod catalogue;
 pub mod grants;
 pub mod ids;
+pub mod registry;
 pub mod requires;
 #[path = "schema_pending.rs"]
 pub mod schema;
+pub mod skill_md;
 pub mod skills;
 pub mod suggest;
 pub(crate) mod swarmkit_file;
@@ -23,6 +25,9 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
     let Some(entry) = lookup.file(file) else {
         return out;
     };
+    if let Content::SkillMd(skill) = &entry.parsed.content {
+        skill_md::check(lookup, file, &entry.path, skill, &mut out);
+    }
     if let (FileRole::SwarmKit { workspace, .. }, Content::SwarmKit(artifact)) =
         (&entry.role, &entry.parsed.content)
     {
@@ -42,7 +47,13 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
                         .map_or(String::new(), |i| i.value.clone()),
                 );
                 let mut expanded = Vec::new();
-                for grant in &archetype.default_skills {
+                // Only plain ids are checked on the archetype; bulk and abstract grants are
+                // resolved (and reported) per inheriting agent, as SwarmKit does.
+                let plain_ids = archetype
+                    .default_skills
+                    .iter()
+                    .filter(|g| matches!(g, crate::model::swarmkit::Grant::Skill(_)));
+                for grant in plain_ids {
                     resolver.expand(
                         grant,
                         file,

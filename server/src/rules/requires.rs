@@ -282,9 +282,7 @@ pub fn build(
         .skills
         .iter()
         .map(|id| {
-            skills_named(lookup, workspace, id)
-                .first()
-                .and_then(|(_, s)| s.implementation())
+            super::registry::skill_named(lookup, workspace, id).and_then(|s| s.implementation)
         })
         .collect();
     g.cycles = g.graph.cycles();

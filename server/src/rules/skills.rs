@@ -42,7 +42,17 @@ pub fn check(
 ) {
     if skill.implementation() == Some(ImplementationType::Composed) {
         for entry in &skill.composes {
-            if skills_named(lookup, workspace, &entry.value).is_empty() {
+            // Composes resolve against the skills of `skills/` and the bundled ones only, not
+            // pack commands or topology skills.
+            let known = super::registry::skills_named(lookup, workspace, &entry.value)
+                .iter()
+                .any(|s| {
+                    matches!(
+                        s.origin,
+                        super::registry::Origin::File | super::registry::Origin::Memory
+                    )
+                });
+            if !known {
                 out.push(Diagnostic::new(
                     "skill.composed-unknown",
                     file,
@@ -104,8 +114,8 @@ fn check_mcp_server(
     out.push(d);
 }
 
-/// Cycles through `composes` that pass through this skill, each reported once: on the file of
-/// the cycle's smallest skill id, so every member agrees who reports it.
+/// A loop through `composes` that passes through this skill. As in SwarmKit, every member of a
+/// loop reports it on its own file (each shows the loop from its own point of view).
 fn check_composed_cycles(
     lookup: &Lookup<'_>,
     workspace: FileId,
@@ -136,30 +146,38 @@ fn check_composed_cycles(
         *next += 1;
         if edge.value == start.value {
             let members: Vec<&str> = path.iter().map(|(id, ..)| id.as_str()).collect();
-            if members.iter().min() == Some(&start.value.as_str()) {
-                let mut loop_text = members.join(" → ");
-                loop_text.push_str(&format!(" → {}", start.value));
-                let mut d = Diagnostic::new(
-                    "skill.composed-cycle",
-                    file,
-                    start.range,
-                    format!("composed skills form a loop: {loop_text}; remove one `composes` entry to break it"),
-                );
-                for (i, (id, step_file, step_skill, _)) in path.iter().enumerate() {
-                    let target = path
-                        .get(i + 1)
-                        .map_or(start.value.as_str(), |(n, ..)| n.as_str());
-                    if let Some(edge) = step_skill.composes.iter().find(|c| c.value == target) {
-                        d = d.with_related(
-                            *step_file,
-                            edge.range,
-                            format!("`{id}` composes `{target}`"),
-                        );
-                    }
+            let mut loop_text = members.join(" → ");
+            loop_text.push_str(&format!(" → {}", start.value));
+            // Placed on this skill's entry that leads into the loop.
+            let first_target = path
+                .get(1)
+                .map_or(start.value.as_str(), |(n, ..)| n.as_str());
+            let range = skill
+                .composes
+                .iter()
+                .find(|c| c.value == first_target)
+                .map_or(start.range, |c| c.range);
+            let mut d = Diagnostic::new(
+                "skill.composed-cycle",
+                file,
+                range,
+                format!("composed skill `{}` is part of a loop, so it would recurse forever: {loop_text}; remove one `composes` entry to break it", start.value),
+            );
+            for (i, (id, step_file, step_skill, _)) in path.iter().enumerate() {
+                let target = path
+                    .get(i + 1)
+                    .map_or(start.value.as_str(), |(n, ..)| n.as_str());
+                if let Some(edge) = step_skill.composes.iter().find(|c| c.value == target) {
+                    d = d.with_related(
+                        *step_file,
+                        edge.range,
+                        format!("`{id}` composes `{target}`"),
+                    );
                 }
-                out.push(d);
             }
-            continue;
+            out.push(d);
+            // One report per skill: the first loop found through it is the one shown.
+            return;
         }
         if !visited.insert(edge.value.clone()) {
             continue;

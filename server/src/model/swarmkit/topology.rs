@@ -58,6 +58,8 @@ impl Agent {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Topology {
     pub name: Option<SpannedStr>,
+    /// `metadata.version`: topologies of one name but different versions may coexist.
+    pub version: Option<SpannedStr>,
     pub agents: Vec<Agent>,
 }
 
@@ -65,6 +67,7 @@ impl Topology {
     pub fn lower(root: Node<'_>) -> Topology {
         let mut topology = Topology {
             name: metadata_id(root, "name"),
+            version: metadata_id(root, "version"),
             agents: Vec::new(),
         };
         if let Some((key, node)) = root.get("agents").and_then(|a| a.entry("root")) {

@@ -1,8 +1,9 @@
-//! `workspace.yaml`: the workspace id and its MCP server registry.
+//! `workspace.yaml`: the workspace id, its MCP server registry, its command packs and whether
+//! the bundled memory skills are on.
 
 use super::super::{field, SpannedStr};
 use super::metadata_id;
-use crate::syntax::{Node, TextRange};
+use crate::syntax::{Node, ScalarValue, TextRange};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct McpServer {
@@ -12,22 +13,54 @@ pub struct McpServer {
     pub transport: Option<SpannedStr>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+/// One command of a command pack. SwarmKit turns it into a skill `<pack>-<command>`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PackCommand {
+    pub id: SpannedStr,
+    /// `effects: read`. Undeclared means `write`; `pack:` grants hand out only read commands.
+    pub read_only: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CommandPack {
+    pub id: SpannedStr,
+    pub commands: Vec<PackCommand>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Workspace {
     pub id: Option<SpannedStr>,
     pub name: Option<SpannedStr>,
     pub mcp_servers: Vec<McpServer>,
-    /// Ids of `command_packs[]`, the targets of `pack:` grants and `command` skills.
-    pub command_packs: Vec<SpannedStr>,
+    pub command_packs: Vec<CommandPack>,
+    /// `memory.enabled` (default true): when on, the runtime bundles the skills
+    /// `governed-memory` and `memory-reconcile`.
+    pub memory_enabled: bool,
+}
+
+impl Default for Workspace {
+    fn default() -> Self {
+        Workspace {
+            id: None,
+            name: None,
+            mcp_servers: Vec::new(),
+            command_packs: Vec::new(),
+            memory_enabled: true,
+        }
+    }
+}
+
+fn list(node: Option<Node<'_>>) -> Vec<Node<'_>> {
+    node.into_iter().flat_map(|n| n.items()).collect()
 }
 
 impl Workspace {
     pub fn lower(root: Node<'_>) -> Workspace {
-        let list = |key: &str| root.get(key).into_iter().flat_map(|n| n.items());
         Workspace {
             id: metadata_id(root, "id"),
             name: root.get("metadata").and_then(|m| field(m, "name")),
-            mcp_servers: list("mcp_servers")
+            mcp_servers: list(root.get("mcp_servers"))
+                .into_iter()
                 .filter_map(|entry| {
                     Some(McpServer {
                         id: field(entry, "id")?,
@@ -36,9 +69,28 @@ impl Workspace {
                     })
                 })
                 .collect(),
-            command_packs: list("command_packs")
-                .filter_map(|entry| field(entry, "id"))
+            command_packs: list(root.get("command_packs"))
+                .into_iter()
+                .filter_map(|pack| {
+                    Some(CommandPack {
+                        id: field(pack, "id")?,
+                        commands: list(pack.get("commands"))
+                            .into_iter()
+                            .filter_map(|command| {
+                                Some(PackCommand {
+                                    id: field(command, "id")?,
+                                    read_only: command.get("effects").and_then(|e| e.scalar())
+                                        == Some("read"),
+                                })
+                            })
+                            .collect(),
+                    })
+                })
                 .collect(),
+            memory_enabled: root
+                .get("memory")
+                .and_then(|m| m.get("enabled"))
+                .is_none_or(|e| e.value() != ScalarValue::Bool(false)),
         }
     }
 

@@ -1,0 +1,478 @@
+//! Hover: what an id is, and inside an agent, the ordering rules that apply to it.
+
+use std::fmt::Write;
+
+use super::cursor::{at, relative_path, Ref, Site};
+use super::definition::artifact_definitions;
+use crate::diagnostic::FileId;
+use crate::index::{Content, Index, Key, Lookup};
+use crate::model::swarmkit::{Agent, Artifact, ArtifactKind, Skill};
+use crate::rules::grants::{effective_skills, EffectiveSkills};
+use crate::rules::requires::{build, RequiresGraph};
+use crate::syntax::TextRange;
+
+/// A hover: Markdown, and the range of the id it is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoverResult {
+    pub markdown: String,
+    pub range: TextRange,
+}
+
+pub fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
+    let occurrence = at(index, file, offset)?;
+    let workspace = index.workspace_of(file)?;
+    let topology = match &index.file(file)?.parsed.content {
+        Content::SwarmKit(Artifact::Topology(t)) => Some(t),
+        _ => None,
+    };
+    let agent = occurrence
+        .agent
+        .and_then(|i| topology.map(|t| (i, &t.agents[i])));
+    let markdown = match (&occurrence.what, occurrence.site) {
+        (Ref::Agent(_), Site::Definition | Site::RequiresBlock) => {
+            let (_, agent) = agent?;
+            agent_summary(index, workspace, file, agent)
+        }
+        (Ref::Agent(id), _) => {
+            let (_, target) = topology?.agent_by_id(id)?;
+            agent_summary(index, workspace, file, target)
+        }
+        (Ref::Artifact(ArtifactKind::Skill, id), _) => {
+            let mut text = skill_summary(index, workspace, id);
+            if let Some((_, agent)) = agent {
+                text.push_str("\n\n---\n\n");
+                text.push_str(&skill_in_agent(index, workspace, file, agent, id));
+            }
+            text
+        }
+        (Ref::Artifact(kind, id), _) => artifact_summary(index, workspace, *kind, id),
+        (Ref::McpServer(id), _) => server_summary(index, workspace, id),
+    };
+    Some(HoverResult {
+        markdown,
+        range: occurrence.range,
+    })
+}
+
+fn skill_of(index: &Index, file: FileId) -> Option<&Skill> {
+    match &index.file(file)?.parsed.content {
+        Content::SwarmKit(Artifact::Skill(s)) => Some(s),
+        _ => None,
+    }
+}
+
+fn skill_summary(index: &Index, workspace: FileId, id: &str) -> String {
+    let defs = artifact_definitions(index, workspace, ArtifactKind::Skill, id);
+    let Some(&(file, _)) = defs.first() else {
+        return format!("**`{id}`** — no skill has this id in this workspace");
+    };
+    let Some(skill) = skill_of(index, file) else {
+        return format!("**`{id}`**");
+    };
+    let mut text = format!("**`{id}`**");
+    if let Some(name) = &skill.name {
+        let _ = write!(text, " — {}", name.value);
+    }
+    text.push_str("\n\n");
+    if let Some(category) = &skill.category {
+        let _ = writeln!(text, "- category: {}", category.value);
+    }
+    let _ = writeln!(
+        text,
+        "- implementation: `{}`",
+        skill.describe_implementation()
+    );
+    let _ = writeln!(
+        text,
+        "- defined in `{}`",
+        relative_path(index, workspace, file)
+    );
+    if defs.len() > 1 {
+        let _ = writeln!(text, "- also defined in {} other file(s)", defs.len() - 1);
+    }
+    if let Some(description) = &skill.description {
+        let _ = write!(text, "\n{}", description.value.trim());
+    }
+    text.trim_end().to_owned()
+}
+
+struct AgentRules {
+    effective: EffectiveSkills,
+    graph: Option<RequiresGraph>,
+}
+
+fn agent_rules(index: &Index, workspace: FileId, file: FileId, agent: &Agent) -> AgentRules {
+    let lookup = Lookup::new(index);
+    let effective = effective_skills(&lookup, workspace, file, agent, &mut Vec::new());
+    let graph = agent
+        .requires
+        .as_ref()
+        .map(|block| build(&lookup, workspace, block, &effective));
+    AgentRules { effective, graph }
+}
+
+fn names(graph: &RequiresGraph, nodes: &[usize]) -> Vec<String> {
+    nodes.iter().map(|&n| graph.skills[n].clone()).collect()
+}
+
+fn code_list(items: &[String]) -> String {
+    items
+        .iter()
+        .map(|s| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The runtime's refusal when `guarded` is called before its prerequisites, verbatim from its
+/// template.
+pub fn refusal(guarded: &str, prerequisites: &[String]) -> String {
+    let list = prerequisites.join(", ");
+    let verb = if prerequisites.len() == 1 {
+        "has"
+    } else {
+        "have"
+    };
+    format!(
+        "{guarded} requires {list}, which {verb} not been called in this session. Call {list} first, then retry."
+    )
+}
+
+fn skill_in_agent(
+    index: &Index,
+    workspace: FileId,
+    file: FileId,
+    agent: &Agent,
+    id: &str,
+) -> String {
+    let rules = agent_rules(index, workspace, file, agent);
+    let label = agent.label();
+    let mut text = format!("**In agent `{label}`**");
+    if let Some(skill) = rules.effective.get(id) {
+        let _ = write!(text, " (granted by {})", skill.source.describe());
+    } else {
+        text.push_str(" — the agent does not hold this skill");
+    }
+    text.push_str("\n\n");
+    let Some(graph) = &rules.graph else {
+        let _ = write!(text, "No ordering rules: `{id}` may be called at any time.");
+        return text;
+    };
+    let Some(node) = graph.index_of(id) else {
+        let _ = write!(
+            text,
+            "No ordering rule mentions `{id}`: it may be called at any time."
+        );
+        return text;
+    };
+    let requires = names(graph, &graph.requires_transitively(node));
+    let required_by = names(graph, &graph.required_by(node));
+    if requires.is_empty() {
+        let _ = writeln!(text, "- requires: nothing");
+    } else {
+        let _ = writeln!(text, "- requires (transitively): {}", code_list(&requires));
+    }
+    if required_by.is_empty() {
+        let _ = writeln!(text, "- required by: nothing");
+    } else {
+        let _ = writeln!(text, "- required by: {}", code_list(&required_by));
+    }
+    let on_cycle = graph.cycles.iter().any(|c| c.contains(&node));
+    let satisfiable = graph.blocked[node].is_none() && !on_cycle;
+    if !requires.is_empty() {
+        let enforced = graph.types[node].map(|t| t.is_gated());
+        let _ = writeln!(
+            text,
+            "- enforced: {}",
+            match (enforced, graph.types[node]) {
+                (Some(true), _) =>
+                    "yes, the runtime checks the prerequisites before each call".to_owned(),
+                (Some(false), Some(kind)) => format!(
+                    "no, {} skills are dispatched without checking prerequisites",
+                    kind.as_str()
+                ),
+                _ => "unknown (the skill's implementation type is not known)".to_owned(),
+            }
+        );
+        if satisfiable {
+            let _ = writeln!(text, "- satisfiable: yes");
+        } else if on_cycle {
+            let _ = writeln!(
+                text,
+                "- satisfiable: **no**, it is caught in a `requires` cycle"
+            );
+        } else {
+            let _ = writeln!(
+                text,
+                "- satisfiable: **no**, {}",
+                graph.explain_blocked(node)
+            );
+        }
+    }
+    if !satisfiable && !requires.is_empty() {
+        text.push_str("\nNo call order satisfies this rule.\n");
+    }
+    if let Some(order) = graph.call_order(node).filter(|o| o.len() > 1) {
+        text.push_str("\nA valid call order:\n\n");
+        for (i, n) in order.iter().enumerate() {
+            let _ = writeln!(text, "{}. `{}`", i + 1, graph.skills[*n]);
+        }
+    }
+    let direct: Vec<String> = names(graph, &graph.graph.edges[node]);
+    if !direct.is_empty() {
+        let _ = write!(
+            text,
+            "\nCalled too early, the runtime refuses with:\n\n> {}",
+            refusal(id, &direct)
+        );
+    }
+    text.trim_end().to_owned()
+}
+
+fn agent_summary(index: &Index, workspace: FileId, file: FileId, agent: &Agent) -> String {
+    let rules = agent_rules(index, workspace, file, agent);
+    let mut text = format!("**agent `{}`**", agent.label());
+    let mut facts = Vec::new();
+    if let Some(role) = &agent.role {
+        facts.push(format!("role {}", role.value));
+    }
+    if let Some(archetype) = &agent.archetype {
+        facts.push(format!("archetype `{}`", archetype.value));
+    }
+    if !facts.is_empty() {
+        let _ = write!(text, " ({})", facts.join(", "));
+    }
+    text.push_str("\n\n");
+    if rules.effective.skills.is_empty() {
+        text.push_str("Holds no skills.\n");
+    } else {
+        text.push_str("Effective skills:\n\n");
+        for skill in &rules.effective.skills {
+            let _ = writeln!(text, "- `{}` — from {}", skill.id, skill.source.describe());
+        }
+    }
+    match (&agent.requires, &rules.graph) {
+        (Some(block), Some(graph)) if !block.rules.is_empty() => {
+            text.push_str("\nOrdering rules:\n\n");
+            for rule in &block.rules {
+                let prerequisites: Vec<String> =
+                    rule.prerequisites.iter().map(|p| p.value.clone()).collect();
+                let _ = write!(
+                    text,
+                    "- `{}` requires {}",
+                    rule.guarded.value,
+                    code_list(&prerequisites)
+                );
+                if let Some(node) = graph.index_of(&rule.guarded.value) {
+                    if graph.cycles.iter().any(|c| c.contains(&node)) {
+                        text.push_str(" — **never satisfiable**: caught in a `requires` cycle");
+                    } else if graph.blocked[node].is_some() {
+                        let _ = write!(
+                            text,
+                            " — **never satisfiable**: {}",
+                            graph.explain_blocked(node)
+                        );
+                    } else if let Some(kind) = graph.types[node].filter(|t| !t.is_gated()) {
+                        let _ = write!(text, " — not enforced ({} skill)", kind.as_str());
+                    }
+                }
+                text.push('\n');
+            }
+        }
+        _ => text.push_str("\nNo ordering rules.\n"),
+    }
+    text.trim_end().to_owned()
+}
+
+fn artifact_summary(index: &Index, workspace: FileId, kind: ArtifactKind, id: &str) -> String {
+    let defs = artifact_definitions(index, workspace, kind, id);
+    let kind_name = kind.kind_field().to_lowercase();
+    let Some(&(file, _)) = defs.first() else {
+        return format!("**{kind_name} `{id}`** — not defined in this workspace");
+    };
+    let mut text = format!("**{kind_name} `{id}`**\n\n");
+    match index.file(file).map(|e| &e.parsed.content) {
+        Some(Content::SwarmKit(Artifact::Archetype(a))) => {
+            if let Some(role) = &a.role {
+                let _ = writeln!(text, "- role: {}", role.value);
+            }
+            let skills: Vec<String> = a
+                .default_skills
+                .iter()
+                .map(|g| match g {
+                    crate::model::swarmkit::Grant::Skill(s) => s.value.clone(),
+                    crate::model::swarmkit::Grant::Server { id, .. } => {
+                        format!("server:{}", id.value)
+                    }
+                    crate::model::swarmkit::Grant::Pack { id, .. } => format!("pack:{}", id.value),
+                    _ => "(abstract grant)".to_owned(),
+                })
+                .collect();
+            if !skills.is_empty() {
+                let _ = writeln!(text, "- default skills: {}", code_list(&skills));
+            }
+        }
+        Some(Content::SwarmKit(Artifact::Topology(t))) => {
+            let _ = writeln!(text, "- {} agent(s)", t.agents.len());
+        }
+        _ => {}
+    }
+    let _ = writeln!(
+        text,
+        "- defined in `{}`",
+        relative_path(index, workspace, file)
+    );
+    if let Some(Content::SwarmKit(Artifact::Archetype(a))) =
+        index.file(file).map(|e| &e.parsed.content)
+    {
+        if let Some(d) = &a.description {
+            let _ = write!(text, "\n{}", d.value.trim());
+        }
+    }
+    text.trim_end().to_owned()
+}
+
+fn server_summary(index: &Index, workspace: FileId, id: &str) -> String {
+    let mut text = format!("**MCP server `{id}`**\n\n");
+    let server = match index.file(workspace).map(|e| &e.parsed.content) {
+        Some(Content::SwarmKit(Artifact::Workspace(w))) => w.mcp_server(id).cloned(),
+        _ => None,
+    };
+    match server {
+        Some(server) => {
+            if let Some(t) = &server.transport {
+                let _ = writeln!(text, "- transport: {}", t.value);
+            }
+            let _ = writeln!(
+                text,
+                "- declared in `{}`",
+                relative_path(index, workspace, workspace)
+            );
+        }
+        None => text.push_str("- not declared under `mcp_servers` in workspace.yaml\n"),
+    }
+    let mut skills: Vec<String> = index
+        .contributors(&Key::SkillsOnServer {
+            workspace,
+            server: id.to_owned(),
+        })
+        .filter_map(|f| skill_of(index, f)?.id.as_ref().map(|i| i.value.clone()))
+        .collect();
+    skills.sort();
+    if !skills.is_empty() {
+        let _ = writeln!(text, "- skills on it: {}", code_list(&skills));
+    }
+    text.trim_end().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::fixture;
+    use super::*;
+
+    const WS: &str = r#"
+//- /w/workspace.yaml
+apiVersion: swarmkit/v1
+kind: Workspace
+metadata:
+  id: w
+mcp_servers:
+  - id: conventions
+    transport: stdio
+//- /w/skills/list.yaml
+apiVersion: swarmkit/v1
+kind: Skill
+metadata:
+  id: list-conventions
+  name: list conventions
+  description: Lists them.
+category: capability
+implementation:
+  type: mcp_tool
+  server: conventions
+  tool: list_conventions
+//- /w/skills/get.yaml
+apiVersion: swarmkit/v1
+kind: Skill
+metadata:
+  id: get-convention
+  name: get convention
+  description: Gets one.
+category: capability
+implementation:
+  type: mcp_tool
+  server: conventions
+  tool: get_convention
+//- /w/skills/search.yaml
+apiVersion: swarmkit/v1
+kind: Skill
+metadata:
+  id: search-code
+  name: search code
+category: capability
+implementation:
+  type: mcp_tool
+  server: conventions
+  tool: search_code
+//- /w/topologies/estate.yaml
+apiVersion: swarmkit/v1
+kind: Topology
+metadata:
+  name: estate
+agents:
+  root:
+    id: ro$2ot
+    role: root
+    skills: [list-conventions, get-convention, search-code]
+    requires:
+      get-convention: [list-conventions]
+      search-$1code: [get-convention, list-conventions]
+"#;
+
+    fn hover_at(n: u32) -> String {
+        let mut text = WS.to_owned();
+        for k in 1..=2 {
+            text = text.replace(&format!("${k}"), if k == n { "$0" } else { "" });
+        }
+        let f = fixture(&text);
+        hover(&f.index, f.cursor_file, f.offset)
+            .expect("a hover")
+            .markdown
+    }
+
+    #[test]
+    fn skill_in_an_agent() {
+        let text = hover_at(1);
+        assert!(
+            text.contains("implementation: `mcp_tool conventions.search_code`"),
+            "{text}"
+        );
+        assert!(text.contains("defined in `skills/search.yaml`"), "{text}");
+        assert!(
+            text.contains("requires (transitively): `get-convention`, `list-conventions`"),
+            "{text}"
+        );
+        assert!(
+            text.contains("1. `list-conventions`\n2. `get-convention`\n3. `search-code`"),
+            "{text}"
+        );
+        assert!(text.contains("search-code requires get-convention, list-conventions, which have not been called in this session. Call get-convention, list-conventions first, then retry."), "{text}");
+    }
+
+    #[test]
+    fn agent_id_lists_skills_and_rules() {
+        let text = hover_at(2);
+        assert!(text.contains("- `get-convention` — from skills"), "{text}");
+        assert!(
+            text.contains("- `get-convention` requires `list-conventions`"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn refusal_grammar() {
+        assert_eq!(
+            refusal("a", &["b".into()]),
+            "a requires b, which has not been called in this session. Call b first, then retry."
+        );
+    }
+}

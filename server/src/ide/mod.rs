@@ -1,0 +1,20 @@
+//! The IDE features: hover, go to definition, find references, document symbols, completion.
+//! Pure functions of (index, file, byte offset) returning byte ranges; they know nothing of the
+//! protocol, which `lsp` converts at the edge.
+
+pub mod completion;
+mod cursor;
+pub mod definition;
+pub mod hover;
+pub mod references;
+pub mod symbols;
+
+pub use completion::{completion, CompletionItem, CompletionKind, Completions};
+pub use cursor::{occurrences, Occurrence, Ref, Site};
+pub use definition::{declaration, definition};
+pub use hover::{hover, HoverResult};
+pub use references::references;
+pub use symbols::{document_symbols, workspace_symbols, Symbol, SymbolKind, WorkspaceSymbol};
+
+#[cfg(test)]
+mod test_support;

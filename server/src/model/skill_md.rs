@@ -1,0 +1,354 @@
+//! A SKILL.md's frontmatter as typed fields with spans, and the one list of top-level fields we
+//! know (the Agent Skills spec, host extensions such as Claude Code's, and the proposals we
+//! check). Lowering never fails: whatever the frontmatter holds, we keep what can be read and
+//! leave the judging to `rules::skill_md`.
+//!
+//! Values are kept as the text that was written, whatever their YAML type (`name: 42` has the
+//! name "42"): the reference validator `skills-ref` reads every scalar as a string, and so do we,
+//! so that a skill is judged the same by both tools.
+
+use unicode_normalization::UnicodeNormalization;
+
+use super::{Spanned, SpannedStr};
+use crate::syntax::{Frontmatter, Node, NodeKind, TextRange, YamlDocument};
+
+/// The frontmatter of one SKILL.md.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkillMd {
+    /// Where the frontmatter is (or that it is missing or unclosed).
+    pub frontmatter: Frontmatter,
+    /// True when the frontmatter parsed to a mapping (possibly with a syntax error part-way).
+    pub is_mapping: bool,
+    /// Every top-level entry whose key is a scalar, in the order written.
+    pub fields: Vec<Field>,
+    pub name: Option<FieldValue>,
+    pub description: Option<FieldValue>,
+    pub compatibility: Option<FieldValue>,
+}
+
+/// A top-level entry: its key as written, and where its value is.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Field {
+    pub key: SpannedStr,
+    pub value: TextRange,
+}
+
+/// The value of a field that should be text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FieldValue {
+    /// A scalar, as written (`""` for an empty value, `true` for `true`).
+    Text(SpannedStr),
+    /// A list or a mapping where text was expected; `kind` is "list" or "mapping".
+    Collection {
+        kind: &'static str,
+        range: TextRange,
+    },
+}
+
+impl FieldValue {
+    pub fn range(&self) -> TextRange {
+        match self {
+            FieldValue::Text(text) => text.range,
+            FieldValue::Collection { range, .. } => *range,
+        }
+    }
+
+    pub fn text(&self) -> Option<&SpannedStr> {
+        match self {
+            FieldValue::Text(text) => Some(text),
+            FieldValue::Collection { .. } => None,
+        }
+    }
+}
+
+impl SkillMd {
+    /// Lowers a split SKILL.md. `yaml` is the parse of the frontmatter block (present exactly when
+    /// the frontmatter is closed).
+    pub fn lower(frontmatter: Frontmatter, yaml: Option<&YamlDocument>) -> SkillMd {
+        let mut skill = SkillMd {
+            frontmatter,
+            is_mapping: false,
+            fields: Vec::new(),
+            name: None,
+            description: None,
+            compatibility: None,
+        };
+        let Some(root) = yaml.and_then(YamlDocument::root) else {
+            return skill;
+        };
+        if !root.is_mapping() {
+            return skill;
+        }
+        skill.is_mapping = true;
+        for (key, value) in root.entries() {
+            let Some(key_text) = key.scalar() else {
+                continue;
+            };
+            skill.fields.push(Field {
+                key: Spanned::new(key_text.to_owned(), key.range()),
+                value: value.range(),
+            });
+            // The first occurrence wins, as in most loaders; a second one is a duplicate-key error.
+            let slot = match key_text {
+                "name" => &mut skill.name,
+                "description" => &mut skill.description,
+                "compatibility" => &mut skill.compatibility,
+                _ => continue,
+            };
+            if slot.is_none() {
+                *slot = Some(field_value(value));
+            }
+        }
+        skill
+    }
+
+    /// The name as hosts and `skills-ref` compare it: trimmed, then NFKC-normalised. `None` when
+    /// there is no usable name (missing, empty or not text).
+    pub fn normalized_name(&self) -> Option<String> {
+        let text = self.name.as_ref()?.text()?;
+        let name = normalize_name(&text.value);
+        (!name.is_empty()).then_some(name)
+    }
+
+    /// The range of the `name` value, if there is one.
+    pub fn name_range(&self) -> Option<TextRange> {
+        self.name.as_ref().map(FieldValue::range)
+    }
+}
+
+/// Trim (Unicode whitespace), then NFKC: the form every name rule is checked on.
+pub fn normalize_name(raw: &str) -> String {
+    raw.trim().nfkc().collect()
+}
+
+/// NFKC alone, for folder names (which are not trimmed, as in `skills-ref`).
+pub fn nfkc(raw: &str) -> String {
+    raw.nfkc().collect()
+}
+
+fn field_value(node: Node<'_>) -> FieldValue {
+    match node.kind() {
+        NodeKind::Sequence(_) => FieldValue::Collection {
+            kind: "list",
+            range: node.range(),
+        },
+        NodeKind::Mapping(_) => FieldValue::Collection {
+            kind: "mapping",
+            range: node.range(),
+        },
+        // An alias that named nothing reads as an empty value.
+        _ => FieldValue::Text(Spanned::new(
+            node.scalar().unwrap_or_default().to_owned(),
+            node.range(),
+        )),
+    }
+}
+
+/// Where a known top-level field comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldOrigin {
+    /// The Agent Skills specification (agentskills.io); `skills-ref` accepts exactly these.
+    Spec,
+    /// A host's own extension (Claude Code's fields); other hosts ignore it.
+    ClaudeCode,
+    /// A proposed extension that skillgraph checks.
+    Proposal,
+}
+
+impl FieldOrigin {
+    pub fn describe(self) -> &'static str {
+        match self {
+            FieldOrigin::Spec => "an Agent Skills spec field",
+            FieldOrigin::ClaudeCode => "a Claude Code field",
+            FieldOrigin::Proposal => "a proposed Agent Skills extension",
+        }
+    }
+}
+
+/// A top-level frontmatter field skillgraph knows, with the one line hover shows for it.
+#[derive(Clone, Copy, Debug)]
+pub struct KnownField {
+    pub key: &'static str,
+    pub origin: FieldOrigin,
+    pub hover: &'static str,
+}
+
+/// Every top-level field we know. `version` is deliberately absent: no spec or host defines it,
+/// `skills-ref` rejects it, and the spec's place for it is `metadata.version`.
+pub const KNOWN_FIELDS: &[KnownField] = &[
+    KnownField {
+        key: "name",
+        origin: FieldOrigin::Spec,
+        hover: "The skill's name: 1-64 lowercase letters, digits and hyphens, equal to its folder's name.",
+    },
+    KnownField {
+        key: "description",
+        origin: FieldOrigin::Spec,
+        hover: "What the skill does and when to use it (1-1024 characters); the model reads it to decide when to load the skill.",
+    },
+    KnownField {
+        key: "license",
+        origin: FieldOrigin::Spec,
+        hover: "The license the skill is shared under: a name, or the name of a bundled license file.",
+    },
+    KnownField {
+        key: "compatibility",
+        origin: FieldOrigin::Spec,
+        hover: "Environment requirements (product, system packages, network access), at most 500 characters.",
+    },
+    KnownField {
+        key: "metadata",
+        origin: FieldOrigin::Spec,
+        hover: "Free-form string keys and string values for clients (author, version, ...).",
+    },
+    KnownField {
+        key: "allowed-tools",
+        origin: FieldOrigin::Spec,
+        hover: "Tools the skill may use without asking (experimental in the spec; support varies by host).",
+    },
+    KnownField {
+        key: "argument-hint",
+        origin: FieldOrigin::ClaudeCode,
+        hover: "Claude Code: the hint shown after `/name` in autocomplete, e.g. `[issue-number]`.",
+    },
+    KnownField {
+        key: "disable-model-invocation",
+        origin: FieldOrigin::ClaudeCode,
+        hover: "Claude Code: `true` stops the model from loading the skill on its own; only `/name` runs it.",
+    },
+    KnownField {
+        key: "user-invocable",
+        origin: FieldOrigin::ClaudeCode,
+        hover: "Claude Code: `false` hides the skill from the `/` menu; the model may still load it.",
+    },
+    KnownField {
+        key: "model",
+        origin: FieldOrigin::ClaudeCode,
+        hover: "Claude Code: the model to run the skill with (e.g. `haiku`, `sonnet`, `opus`).",
+    },
+    KnownField {
+        key: "effort",
+        origin: FieldOrigin::ClaudeCode,
+        hover: "Claude Code: the model effort level while the skill runs (`low`, `medium`, `high`, `max`).",
+    },
+    KnownField {
+        key: "context",
+        origin: FieldOrigin::ClaudeCode,
+        hover: "Claude Code: `fork` runs the skill in an isolated subagent context.",
+    },
+    KnownField {
+        key: "agent",
+        origin: FieldOrigin::ClaudeCode,
+        hover: "Claude Code: the subagent type to use with `context: fork`.",
+    },
+    KnownField {
+        key: "hooks",
+        origin: FieldOrigin::ClaudeCode,
+        hover: "Claude Code: lifecycle hooks active while the skill runs.",
+    },
+    KnownField {
+        key: "dependencies",
+        origin: FieldOrigin::Proposal,
+        hover: "Proposal: the tools, resources and prompts the skill needs (`all` / `any` lists).",
+    },
+];
+
+pub fn known_field(key: &str) -> Option<&'static KnownField> {
+    KNOWN_FIELDS.iter().find(|f| f.key == key)
+}
+
+/// Keys under `metadata` that belong to the proposed extensions (`metadata.chain` and its options,
+/// the symfonic skill gate). They are not plain strings, so the string-to-string rule of
+/// `metadata` does not apply to them; their own rules check them.
+pub const METADATA_EXTENSION_KEYS: &[&str] = &[
+    "chain",
+    "async",
+    "continue_on_error",
+    "timeout",
+    "max_depth",
+    "parallel_limit",
+    "validate_on_load",
+    "cleanup_after",
+    "early_exit_on",
+    "continue_on_success",
+    "pass_state",
+    "retry_count",
+    "retry_until",
+    "race_mode",
+    "precondition",
+    "action_tool",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::split_frontmatter;
+
+    fn lower(text: &str) -> SkillMd {
+        let frontmatter = split_frontmatter(text, 0);
+        let yaml = match &frontmatter {
+            Frontmatter::Closed { yaml, .. } => Some(YamlDocument::parse(
+                &text[yaml.start as usize..yaml.end as usize],
+                yaml.start,
+            )),
+            _ => None,
+        };
+        SkillMd::lower(frontmatter, yaml.as_ref())
+    }
+
+    fn slice(text: &str, range: TextRange) -> &str {
+        &text[range.start as usize..range.end as usize]
+    }
+
+    #[test]
+    fn fields_with_spans_in_the_file() {
+        let text = "---\nname: pdf\ndescription: Reads PDFs.\nversion: 1.0.0\n---\n# Body\n";
+        let skill = lower(text);
+        assert!(skill.is_mapping);
+        let keys: Vec<&str> = skill.fields.iter().map(|f| f.key.value.as_str()).collect();
+        assert_eq!(keys, ["name", "description", "version"]);
+        assert_eq!(slice(text, skill.fields[2].key.range), "version");
+        let name = skill.name.as_ref().and_then(FieldValue::text).unwrap();
+        assert_eq!(slice(text, name.range), "pdf");
+        assert_eq!(skill.normalized_name().as_deref(), Some("pdf"));
+    }
+
+    #[test]
+    fn every_scalar_is_text_and_collections_are_kept_apart() {
+        let skill = lower("---\nname: 42\ndescription:\n  - a\n---\n");
+        assert_eq!(skill.normalized_name().as_deref(), Some("42"));
+        assert!(matches!(
+            skill.description,
+            Some(FieldValue::Collection { kind: "list", .. })
+        ));
+    }
+
+    #[test]
+    fn never_fails() {
+        for text in [
+            "",
+            "---",
+            "---\n---\n",
+            "---\n- a\n---\n",
+            "---\n: : :\n---\n",
+        ] {
+            let skill = lower(text);
+            assert!(skill.name.is_none(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn names_are_trimmed_and_nfkc_normalised() {
+        assert_eq!(normalize_name("  ａｂｃ-ﬁ "), "abc-fi");
+        assert_eq!(nfkc("x²"), "x2");
+    }
+
+    #[test]
+    fn known_fields_are_listed_once() {
+        let mut seen = std::collections::HashSet::new();
+        for field in KNOWN_FIELDS {
+            assert!(seen.insert(field.key), "{} twice", field.key);
+        }
+        assert!(known_field("version").is_none());
+    }
+}

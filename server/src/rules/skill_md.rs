@@ -1,0 +1,659 @@
+//! The Agent Skills spec checks of a SKILL.md: the frontmatter block, its YAML, the required
+//! fields and their formats, the name against its folder, unknown top-level fields (strict or
+//! not, from the nearest `skillgraph.toml`), and two skills of one name under one skill root.
+//!
+//! Parity: where `skills-ref` (the reference validator, `agentskills validate`) has a rule, we
+//! apply the same rule to the same normalised value, so that in strict mode both tools fail the
+//! same skills. Where we differ, the rule's explanation below says so and why.
+
+use std::path::Path;
+
+use unicode_general_category::get_general_category;
+
+use super::catalogue::RuleDoc;
+use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::index::{Content, FileEntry, Key, Lookup};
+use crate::model::config::Config;
+use crate::model::skill_md::{
+    known_field, nfkc, normalize_name, FieldOrigin, FieldValue, SkillMd, KNOWN_FIELDS,
+    METADATA_EXTENSION_KEYS,
+};
+use crate::syntax::{
+    Frontmatter, Node, NodeKind, ScalarValue, TextRange, YamlDocument, YamlErrorKind,
+};
+
+pub const MAX_NAME_CHARS: usize = 64;
+pub const MAX_DESCRIPTION_CHARS: usize = 1024;
+pub const MAX_COMPATIBILITY_CHARS: usize = 500;
+
+pub const RULES: &[RuleDoc] = &[
+    RuleDoc {
+        code: "skillmd.no-frontmatter",
+        severity: Severity::Error,
+        summary: "The SKILL.md does not start with a `---` line opening its YAML frontmatter.",
+        explanation: "Hosts read a skill's `name` and `description` from the YAML block between a first line \
+`---` and the next line `---`; without it the skill cannot be listed or loaded. Add the block at the very top:\n\n\
+```markdown\n---\nname: my-skill\ndescription: What it does and when to use it.\n---\n```\n\n\
+A byte-order mark before the `---` is accepted (`skills-ref` refuses it; editors add it silently).",
+    },
+    RuleDoc {
+        code: "skillmd.unclosed-frontmatter",
+        severity: Severity::Error,
+        summary: "The frontmatter opened by `---` is never closed by another `---` line.",
+        explanation: "Without the closing line, nothing tells where the YAML ends and the Markdown body begins. \
+Add a line holding only `---` after the last frontmatter field. skillgraph looks for the closing fence on a line \
+of its own, as the spec describes; `skills-ref` closes at the next `---` anywhere (even inside a value or a \
+body's horizontal rule), so it may accept a file this rule reports.",
+    },
+    RuleDoc {
+        code: "skillmd.yaml-parse",
+        severity: Severity::Error,
+        summary: "The frontmatter is not valid YAML.",
+        explanation: "The range points at where the parser stopped; fields read before that point are still \
+checked. Common causes: a `key: value: value` line (quote the value), a tab used for indentation, an unclosed \
+quote. Only the frontmatter is parsed as YAML; the body is Markdown and never reported here.",
+    },
+    RuleDoc {
+        code: "skillmd.not-a-mapping",
+        severity: Severity::Error,
+        summary: "The frontmatter is empty, or is a list or a scalar instead of `key: value` fields.",
+        explanation: "The frontmatter must be a YAML mapping holding at least `name` and `description`. An empty \
+block (`---` directly followed by `---`), a comment-only block, a list or a lone string cannot describe a skill. \
+Write the fields as `key: value` lines.",
+    },
+    RuleDoc {
+        code: "skillmd.missing-field",
+        severity: Severity::Error,
+        summary: "`name` or `description` is missing from the frontmatter.",
+        explanation: "Both fields are required by the Agent Skills spec: hosts list skills by `name` and decide \
+when to load one from its `description`. Add the missing field. When the YAML has a syntax error, fields after \
+it cannot be read, so this rule stays silent rather than report a field that may well be there.",
+    },
+    RuleDoc {
+        code: "skillmd.name-format",
+        severity: Severity::Error,
+        summary: "`name` breaks the spec's name rules; the message says which.",
+        explanation: "A name is 1-64 characters of lowercase letters, digits and hyphens, with no hyphen at the \
+start or end and no two in a row. As in `skills-ref`, the value is trimmed and NFKC-normalised first (so a \
+full-width `ａｂｃ` reads as `abc`), lengths count Unicode code points, \"lowercase\" means the name equals its \
+own lower-case mapping, and \"letters and digits\" means Unicode general categories L* and N* (so `café` and \
+`技能` are fine, but combining marks, `_`, `.`, spaces and emoji are not). Each broken rule is reported on its \
+own. Our Unicode tables (16.0 categories, NFKC from `unicode-normalization`) are newer than the 14.0 of \
+`skills-ref`'s Python; they differ only for characters assigned since. Fix: rename, e.g. `My_Skill` to \
+`my-skill`, and rename the folder to match.",
+    },
+    RuleDoc {
+        code: "skillmd.name-mismatch",
+        severity: Severity::Error,
+        summary: "`name` differs from the name of the folder holding the SKILL.md.",
+        explanation: "Hosts discover a skill by its folder and refer to it by its name; when the two differ, \
+some hosts load it under the folder's name and others under `name`, and links between skills break. The \
+comparison is exact and case-sensitive after NFKC on both sides, as in `skills-ref`. Rename the folder or \
+change `name` so they agree.",
+    },
+    RuleDoc {
+        code: "skillmd.description-length",
+        severity: Severity::Error,
+        summary: "`description` is empty, not text, or longer than 1024 characters.",
+        explanation: "The description is what the model reads to decide whether to use the skill, so it must say \
+what the skill does and when to use it, in at most 1024 characters (Unicode code points). As in `skills-ref`, \
+the length is of the value as loaded, so a `|` or `>` block keeps its final line break and counts one more. \
+Shorten it, and move detail into the body, which is only read once the skill is loaded.",
+    },
+    RuleDoc {
+        code: "skillmd.compatibility-length",
+        severity: Severity::Error,
+        summary: "`compatibility` is not text, or is longer than 500 characters.",
+        explanation: "`compatibility` is an optional short note on what the skill needs (a product, system \
+packages, network access). It must be a single string of at most 500 characters; an empty value is allowed. \
+Write it as one sentence, and put details in the body.",
+    },
+    RuleDoc {
+        code: "skillmd.metadata-shape",
+        severity: Severity::Warning,
+        summary: "`metadata` is not a mapping of string keys to string values.",
+        explanation: "The spec defines `metadata` as string keys to string values, for clients to read. A list or \
+a nested mapping, or a number such as `version: 1.0` (which YAML loaders read as the number 1), reaches hosts \
+in different shapes: `skills-ref` turns it into Python text, others drop or mistype it. Quote the value \
+(`version: \"1.0\"`) or flatten the structure. The keys of the proposed extensions (`chain` and its options, \
+`precondition`, `action_tool`) are exempt: their own rules check them.",
+    },
+    RuleDoc {
+        code: "skillmd.unknown-field",
+        severity: Severity::Warning,
+        summary: "A top-level field is in neither the spec, a known host's extensions, nor a checked proposal.",
+        explanation: "Hosts ignore fields they do not know, so a misspelt field (`Name`, `allowed_tools`) \
+silently does nothing. Known without a warning: the spec's `name`, `description`, `license`, `compatibility`, \
+`metadata`, `allowed-tools`; Claude Code's `argument-hint`, `disable-model-invocation`, `user-invocable`, \
+`model`, `effort`, `context`, `agent`, `hooks`; the proposal `dependencies`; and whatever `skill-md.extra-fields` \
+in `skillgraph.toml` lists. `version` is not known: no spec or host defines it and `skills-ref` rejects it; \
+write it as `metadata: {version: \"1.0.0\"}`. With `skill-md.strict = true` the rule follows `skills-ref`: \
+every field outside the spec and `extra-fields` (host fields and proposals included) is an error.",
+    },
+    RuleDoc {
+        code: "skillmd.duplicate-name",
+        severity: Severity::Error,
+        summary: "Two skills under one skill root have the same name.",
+        explanation: "A host loading the skills of one folder (`.claude/skills/`, a plugin's `skills/`) keys \
+them by name, so one of the two silently shadows the other. The skill root is the folder holding the skill \
+folders, i.e. the SKILL.md's grandparent; names compare after trimming and NFKC. Both files are reported, each \
+pointing at the other. Rename one skill (and its folder).",
+    },
+];
+
+fn slice_chars(text: &str) -> usize {
+    text.chars().count()
+}
+
+/// The checks of a SKILL.md that need nothing but the file itself.
+pub(crate) fn check_local(
+    file: FileId,
+    path: &Path,
+    text: &str,
+    skill: &SkillMd,
+    yaml: Option<&YamlDocument>,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let open = match &skill.frontmatter {
+        Frontmatter::Missing => {
+            out.push(no_frontmatter(file, text));
+            return out;
+        }
+        Frontmatter::Unclosed { open } => {
+            out.push(Diagnostic::new(
+                "skillmd.unclosed-frontmatter",
+                file,
+                *open,
+                "this `---` opens the frontmatter but no line `---` closes it; add a line holding only `---` after the last field",
+            ));
+            return out;
+        }
+        Frontmatter::Closed { open, .. } => *open,
+    };
+    let Some(yaml) = yaml else { return out };
+    syntax_diagnostics(file, yaml, &mut out);
+    let Some(root) = yaml.root() else {
+        if !yaml.has_syntax_error() {
+            out.push(Diagnostic::new(
+                "skillmd.not-a-mapping",
+                file,
+                open,
+                "the frontmatter is empty; it needs at least `name:` and `description:` fields",
+            ));
+        }
+        return out;
+    };
+    if !skill.is_mapping {
+        out.push(Diagnostic::new(
+            "skillmd.not-a-mapping",
+            file,
+            root.range(),
+            format!(
+                "the frontmatter is a {}, not `key: value` fields; write `name:` and `description:` fields",
+                root.type_name()
+            ),
+        ));
+        return out;
+    }
+    let complete = !yaml.has_syntax_error();
+    for (field, value) in [("name", &skill.name), ("description", &skill.description)] {
+        if value.is_none() && complete {
+            out.push(Diagnostic::new(
+                "skillmd.missing-field",
+                file,
+                open,
+                format!("the frontmatter has no `{field}:`, which the spec requires; add it"),
+            ));
+        }
+    }
+    if let Some(name) = &skill.name {
+        check_name(file, path, name, &mut out);
+    }
+    if let Some(description) = &skill.description {
+        check_description(file, description, &mut out);
+    }
+    if let Some(compatibility) = &skill.compatibility {
+        check_compatibility(file, compatibility, &mut out);
+    }
+    if let Some(metadata) = root.get("metadata") {
+        check_metadata(file, metadata, &mut out);
+    }
+    out
+}
+
+fn no_frontmatter(file: FileId, text: &str) -> Diagnostic {
+    let bom = crate::syntax::bom_len(text);
+    let first = &text[bom..];
+    let line_len = first.find(['\n', '\r']).unwrap_or(first.len());
+    let line = &first[..line_len];
+    let range = TextRange::new(bom as u32, (bom + line_len) as u32);
+    let message = if line.trim().is_empty() && first[line_len..].trim_start().starts_with("---") {
+        "the frontmatter must start on the first line; remove the blank lines above `---`"
+            .to_owned()
+    } else if line.starts_with("---") {
+        format!("the first line must be exactly `---`, found `{}`; put the frontmatter's first field on the next line", line.trim_end())
+    } else {
+        "a SKILL.md must start with a `---` line opening its YAML frontmatter; add `---`, `name: ...`, `description: ...` and `---` at the top".to_owned()
+    };
+    Diagnostic::new("skillmd.no-frontmatter", file, range, message)
+}
+
+fn syntax_diagnostics(file: FileId, yaml: &YamlDocument, out: &mut Vec<Diagnostic>) {
+    for error in &yaml.errors {
+        let message = match error.kind {
+            YamlErrorKind::Syntax => match error.message.strip_prefix("this is not valid YAML: ") {
+                Some(problem) => format!("the frontmatter is not valid YAML: {problem}"),
+                None => error.message.clone(),
+            },
+            _ => error.message.clone(),
+        };
+        out.push(Diagnostic::new(
+            "skillmd.yaml-parse",
+            file,
+            error.range,
+            message,
+        ));
+    }
+    for duplicate in &yaml.duplicate_keys {
+        out.push(
+            Diagnostic::new(
+                "yaml.duplicate-key",
+                file,
+                duplicate.second,
+                format!(
+                    "`{}` is already a field of this mapping; hosts keep only one of the two values, so merge them or rename one",
+                    duplicate.key
+                ),
+            )
+            .with_related(file, duplicate.first, format!("`{}` first written here", duplicate.key)),
+        );
+    }
+}
+
+/// Is `c` a letter or digit in the sense of Python's `str.isalnum` (general category L* or N*)?
+pub fn is_letter_or_digit(c: char) -> bool {
+    let category = get_general_category(c).abbreviation();
+    category.starts_with('L') || category.starts_with('N')
+}
+
+/// The name rules that `raw` breaks, each as a message (empty when the name is valid).
+pub fn name_problems(raw: &str) -> Vec<String> {
+    let name = normalize_name(raw);
+    if name.is_empty() {
+        return vec![
+            "the name is empty; write 1-64 lowercase letters, digits and hyphens".to_owned(),
+        ];
+    }
+    let mut problems = Vec::new();
+    let len = slice_chars(&name);
+    if len > MAX_NAME_CHARS {
+        problems.push(format!(
+            "the name is {len} characters long; the limit is {MAX_NAME_CHARS}"
+        ));
+    }
+    let lower = name.to_lowercase();
+    if name != lower {
+        problems.push(format!("the name must be lowercase: `{lower}`"));
+    }
+    if name.starts_with('-') || name.ends_with('-') {
+        problems.push("the name must not start or end with a hyphen".to_owned());
+    }
+    if name.contains("--") {
+        problems.push("the name must not contain two hyphens in a row".to_owned());
+    }
+    let mut invalid: Vec<char> = name
+        .chars()
+        .filter(|&c| c != '-' && !is_letter_or_digit(c))
+        .collect();
+    invalid.dedup();
+    if !invalid.is_empty() {
+        let mut shown: Vec<String> = Vec::new();
+        for c in invalid {
+            let text = match c {
+                ' ' => "space".to_owned(),
+                c if c.is_control() || c.is_whitespace() => format!("U+{:04X}", c as u32),
+                c => format!("`{c}`"),
+            };
+            if !shown.contains(&text) {
+                shown.push(text);
+            }
+        }
+        problems.push(format!(
+            "the name contains {}; only letters, digits and hyphens are allowed",
+            shown.join(", ")
+        ));
+    }
+    if normalize_name(raw) != raw {
+        // Not a rule of its own: hosts that do not normalise see a different name. Say so only
+        // alongside a real problem, where it helps to explain it.
+        if !problems.is_empty() {
+            problems[0].push_str(&format!(
+                " (after trimming and NFKC the name reads `{name}`)"
+            ));
+        }
+    }
+    problems
+}
+
+fn check_name(file: FileId, path: &Path, name: &FieldValue, out: &mut Vec<Diagnostic>) {
+    let text = match name {
+        FieldValue::Collection { kind, range } => {
+            out.push(Diagnostic::new(
+                "skillmd.name-format",
+                file,
+                *range,
+                format!("`name` must be text, found a {kind}"),
+            ));
+            return;
+        }
+        FieldValue::Text(text) => text,
+    };
+    for problem in name_problems(&text.value) {
+        out.push(Diagnostic::new(
+            "skillmd.name-format",
+            file,
+            text.range,
+            problem,
+        ));
+    }
+    let normalized = normalize_name(&text.value);
+    if normalized.is_empty() {
+        return;
+    }
+    let Some(folder) = path
+        .parent()
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned())
+    else {
+        return;
+    };
+    if nfkc(&folder) != normalized {
+        out.push(Diagnostic::new(
+            "skillmd.name-mismatch",
+            file,
+            text.range,
+            format!(
+                "the name `{normalized}` differs from its folder `{folder}`; hosts find a skill by its folder, so rename the folder to `{normalized}` or set `name: {folder}`"
+            ),
+        ));
+    }
+}
+
+fn check_description(file: FileId, description: &FieldValue, out: &mut Vec<Diagnostic>) {
+    let message = match description {
+        FieldValue::Collection { kind, .. } => {
+            format!("`description` must be text, found a {kind}; write what the skill does and when to use it")
+        }
+        FieldValue::Text(text) if text.value.trim().is_empty() => {
+            "`description` is empty; say what the skill does and when to use it, so the model knows when to load it".to_owned()
+        }
+        FieldValue::Text(text) => {
+            let len = slice_chars(&text.value);
+            if len <= MAX_DESCRIPTION_CHARS {
+                return;
+            }
+            format!("`description` is {len} characters long; the limit is {MAX_DESCRIPTION_CHARS}, so shorten it and move details into the body")
+        }
+    };
+    out.push(Diagnostic::new(
+        "skillmd.description-length",
+        file,
+        description.range(),
+        message,
+    ));
+}
+
+fn check_compatibility(file: FileId, compatibility: &FieldValue, out: &mut Vec<Diagnostic>) {
+    let message = match compatibility {
+        FieldValue::Collection { kind, .. } => {
+            format!("`compatibility` must be text, found a {kind}; write the requirements as one sentence")
+        }
+        FieldValue::Text(text) => {
+            let len = slice_chars(&text.value);
+            if len <= MAX_COMPATIBILITY_CHARS {
+                return;
+            }
+            format!("`compatibility` is {len} characters long; the limit is {MAX_COMPATIBILITY_CHARS}, so shorten it and move details into the body")
+        }
+    };
+    out.push(Diagnostic::new(
+        "skillmd.compatibility-length",
+        file,
+        compatibility.range(),
+        message,
+    ));
+}
+
+fn check_metadata(file: FileId, metadata: Node<'_>, out: &mut Vec<Diagnostic>) {
+    match metadata.kind() {
+        NodeKind::Mapping(_) => {}
+        _ if metadata.is_null() => return,
+        _ => {
+            out.push(Diagnostic::new(
+                "skillmd.metadata-shape",
+                file,
+                metadata.range(),
+                format!(
+                    "`metadata` must map string keys to string values, found a {}",
+                    metadata.type_name()
+                ),
+            ));
+            return;
+        }
+    }
+    for (key, value) in metadata.entries() {
+        let Some(key_text) = key.scalar() else {
+            out.push(Diagnostic::new(
+                "skillmd.metadata-shape",
+                file,
+                key.range(),
+                format!("a `metadata` key must be text, found a {}", key.type_name()),
+            ));
+            continue;
+        };
+        if METADATA_EXTENSION_KEYS.contains(&key_text) {
+            continue;
+        }
+        let problem = match value.value() {
+            ScalarValue::Str(_) => continue,
+            ScalarValue::NotScalar => format!(
+                "`metadata.{key_text}` is a {}; metadata values must be strings, so flatten it or quote it",
+                value.type_name()
+            ),
+            ScalarValue::Null => format!(
+                "`metadata.{key_text}` is empty; give it a string value or remove it"
+            ),
+            _ => format!(
+                "`metadata.{key_text}` is a {}, not a string; YAML loaders read it as a {0} (`1.0` becomes 1), so quote it: `{key_text}: \"{}\"`",
+                value.type_name(),
+                value.scalar().unwrap_or_default()
+            ),
+        };
+        out.push(Diagnostic::new(
+            "skillmd.metadata-shape",
+            file,
+            value.range(),
+            problem,
+        ));
+    }
+}
+
+/// The nearest `skillgraph.toml` above `path` (its directory first), recording each read so a
+/// config appearing, changing or going away re-checks the file. Shared by every SKILL.md rule
+/// that reads settings.
+pub fn nearest_config<'a>(lookup: &Lookup<'a>, path: &Path) -> Option<(&'a FileEntry, &'a Config)> {
+    for dir in path.ancestors().skip(1) {
+        for entry in lookup.get(Key::Config {
+            dir: dir.to_owned(),
+        }) {
+            if let Content::Config(config) = &entry.parsed.content {
+                return Some((entry, config));
+            }
+        }
+    }
+    None
+}
+
+/// Where `strict` is written in a config file's text (for the related location).
+fn strict_key_range(text: &str) -> TextRange {
+    text.find("strict").map_or(TextRange::empty(0), |at| {
+        TextRange::new(at as u32, (at + "strict".len()) as u32)
+    })
+}
+
+/// The folder that holds a skill's folder: the scope in which skill names must be unique.
+pub fn skill_root(path: &Path) -> Option<&Path> {
+    path.parent()?.parent()
+}
+
+/// The cross-file checks of a SKILL.md: unknown fields (they read the config) and duplicate names.
+pub fn check(
+    lookup: &Lookup<'_>,
+    file: FileId,
+    path: &Path,
+    skill: &SkillMd,
+    out: &mut Vec<Diagnostic>,
+) {
+    if !skill.fields.is_empty() {
+        check_unknown_fields(lookup, file, path, skill, out);
+    }
+    check_duplicate_name(lookup, file, path, skill, out);
+}
+
+fn check_unknown_fields(
+    lookup: &Lookup<'_>,
+    file: FileId,
+    path: &Path,
+    skill: &SkillMd,
+    out: &mut Vec<Diagnostic>,
+) {
+    let config = nearest_config(lookup, path);
+    let (strict, extra): (bool, &[String]) = match &config {
+        Some((_, config)) => (config.strict, &config.extra_fields),
+        None => (false, &[]),
+    };
+    for field in &skill.fields {
+        let key = field.key.value.as_str();
+        if extra.iter().any(|e| e == key) {
+            continue;
+        }
+        let known = known_field(key);
+        if known.is_some_and(|k| k.origin == FieldOrigin::Spec) {
+            continue;
+        }
+        if !strict && known.is_some() {
+            continue;
+        }
+        let mut message = match known {
+            Some(known) => format!(
+                "`{key}` is {}, not a spec field; strict mode (as `skills-ref`) rejects it",
+                known.origin.describe()
+            ),
+            None if key == "version" => "`version` is not a frontmatter field of the spec or of any known host, and `skills-ref` rejects it; move it under `metadata:` as `version: \"...\"`".to_owned(),
+            None => {
+                let candidates = KNOWN_FIELDS.iter().map(|k| k.key);
+                let folded = key.to_lowercase().replace('_', "-");
+                match super::suggest::closest(&folded, candidates)
+                    .or_else(|| known_field(&folded).map(|k| k.key))
+                {
+                    Some(best) => format!("`{key}` is not a known frontmatter field, so hosts ignore it; did you mean `{best}`?"),
+                    None => format!("`{key}` is not a frontmatter field of the spec or of any known host, so hosts ignore it"),
+                }
+            }
+        };
+        let mut diagnostic = Diagnostic::new("skillmd.unknown-field", file, field.key.range, "");
+        match &config {
+            Some((config_file, _)) if strict => {
+                message.push_str("; list it in `skill-md.extra-fields` to accept it");
+                diagnostic = diagnostic.with_severity(Severity::Error).with_related(
+                    config_file.id,
+                    strict_key_range(&config_file.text),
+                    "strict mode (`skill-md.strict = true`) is set in this skillgraph.toml",
+                );
+            }
+            _ => message
+                .push_str("; list it in `skill-md.extra-fields` of skillgraph.toml if it is meant"),
+        }
+        diagnostic.message = message;
+        out.push(diagnostic);
+    }
+}
+
+fn check_duplicate_name(
+    lookup: &Lookup<'_>,
+    file: FileId,
+    path: &Path,
+    skill: &SkillMd,
+    out: &mut Vec<Diagnostic>,
+) {
+    let (Some(name), Some(range), Some(root)) = (
+        skill.normalized_name(),
+        skill.name_range(),
+        skill_root(path),
+    ) else {
+        return;
+    };
+    let mut others: Vec<_> = lookup
+        .get(Key::SkillMdNamed { name: name.clone() })
+        .into_iter()
+        .filter(|entry| entry.id != file && skill_root(&entry.path) == Some(root))
+        .collect();
+    others.sort_by(|a, b| a.path.cmp(&b.path));
+    for other in others {
+        let Content::SkillMd(other_skill) = &other.parsed.content else {
+            continue;
+        };
+        let Some(other_range) = other_skill.name_range() else {
+            continue;
+        };
+        let folder = other
+            .path
+            .parent()
+            .and_then(Path::file_name)
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        out.push(
+            Diagnostic::new(
+                "skillmd.duplicate-name",
+                file,
+                range,
+                format!(
+                    "the skill in `{folder}/` has the name `{name}` too; a host loads only one of them, so rename one"
+                ),
+            )
+            .with_related(other.id, other_range, format!("`{name}` is also the name here")),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letters_and_digits_by_general_category() {
+        for c in ['a', 'Z', 'é', '技', '٣', 'Ⅻ', '²'] {
+            assert!(is_letter_or_digit(c), "{c}");
+        }
+        // U+093F DEVANAGARI VOWEL SIGN I is Mc: alphabetic to Rust, not alphanumeric to Python.
+        for c in ['\u{93f}', '\u{301}', '_', '.', ' ', '😀', '–', '\u{200d}'] {
+            assert!(!is_letter_or_digit(c), "{c:?}");
+        }
+        assert!('\u{93f}'.is_alphanumeric());
+    }
+
+    #[test]
+    fn every_broken_name_rule_is_named() {
+        assert!(name_problems("pdf-tools2").is_empty());
+        assert!(name_problems(" pdf ").is_empty());
+        let problems = name_problems("-Bad--Name_-");
+        assert_eq!(problems.len(), 4, "{problems:?}");
+        assert!(problems[0].contains("lowercase"));
+        assert!(problems[1].contains("start or end"));
+        assert!(problems[2].contains("two hyphens"));
+        assert!(problems[3].contains("`_`"));
+        let problems = name_problems("ａＢ");
+        assert_eq!(problems.len(), 1);
+        assert!(problems[0].contains("after trimming and NFKC the name reads `aB`"));
+        assert_eq!(name_problems("   ").len(), 1);
+    }
+}

@@ -1,0 +1,567 @@
+//! The index gives the same diagnostics however the file set was reached: in one batch, one file
+//! at a time in any order, or through removals, re-additions, edits and renames. After every
+//! step the incremental index is compared with a fresh index built in one batch from the files
+//! that exist at that point.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use skillgraph::index::{Change, Index};
+use support::*;
+
+/// (path, code, start, end, message, related) of every diagnostic, sorted.
+type Snapshot = Vec<(
+    String,
+    String,
+    u32,
+    u32,
+    String,
+    Vec<(String, u32, u32, String)>,
+)>;
+
+fn snapshot(index: &Index) -> Snapshot {
+    let mut out: Snapshot = index
+        .files()
+        .flat_map(|file| {
+            index.diagnostics(file.id).into_iter().map(move |d| {
+                let mut related: Vec<(String, u32, u32, String)> = d
+                    .related
+                    .iter()
+                    .map(|r| {
+                        let path = index.file(r.file).map_or_else(
+                            || "<unknown file>".to_owned(),
+                            |f| f.path.display().to_string(),
+                        );
+                        (path, r.range.start, r.range.end, r.message.clone())
+                    })
+                    .collect();
+                related.sort();
+                (
+                    file.path.display().to_string(),
+                    d.code.to_owned(),
+                    d.range.start,
+                    d.range.end,
+                    d.message,
+                    related,
+                )
+            })
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn codes_of(snapshot: &Snapshot) -> Vec<(String, String)> {
+    snapshot
+        .iter()
+        .map(|(path, code, ..)| (show_path(Path::new(path)), code.clone()))
+        .collect()
+}
+
+/// The current file set, kept beside an incrementally updated index.
+struct Workspace {
+    files: BTreeMap<PathBuf, String>,
+    index: Index,
+}
+
+impl Workspace {
+    fn new() -> Self {
+        Workspace {
+            files: BTreeMap::new(),
+            index: Index::new(),
+        }
+    }
+
+    fn apply(&mut self, changes: Vec<Change>) {
+        for change in &changes {
+            match change {
+                Change::Set { path, text } => {
+                    self.files.insert(path.clone(), text.clone());
+                }
+                Change::Remove { path } => {
+                    self.files.remove(path);
+                }
+            }
+        }
+        self.index.apply(changes);
+    }
+
+    fn set(&mut self, path: &str, text: &str) {
+        self.apply(vec![Change::Set {
+            path: path.into(),
+            text: text.to_owned(),
+        }]);
+    }
+
+    fn remove(&mut self, path: &str) {
+        self.apply(vec![Change::Remove { path: path.into() }]);
+    }
+
+    fn rename(&mut self, from: &str, to: &str) {
+        let text = self.files[Path::new(from)].clone();
+        self.apply(vec![
+            Change::Remove { path: from.into() },
+            Change::Set {
+                path: to.into(),
+                text,
+            },
+        ]);
+    }
+
+    fn text(&self, path: &str) -> String {
+        self.files[Path::new(path)].clone()
+    }
+
+    /// A fresh index of the current files in one batch.
+    fn batch(&self) -> Snapshot {
+        let mut index = Index::new();
+        index.apply(
+            self.files
+                .iter()
+                .map(|(path, text)| Change::Set {
+                    path: path.clone(),
+                    text: text.clone(),
+                })
+                .collect(),
+        );
+        snapshot(&index)
+    }
+
+    #[track_caller]
+    fn assert_consistent(&self, step: &str) {
+        let incremental = snapshot(&self.index);
+        let batch = self.batch();
+        assert_eq!(
+            incremental, batch,
+            "after {step}: the incremental index differs from a fresh batch"
+        );
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        snapshot(&self.index)
+    }
+}
+
+/// A workspace with problems of many kinds, so that every family of cross-file dependency is
+/// exercised: grants (own and inherited), bulk grants, requires over skill types, composed
+/// chains and cycles, duplicate ids, MCP servers, funnels, trigger targets.
+fn rich_fixture() -> String {
+    with_baseline(&format!(
+        "{}{}{}{}{}{}{}{}",
+        composed_skill("c-one", &["c-two", "fetch"]),
+        composed_skill("c-two", &["c-one", "ghost"]),
+        mcp_skill("on-missing-server", "elsewhere"),
+        mcp_skill("fetch", "tools")
+            .replace("/ws/skills/fetch.yaml", "/ws/skills/group/fetch-copy.yaml"),
+        archetype("reader", &["fetch", "missing", "server:tools"]),
+        r#"
+//- /ws/triggers/nightly.yaml
+apiVersion: swarmkit/v1
+kind: Trigger
+metadata:
+  id: nightly
+  name: Nightly
+type: manual
+targets:
+  - team
+  - other-team
+//- /ws/funnels/review.yaml
+apiVersion: swarmkit/v1
+kind: Funnel
+metadata:
+  id: review
+  name: Review
+approve:
+  rules:
+    - scope: release:approve
+      roles: [lead]
+provenance:
+  authored_by: human
+  version: 1.0.0
+"#,
+        team(
+            r#"
+            root:
+              id: root
+              role: root
+              skills: [store, fetch, summarise, later]
+              funnel: review
+              requires:
+                store: [fetch]
+                fetch: [summarise]
+              children:
+                - id: helper
+                  role: worker
+                  archetype: worker
+                  skills_additional: [store]
+                  requires:
+                    store: [fetch]
+                - id: reader
+                  role: worker
+                  archetype: reader
+                  funnel: audit
+                  depends_on: [helper]
+                - id: bulk
+                  role: worker
+                  skills: [server:tools, c-one]
+                  requires:
+                    c-one: [store]
+                    store: [fetch]
+            "#,
+        ),
+        topology(
+            "second",
+            r#"
+            root:
+              id: boss
+              role: root
+              archetype: reader
+            "#,
+        ),
+    ))
+}
+
+fn rich_changes() -> Vec<Change> {
+    changes(&rich_fixture())
+}
+
+fn batch_of(changes: Vec<Change>) -> Snapshot {
+    let mut index = Index::new();
+    index.apply(changes);
+    snapshot(&index)
+}
+
+/// A deterministic shuffle (a small linear congruential generator), so failures reproduce.
+fn shuffled<T>(mut items: Vec<T>, seed: u64) -> Vec<T> {
+    let mut state = seed;
+    for i in (1..items.len()).rev() {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let j = (state >> 33) as usize % (i + 1);
+        items.swap(i, j);
+    }
+    items
+}
+
+#[test]
+fn the_rich_fixture_has_problems_of_many_kinds() {
+    let found = batch_of(rich_changes());
+    let mut codes: Vec<String> = found.iter().map(|(_, code, ..)| code.clone()).collect();
+    codes.sort();
+    codes.dedup();
+    assert_eq!(
+        codes,
+        [
+            "agent.requires-not-enforced",
+            "agent.requires-unsatisfiable",
+            "agent.unknown-funnel",
+            "agent.unknown-skill",
+            "archetype.unknown-skill",
+            "skill.composed-cycle",
+            "skill.composed-unknown",
+            "skill.duplicate-id",
+            "skill.unknown-mcp-server",
+            "trigger.unknown-target",
+        ]
+    );
+}
+
+#[test]
+fn one_at_a_time_in_any_order_equals_one_batch() {
+    let all = rich_changes();
+    let expected = batch_of(all.clone());
+    let mut orders = vec![all.clone(), all.iter().rev().cloned().collect()];
+    for seed in 1..=6 {
+        orders.push(shuffled(all.clone(), seed));
+    }
+    for (n, order) in orders.into_iter().enumerate() {
+        let mut ws = Workspace::new();
+        for change in order {
+            let path = match &change {
+                Change::Set { path, .. } | Change::Remove { path } => path.display().to_string(),
+            };
+            ws.apply(vec![change]);
+            ws.assert_consistent(&format!("order {n}, adding {path}"));
+        }
+        assert_eq!(ws.snapshot(), expected, "order {n}");
+    }
+}
+
+#[test]
+fn batches_of_several_files_equal_one_batch() {
+    let all = shuffled(rich_changes(), 42);
+    let expected = batch_of(all.clone());
+    let mut ws = Workspace::new();
+    for chunk in all.chunks(3) {
+        ws.apply(chunk.to_vec());
+        ws.assert_consistent("a chunk of three");
+    }
+    assert_eq!(ws.snapshot(), expected);
+}
+
+#[test]
+fn removing_and_re_adding_every_file_round_trips() {
+    let all = rich_changes();
+    let expected = batch_of(all.clone());
+    let mut ws = Workspace::new();
+    ws.apply(all.clone());
+    for change in &all {
+        let Change::Set { path, text } = change else {
+            unreachable!()
+        };
+        let path = path.to_str().unwrap();
+        ws.remove(path);
+        ws.assert_consistent(&format!("removing {path}"));
+        ws.set(path, text);
+        ws.assert_consistent(&format!("re-adding {path}"));
+        assert_eq!(ws.snapshot(), expected, "after re-adding {path}");
+    }
+}
+
+#[test]
+fn creating_a_skill_clears_unknown_skill_and_deleting_it_brings_it_back() {
+    let mut ws = Workspace::new();
+    ws.apply(rich_changes());
+    let later = |ws: &Workspace| {
+        ws.snapshot()
+            .into_iter()
+            .filter(|(path, code, _, _, message, _)| {
+                path == "/ws/topologies/team.yaml"
+                    && code == "agent.unknown-skill"
+                    && message.contains("`later`")
+            })
+            .count()
+    };
+    assert_eq!(later(&ws), 1);
+    let before = ws.snapshot();
+
+    let skill = parse_fixture(&mcp_skill("later", "tools")).remove(0);
+    ws.set(&skill.path, &skill.text);
+    ws.assert_consistent("creating skills/later.yaml");
+    assert_eq!(later(&ws), 0);
+
+    ws.remove(&skill.path);
+    ws.assert_consistent("deleting skills/later.yaml");
+    assert_eq!(ws.snapshot(), before);
+}
+
+#[test]
+fn renaming_the_manifest_away_and_back() {
+    let mut ws = Workspace::new();
+    ws.apply(rich_changes());
+    let full = ws.snapshot();
+    assert!(!full.is_empty());
+
+    // Without a manifest the directory is no workspace: nothing in it is checked.
+    ws.rename("/ws/workspace.yaml", "/ws/workspace.yaml.orig");
+    ws.assert_consistent("renaming workspace.yaml away");
+    assert_eq!(ws.snapshot(), vec![]);
+
+    ws.rename("/ws/workspace.yaml.orig", "/ws/workspace.yaml");
+    ws.assert_consistent("renaming workspace.yaml back");
+    assert_eq!(ws.snapshot(), full);
+
+    // The same through a `.yml` manifest, which SwarmKit also accepts.
+    ws.rename("/ws/workspace.yaml", "/ws/workspace.yml");
+    ws.assert_consistent("renaming workspace.yaml to workspace.yml");
+    let as_yml: Vec<_> = ws
+        .snapshot()
+        .into_iter()
+        .map(|mut d| {
+            d.0 = d.0.replace("workspace.yml", "workspace.yaml");
+            for r in &mut d.5 {
+                r.0 = r.0.replace("workspace.yml", "workspace.yaml");
+            }
+            d
+        })
+        .collect();
+    assert_eq!(as_yml, full);
+    ws.rename("/ws/workspace.yml", "/ws/workspace.yaml");
+    ws.assert_consistent("renaming workspace.yml back");
+    assert_eq!(ws.snapshot(), full);
+}
+
+#[test]
+fn moving_the_workspace_root_down_a_level() {
+    // A manifest appearing in a subdirectory makes a nested workspace: the nearest wins.
+    let mut ws = Workspace::new();
+    ws.apply(rich_changes());
+    let nested = parse_fixture(&with_baseline("")).remove(0);
+    ws.set("/ws/skills/workspace.yaml", &nested.text);
+    ws.assert_consistent("adding a manifest in skills/");
+    ws.remove("/ws/skills/workspace.yaml");
+    ws.assert_consistent("removing the nested manifest");
+    assert_eq!(ws.snapshot(), batch_of(rich_changes()));
+}
+
+#[test]
+fn edits_that_change_what_other_files_read() {
+    let mut ws = Workspace::new();
+    ws.apply(rich_changes());
+    let full = ws.snapshot();
+
+    // The manifest loses its MCP server: every mcp_tool skill on it is now unknown, and the
+    // `server:tools` grants name no server.
+    let manifest = ws.text("/ws/workspace.yaml");
+    ws.set(
+        "/ws/workspace.yaml",
+        &manifest.replace("- id: tools", "- id: tools-v2"),
+    );
+    ws.assert_consistent("renaming the MCP server");
+    let codes = codes_of(&ws.snapshot());
+    assert!(codes.contains(&(
+        "skills/fetch.yaml".into(),
+        "skill.unknown-mcp-server".into()
+    )));
+    assert!(codes.contains(&(
+        "topologies/team.yaml".into(),
+        "agent.unknown-bulk-grant".into()
+    )));
+    ws.set("/ws/workspace.yaml", &manifest);
+    ws.assert_consistent("restoring the MCP server");
+    assert_eq!(ws.snapshot(), full);
+
+    // An archetype's defaults change under the agents that inherit them.
+    let reader = ws.text("/ws/archetypes/reader.yaml");
+    ws.set(
+        "/ws/archetypes/reader.yaml",
+        &reader.replace("- missing", "- store"),
+    );
+    ws.assert_consistent("fixing the archetype's grant");
+    ws.set("/ws/archetypes/reader.yaml", &reader);
+    ws.assert_consistent("breaking it again");
+
+    // A skill changes type: a satisfiable prerequisite becomes unsatisfiable and back.
+    let fetch = ws.text("/ws/skills/fetch.yaml");
+    let as_llm = fetch.replace(
+        "  type: mcp_tool\n  server: tools\n  tool: fetch\n",
+        "  type: llm_prompt\n  prompt: Fetch.\n",
+    );
+    assert_ne!(as_llm, fetch);
+    ws.set("/ws/skills/fetch.yaml", &as_llm);
+    ws.assert_consistent("turning fetch into an llm_prompt skill");
+    ws.set("/ws/skills/fetch.yaml", &fetch);
+    ws.assert_consistent("turning it back");
+
+    // Breaking the composed cycle from its other end, then restoring it.
+    let c_two = ws.text("/ws/skills/c-two.yaml");
+    ws.set("/ws/skills/c-two.yaml", &c_two.replace("c-one, ", ""));
+    ws.assert_consistent("breaking the composed cycle");
+    assert!(!codes_of(&ws.snapshot())
+        .iter()
+        .any(|(_, code)| code == "skill.composed-cycle"));
+    ws.set("/ws/skills/c-two.yaml", &c_two);
+    ws.assert_consistent("restoring the composed cycle");
+
+    // Renaming a skill's id (not its file) and back.
+    ws.set(
+        "/ws/skills/store.yaml",
+        &ws.text("/ws/skills/store.yaml")
+            .replace("id: store", "id: keep"),
+    );
+    ws.assert_consistent("renaming the id store");
+    ws.set(
+        "/ws/skills/store.yaml",
+        &ws.text("/ws/skills/store.yaml")
+            .replace("id: keep", "id: store"),
+    );
+    ws.assert_consistent("renaming it back");
+
+    // The duplicate goes away when its copy is deleted, and the copy's id is edited in place.
+    ws.remove("/ws/skills/group/fetch-copy.yaml");
+    ws.assert_consistent("deleting the duplicate");
+    assert!(!codes_of(&ws.snapshot())
+        .iter()
+        .any(|(_, code)| code == "skill.duplicate-id"));
+
+    // A parse error in a topology, then fixed.
+    let team = ws.text("/ws/topologies/team.yaml");
+    ws.set("/ws/topologies/team.yaml", &format!("{team}  oops: [\n"));
+    ws.assert_consistent("breaking the topology's YAML");
+    ws.set("/ws/topologies/team.yaml", &team);
+    ws.assert_consistent("fixing it");
+}
+
+#[test]
+fn setting_the_same_text_twice_changes_nothing() {
+    let mut ws = Workspace::new();
+    ws.apply(rich_changes());
+    let before = ws.snapshot();
+    let changed = ws.index.apply(rich_changes());
+    // Files are reported as touched, but no diagnostic changes.
+    assert!(!changed.is_empty());
+    assert_eq!(ws.snapshot(), before);
+}
+
+#[test]
+fn removing_a_file_that_was_never_added_is_harmless() {
+    let mut ws = Workspace::new();
+    ws.apply(rich_changes());
+    let before = ws.snapshot();
+    ws.remove("/ws/skills/never-there.yaml");
+    ws.remove("/elsewhere/workspace.yaml");
+    assert_eq!(ws.snapshot(), before);
+    ws.assert_consistent("removing unknown files");
+}
+
+#[test]
+fn two_workspaces_do_not_see_each_other() {
+    let other: String = with_baseline("")
+        .replace("//- /ws/", "//- /other/")
+        .replace("- store\n", "- store\n      - fetch\n");
+    let mut ws = Workspace::new();
+    for change in shuffled(changes(&format!("{}{other}", rich_fixture())), 7) {
+        ws.apply(vec![change]);
+    }
+    ws.assert_consistent("two workspaces, one file at a time");
+    let snapshot = ws.snapshot();
+    assert!(
+        snapshot.iter().all(|d| !d.0.starts_with("/other/")),
+        "{snapshot:#?}"
+    );
+    // Deleting a skill of one workspace does not touch the other.
+    ws.remove("/ws/skills/store.yaml");
+    ws.assert_consistent("removing /ws/skills/store.yaml");
+    assert!(ws.snapshot().iter().all(|d| !d.0.starts_with("/other/")));
+}
+
+// KNOWN BUG (doubtful by design): "did you mean" suggestions read the id table without
+// recording the read (rules/grants.rs `suggest_skill`, rules/ids.rs `check_reference`), so
+// a file whose reference is a typo is not re-checked when the id it is closest to appears. The
+// diagnostic stays, but its message differs from a fresh batch's. Run with `--ignored`.
+#[test]
+#[ignore = "KNOWN BUG: suggestions are not tracked as dependencies"]
+fn a_suggestion_appears_when_the_closest_id_is_added_later() {
+    let mut ws = Workspace::new();
+    ws.apply(changes(&with_baseline(&team(
+        "root:\n  id: root\n  role: root\n  skills: [store, lookupp]\n  archetype: readr\n",
+    ))));
+    ws.assert_consistent("the typo without a close id");
+    let skill = parse_fixture(&mcp_skill("lookup", "tools")).remove(0);
+    ws.set(&skill.path, &skill.text);
+    let reader = parse_fixture(&archetype("reader", &["fetch"])).remove(0);
+    ws.set(&reader.path, &reader.text);
+    ws.assert_consistent("adding the ids the typos are closest to");
+}
+
+// KNOWN BUG: with both `workspace.yaml` and `workspace.yml` in one directory the manifest is
+// whichever was indexed last (index/mod.rs, `apply`: every new manifest overwrites
+// `workspace_roots[dir]`), so the result depends on the order files arrive; SwarmKit always
+// uses `workspace.yaml`. Removing the registered one then leaves the directory without a
+// workspace even though the other manifest is still there. Run with `--ignored`.
+#[test]
+#[ignore = "KNOWN BUG: workspace.yaml and workspace.yml in one directory"]
+fn workspace_yaml_wins_over_workspace_yml_in_any_order() {
+    let yml = "//- /ws/workspace.yml\napiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: ws\n  name: No servers\n";
+    let all = changes(&with_baseline(yml));
+    let forward = batch_of(all.clone());
+    let reverse = batch_of(all.into_iter().rev().collect());
+    assert_eq!(forward, reverse);
+    let mut ws = Workspace::new();
+    ws.apply(changes(&with_baseline(yml)));
+    ws.remove("/ws/workspace.yml");
+    assert_eq!(ws.snapshot(), batch_of(changes(BASELINE)));
+}

@@ -1,0 +1,531 @@
+//! The SKILL.md spec checks, one fixture per behaviour: each code fires with a tight range (the
+//! text under the range is asserted) and stays silent on valid input.
+
+use std::path::PathBuf;
+
+use skillgraph::check::check_changes;
+use skillgraph::diagnostic::Severity;
+use skillgraph::index::{Change, Index};
+
+#[derive(Debug)]
+struct Found {
+    path: String,
+    code: &'static str,
+    severity: Severity,
+    start: usize,
+    /// The text under the diagnostic's range.
+    text: String,
+    message: String,
+    related: usize,
+}
+
+fn changes(files: &[(&str, &str)]) -> Vec<Change> {
+    files
+        .iter()
+        .map(|(path, text)| Change::Set {
+            path: PathBuf::from(path),
+            text: (*text).to_owned(),
+        })
+        .collect()
+}
+
+fn check(files: &[(&str, &str)]) -> Vec<Found> {
+    let outcome = check_changes(changes(files), PathBuf::from("/"));
+    outcome
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let entry = outcome.index.file(d.file).expect("file of a diagnostic");
+            Found {
+                path: entry.path.to_string_lossy().into_owned(),
+                code: d.code,
+                severity: d.severity,
+                start: d.range.start as usize,
+                text: entry.text[d.range.start as usize..d.range.end as usize].to_owned(),
+                message: d.message.clone(),
+                related: d.related.len(),
+            }
+        })
+        .collect()
+}
+
+/// One SKILL.md at `/r/skills/<folder>/SKILL.md`.
+fn check_one(folder: &str, text: &str) -> Vec<Found> {
+    let path = format!("/r/skills/{folder}/SKILL.md");
+    check(&[(&path, text)])
+}
+
+fn codes(found: &[Found]) -> Vec<&'static str> {
+    found.iter().map(|f| f.code).collect()
+}
+
+#[track_caller]
+fn assert_one(found: &[Found], code: &str, text: &str) -> String {
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].code, code, "{found:#?}");
+    assert_eq!(found[0].text, text, "{found:#?}");
+    found[0].message.clone()
+}
+
+const VALID: &str = "---\nname: pdf\ndescription: Reads PDF files. Use when the user mentions a PDF.\nlicense: MIT\ncompatibility: Needs poppler-utils.\nallowed-tools: Read Grep\nmetadata:\n  author: someone\n  version: \"1.0\"\n---\n# PDF\n\nBody with a rule:\n\n---\n\nmore: text: here\n";
+
+#[test]
+fn a_valid_skill_is_silent() {
+    assert!(
+        check_one("pdf", VALID).is_empty(),
+        "{:#?}",
+        check_one("pdf", VALID)
+    );
+}
+
+#[test]
+fn bom_crlf_and_host_fields_are_silent() {
+    let text = "\u{feff}---\r\nname: pdf\r\ndescription: Reads PDFs.\r\nargument-hint: \"[file]\"\r\ndisable-model-invocation: true\r\nuser-invocable: false\r\nmodel: sonnet\r\ncontext: fork\r\nagent: Explore\r\nhooks:\r\n  on-activate: echo hi\r\ndependencies:\r\n  tools: [Read]\r\n---\r\nbody\r\n";
+    let found = check_one("pdf", text);
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+#[test]
+fn no_frontmatter() {
+    let message = assert_one(
+        &check_one("pdf", "# PDF skill\nname: pdf\n"),
+        "skillmd.no-frontmatter",
+        "# PDF skill",
+    );
+    assert!(
+        message.contains("must start with a `---` line"),
+        "{message}"
+    );
+    let message = assert_one(
+        &check_one("pdf", "\n---\nname: pdf\ndescription: x\n---\n"),
+        "skillmd.no-frontmatter",
+        "",
+    );
+    assert!(message.contains("blank lines"), "{message}");
+    let message = assert_one(
+        &check_one("pdf", "---yaml\nname: pdf\n---\n"),
+        "skillmd.no-frontmatter",
+        "---yaml",
+    );
+    assert!(message.contains("exactly `---`"), "{message}");
+    assert_one(&check_one("pdf", ""), "skillmd.no-frontmatter", "");
+}
+
+#[test]
+fn unclosed_frontmatter() {
+    let found = check_one("pdf", "---\nname: pdf\ndescription: x\n# Body\n");
+    assert_one(&found, "skillmd.unclosed-frontmatter", "---");
+}
+
+#[test]
+fn yaml_parse_error_points_into_the_frontmatter() {
+    let text = "---\nname: pdf\ndescription: Reads: PDFs\n---\nbody\n";
+    let found = check_one("pdf", text);
+    assert_eq!(codes(&found), ["skillmd.yaml-parse"], "{found:#?}");
+    // The error sits on the description line, not anywhere in the body.
+    let line = text.find("description").unwrap();
+    let close = text.find("\n---\n").unwrap();
+    assert!((line..close).contains(&found[0].start), "{found:#?}");
+    assert!(
+        found[0]
+            .message
+            .starts_with("the frontmatter is not valid YAML: "),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn yaml_error_hides_missing_field_but_not_what_was_read() {
+    let text = "---\nname: Bad_Name\ndescription: \"unterminated\n---\nbody\n";
+    let found = check_one("Bad_Name", text);
+    let codes = codes(&found);
+    assert!(codes.contains(&"skillmd.yaml-parse"), "{found:#?}");
+    assert!(codes.contains(&"skillmd.name-format"), "{found:#?}");
+    assert!(!codes.contains(&"skillmd.missing-field"), "{found:#?}");
+}
+
+#[test]
+fn duplicate_keys() {
+    let text = "---\nname: pdf\ndescription: a\nname: pdf\n---\n";
+    let found = check_one("pdf", text);
+    assert_one(&found, "yaml.duplicate-key", "name");
+    assert_eq!(found[0].related, 1);
+}
+
+#[test]
+fn not_a_mapping() {
+    let message = assert_one(
+        &check_one("pdf", "---\n---\nbody\n"),
+        "skillmd.not-a-mapping",
+        "---",
+    );
+    assert!(message.contains("empty"), "{message}");
+    assert_one(
+        &check_one("pdf", "---\n# only a comment\n---\n"),
+        "skillmd.not-a-mapping",
+        "---",
+    );
+    let found = check_one("pdf", "---\n- name\n- pdf\n---\n");
+    assert_eq!(codes(&found), ["skillmd.not-a-mapping"], "{found:#?}");
+    assert!(found[0].text.starts_with("- name"), "{found:#?}");
+    assert!(found[0].message.contains("list"), "{found:#?}");
+    let found = check_one("pdf", "---\njust text\n---\n");
+    assert_one(&found, "skillmd.not-a-mapping", "just text");
+}
+
+#[test]
+fn missing_fields() {
+    let message = assert_one(
+        &check_one("pdf", "---\ndescription: Reads PDFs.\n---\n"),
+        "skillmd.missing-field",
+        "---",
+    );
+    assert!(message.contains("`name:`"), "{message}");
+    let message = assert_one(
+        &check_one("pdf", "---\nname: pdf\n---\n"),
+        "skillmd.missing-field",
+        "---",
+    );
+    assert!(message.contains("`description:`"), "{message}");
+    let found = check_one("pdf", "---\nlicense: MIT\n---\n");
+    assert_eq!(
+        codes(&found),
+        ["skillmd.missing-field", "skillmd.missing-field"]
+    );
+}
+
+fn name_findings(folder: &str, name_line: &str) -> Vec<Found> {
+    let text = format!("---\n{name_line}\ndescription: Does things.\n---\n");
+    check_one(folder, &text)
+        .into_iter()
+        .filter(|f| f.code == "skillmd.name-format")
+        .collect()
+}
+
+#[test]
+fn name_format_says_which_rule_failed() {
+    let found = name_findings("My_Skill", "name: My_Skill");
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(found.iter().all(|f| f.text == "My_Skill"));
+    assert!(found
+        .iter()
+        .any(|f| f.message.contains("lowercase: `my_skill`")));
+    assert!(found.iter().any(|f| f.message.contains("`_`")));
+
+    let found = name_findings("-pdf", "name: -pdf");
+    assert_eq!(found.len(), 1);
+    assert!(found[0].message.contains("start or end with a hyphen"));
+
+    let found = name_findings("a--b", "name: a--b");
+    assert_eq!(found.len(), 1);
+    assert!(found[0].message.contains("two hyphens"));
+
+    let long = "a".repeat(65);
+    let found = name_findings(&long, &format!("name: {long}"));
+    assert_eq!(found.len(), 1);
+    assert!(found[0].message.contains("65 characters"), "{found:#?}");
+    assert!(name_findings(&"a".repeat(64), &format!("name: {}", "a".repeat(64))).is_empty());
+
+    let found = name_findings("pdf", "name: \"\"");
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].text, "\"\"");
+    assert!(found[0].message.contains("empty"));
+
+    let found = name_findings("pdf", "name:\n  - pdf");
+    assert_eq!(found.len(), 1);
+    assert!(found[0].message.contains("list"));
+
+    let found = name_findings("my skill", "name: my skill");
+    assert!(found[0].message.contains("space"), "{found:#?}");
+}
+
+#[test]
+fn name_unicode_follows_skills_ref() {
+    // Letters and digits by general category, after NFKC.
+    for ok in ["café", "技能", "123", "٣", "é".repeat(64).as_str()] {
+        assert!(name_findings(ok, &format!("name: {ok}")).is_empty(), "{ok}");
+    }
+    // Combining marks (Mn/Mc) are not letters, though Rust's is_alphanumeric says they are.
+    let found = name_findings("हिंदी", "name: हिंदी");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0]
+        .message
+        .contains("only letters, digits and hyphens"));
+    // Emoji and en dash are invalid; title case and Roman numerals fail lowercase.
+    assert_eq!(name_findings("a😀", "name: a😀").len(), 1);
+    assert_eq!(name_findings("a–b", "name: a–b").len(), 1);
+    assert_eq!(name_findings("ǅx", "name: ǅx").len(), 1);
+    assert_eq!(name_findings("XII", "name: Ⅻ").len(), 1);
+    // NFKC: full-width letters, ligatures and superscripts match their plain folder.
+    for (folder, name) in [("abc-fw", "ａｂｃ-fw"), ("fi", "ﬁ"), ("x2", "x²")] {
+        let found = check_one(folder, &format!("---\nname: {name}\ndescription: d\n---\n"));
+        assert!(found.is_empty(), "{name}: {found:#?}");
+    }
+    // An NFD name matches an NFC folder.
+    let found = check_one("café", "---\nname: cafe\u{301}\ndescription: d\n---\n");
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+#[test]
+fn name_mismatch() {
+    let text = "---\nname: postgresql-table-design\ndescription: d\n---\n";
+    let message = assert_one(
+        &check_one("postgresql", text),
+        "skillmd.name-mismatch",
+        "postgresql-table-design",
+    );
+    assert!(message.contains("`postgresql`"), "{message}");
+    // Case-sensitive.
+    let found = check_one("Upper2", "---\nname: upper2\ndescription: d\n---\n");
+    assert_one(&found, "skillmd.name-mismatch", "upper2");
+    // Scalars of any YAML type are names as written, as in skills-ref.
+    assert!(check_one("42", "---\nname: 42\ndescription: d\n---\n").is_empty());
+}
+
+#[test]
+fn description_length() {
+    let message = assert_one(
+        &check_one("pdf", "---\nname: pdf\ndescription: \"  \"\n---\n"),
+        "skillmd.description-length",
+        "\"  \"",
+    );
+    assert!(message.contains("empty"), "{message}");
+    assert_one(
+        &check_one("pdf", "---\nname: pdf\ndescription:\n---\n"),
+        "skillmd.description-length",
+        "",
+    );
+    let at_limit = "d".repeat(1024);
+    let text = format!("---\nname: pdf\ndescription: {at_limit}\n---\n");
+    assert!(check_one("pdf", &text).is_empty());
+    let over = "é".repeat(1025);
+    let text = format!("---\nname: pdf\ndescription: {over}\n---\n");
+    let message = assert_one(
+        &check_one("pdf", &text),
+        "skillmd.description-length",
+        &over,
+    );
+    assert!(message.contains("1025 characters"), "{message}");
+    // A `|` block keeps its final line break, which counts (as in skills-ref).
+    let text = format!("---\nname: pdf\ndescription: |\n  {at_limit}\n---\n");
+    let found = check_one("pdf", &text);
+    assert_eq!(codes(&found), ["skillmd.description-length"], "{found:#?}");
+    assert!(found[0].message.contains("1025"), "{found:#?}");
+    let found = check_one("pdf", "---\nname: pdf\ndescription:\n  a: b\n---\n");
+    assert!(found[0].message.contains("mapping"), "{found:#?}");
+}
+
+#[test]
+fn compatibility_length() {
+    let found = check_one(
+        "pdf",
+        "---\nname: pdf\ndescription: d\ncompatibility:\n  - linux\n---\n",
+    );
+    assert_eq!(codes(&found), ["skillmd.compatibility-length"]);
+    assert!(found[0].text.starts_with("- linux"), "{found:#?}");
+    let long = "c".repeat(501);
+    let text = format!("---\nname: pdf\ndescription: d\ncompatibility: {long}\n---\n");
+    assert_one(
+        &check_one("pdf", &text),
+        "skillmd.compatibility-length",
+        &long,
+    );
+    let ok = format!(
+        "---\nname: pdf\ndescription: d\ncompatibility: {}\n---\n",
+        "c".repeat(500)
+    );
+    assert!(check_one("pdf", &ok).is_empty());
+    assert!(check_one(
+        "pdf",
+        "---\nname: pdf\ndescription: d\ncompatibility:\n---\n"
+    )
+    .is_empty());
+}
+
+#[test]
+fn metadata_shape() {
+    let text = "---\nname: pdf\ndescription: d\nmetadata:\n  version: 1.0\n  tags:\n    - a\n  author: me\n  chain:\n    - other\n  async: true\n---\n";
+    let found = check_one("pdf", text);
+    assert_eq!(
+        codes(&found),
+        ["skillmd.metadata-shape", "skillmd.metadata-shape"],
+        "{found:#?}"
+    );
+    assert!(found.iter().all(|f| f.severity == Severity::Warning));
+    assert_eq!(found[0].text, "1.0");
+    assert!(found[0].message.contains("quote it"), "{found:#?}");
+    assert!(found[1].text.starts_with("- a"), "{found:#?}");
+    let found = check_one("pdf", "---\nname: pdf\ndescription: d\nmetadata: v1\n---\n");
+    assert_one(&found, "skillmd.metadata-shape", "v1");
+}
+
+fn config(path: &'static str, text: &'static str) -> (&'static str, &'static str) {
+    (path, text)
+}
+
+#[test]
+fn unknown_fields_default_mode() {
+    let text = "---\nname: pdf\ndescription: d\nversion: 1.0.0\nallowed_tools: Read\nx-owner: me\nmodel: opus\n---\n";
+    let found = check_one("pdf", text);
+    assert_eq!(codes(&found), ["skillmd.unknown-field"; 3], "{found:#?}");
+    assert!(found.iter().all(|f| f.severity == Severity::Warning));
+    assert_eq!(found[0].text, "version");
+    assert!(found[0].message.contains("metadata"), "{found:#?}");
+    assert_eq!(found[1].text, "allowed_tools");
+    assert!(
+        found[1].message.contains("did you mean `allowed-tools`?"),
+        "{found:#?}"
+    );
+    assert_eq!(found[2].text, "x-owner");
+    // extra-fields silences a field, from a config in any ancestor directory.
+    let found = check(&[
+        ("/r/skills/pdf/SKILL.md", text),
+        config(
+            "/r/skillgraph.toml",
+            "[skill-md]\nextra-fields = [\"x-owner\"]\n",
+        ),
+    ]);
+    assert_eq!(codes(&found), ["skillmd.unknown-field"; 2], "{found:#?}");
+}
+
+#[test]
+fn unknown_fields_strict_mode_follows_skills_ref() {
+    let text = "---\nname: pdf\ndescription: d\nversion: 1.0.0\nmodel: opus\nx-owner: me\nlicense: MIT\n---\n";
+    let found = check(&[
+        ("/r/skills/pdf/SKILL.md", text),
+        config(
+            "/r/skillgraph.toml",
+            "[skill-md]\nstrict = true\nextra-fields = [\"x-owner\"]\n",
+        ),
+    ]);
+    assert_eq!(codes(&found), ["skillmd.unknown-field"; 2], "{found:#?}");
+    assert!(found.iter().all(|f| f.severity == Severity::Error));
+    assert_eq!(found[0].text, "version");
+    assert_eq!(found[1].text, "model");
+    assert!(found[1].message.contains("Claude Code"), "{found:#?}");
+    assert!(found.iter().all(|f| f.related == 1), "{found:#?}");
+    // The nearest config wins.
+    let found = check(&[
+        ("/r/skills/pdf/SKILL.md", text),
+        config("/r/skillgraph.toml", "[skill-md]\nstrict = true\n"),
+        config("/r/skills/skillgraph.toml", "[skill-md]\nstrict = false\n"),
+    ]);
+    assert_eq!(codes(&found), ["skillmd.unknown-field"; 2], "{found:#?}");
+    assert!(found.iter().all(|f| f.severity == Severity::Warning));
+}
+
+#[test]
+fn strict_mode_follows_config_edits() {
+    let mut index = Index::new();
+    index.apply(changes(&[(
+        "/r/skills/pdf/SKILL.md",
+        "---\nname: pdf\ndescription: d\nmodel: opus\n---\n",
+    )]));
+    let skill = index
+        .file_id(std::path::Path::new("/r/skills/pdf/SKILL.md"))
+        .unwrap();
+    assert!(index.diagnostics(skill).is_empty());
+    let affected = index.apply(changes(&[(
+        "/r/skillgraph.toml",
+        "[skill-md]\nstrict = true\n",
+    )]));
+    assert!(affected.contains(&skill));
+    assert_eq!(index.diagnostics(skill)[0].code, "skillmd.unknown-field");
+    index.apply(vec![Change::Remove {
+        path: PathBuf::from("/r/skillgraph.toml"),
+    }]);
+    assert!(index.diagnostics(skill).is_empty());
+}
+
+#[test]
+fn duplicate_name_under_one_root_reports_both() {
+    let found = check(&[
+        (
+            "/r/skills/pdf/SKILL.md",
+            "---\nname: pdf\ndescription: d\n---\n",
+        ),
+        (
+            "/r/skills/pdf-v2/SKILL.md",
+            "---\nname: pdf\ndescription: d\n---\n",
+        ),
+        (
+            "/r/other/pdf/SKILL.md",
+            "---\nname: pdf\ndescription: d\n---\n",
+        ),
+    ]);
+    let duplicates: Vec<&Found> = found
+        .iter()
+        .filter(|f| f.code == "skillmd.duplicate-name")
+        .collect();
+    assert_eq!(duplicates.len(), 2, "{found:#?}");
+    assert_eq!(duplicates[0].path, "/r/skills/pdf/SKILL.md");
+    assert_eq!(duplicates[1].path, "/r/skills/pdf-v2/SKILL.md");
+    assert!(duplicates.iter().all(|f| f.text == "pdf" && f.related == 1));
+    assert!(
+        duplicates[0].message.contains("`pdf-v2/`"),
+        "{duplicates:#?}"
+    );
+    assert!(duplicates[1].message.contains("`pdf/`"), "{duplicates:#?}");
+    // The other root has its own `pdf`: no clash, and the only other finding is the mismatch.
+    let rest: Vec<&str> = found
+        .iter()
+        .filter(|f| f.code != "skillmd.duplicate-name")
+        .map(|f| f.code)
+        .collect();
+    assert_eq!(rest, ["skillmd.name-mismatch"], "{found:#?}");
+}
+
+#[test]
+fn duplicate_name_is_incremental() {
+    let mut index = Index::new();
+    index.apply(changes(&[
+        (
+            "/r/skills/a/SKILL.md",
+            "---\nname: a\ndescription: d\n---\n",
+        ),
+        (
+            "/r/skills/b/SKILL.md",
+            "---\nname: b\ndescription: d\n---\n",
+        ),
+        (
+            "/r/skills/c/SKILL.md",
+            "---\nname: c\ndescription: d\n---\n",
+        ),
+    ]));
+    let a = index
+        .file_id(std::path::Path::new("/r/skills/a/SKILL.md"))
+        .unwrap();
+    let c = index
+        .file_id(std::path::Path::new("/r/skills/c/SKILL.md"))
+        .unwrap();
+    let affected = index.apply(changes(&[(
+        "/r/skills/b/SKILL.md",
+        "---\nname: a\ndescription: d\n---\n",
+    )]));
+    assert!(affected.contains(&a));
+    assert!(
+        !affected.contains(&c),
+        "an unrelated skill is not re-checked"
+    );
+    let codes: Vec<_> = index.diagnostics(a).iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["skillmd.duplicate-name"]);
+    index.apply(changes(&[(
+        "/r/skills/b/SKILL.md",
+        "---\nname: b\ndescription: d\n---\n",
+    )]));
+    assert!(index.diagnostics(a).is_empty());
+}
+
+#[test]
+fn hostile_input_does_not_crash() {
+    for text in [
+        "---\n".repeat(1000),
+        format!("---\nname: {}\n---\n", "[".repeat(10_000)),
+        "---\na: &a [*a, *a]\nb: *a\n---\n".to_owned(),
+        "---\n\t\tname:\tx\n---\n".to_owned(),
+        "\u{feff}".to_owned(),
+        "---\r---\r".to_owned(),
+    ] {
+        let _ = check_one("x", &text);
+    }
+}

@@ -1,0 +1,438 @@
+//! Test support shared by the integration tests: rust-analyzer style fixtures, a one-call
+//! `check`, and a minimal valid SwarmKit workspace that each test only amends.
+//!
+//! A fixture is one string holding several files, each introduced by a `//- /path` line:
+//!
+//! ```text
+//! //- /ws/workspace.yaml
+//! apiVersion: swarmkit/v1
+//! ...
+//! //- /ws/skills/a.yaml
+//! ...
+//! ```
+//!
+//! The common indentation of the whole fixture is removed first, so fixtures can be indented
+//! with the test code. Paths are virtual: the engine does no I/O.
+
+// Each test binary uses a different subset of these helpers.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use skillgraph::check::{check_changes, CheckOutcome};
+use skillgraph::diagnostic::Diagnostic;
+use skillgraph::index::{Change, Index};
+
+/// The root of the baseline workspace.
+pub const WS: &str = "/ws";
+
+/// One file of a parsed fixture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FixtureFile {
+    pub path: String,
+    pub text: String,
+}
+
+/// Removes the indentation common to every non-blank line, and one leading newline.
+pub fn trim_indent(text: &str) -> String {
+    let text = text.strip_prefix('\n').unwrap_or(text);
+    let indent = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start_matches(' ').len())
+        .min()
+        .unwrap_or(0);
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        if line.trim().is_empty() {
+            // Keep the line break of blank lines, drop their spaces.
+            if line.ends_with('\n') {
+                out.push('\n');
+            }
+        } else {
+            out.push_str(&line[indent.min(line.len())..]);
+        }
+    }
+    out
+}
+
+/// Splits a fixture into its files, in order. Text before the first `//- ` line must be blank.
+pub fn parse_fixture(fixture: &str) -> Vec<FixtureFile> {
+    let fixture = trim_indent(fixture);
+    let mut files: Vec<FixtureFile> = Vec::new();
+    for line in fixture.split_inclusive('\n') {
+        if let Some(path) = line.strip_prefix("//- ") {
+            let path = path.trim();
+            assert!(
+                path.starts_with('/'),
+                "fixture paths are absolute, got `{path}`"
+            );
+            files.push(FixtureFile {
+                path: path.to_owned(),
+                text: String::new(),
+            });
+        } else if let Some(file) = files.last_mut() {
+            file.text.push_str(line);
+        } else {
+            assert!(
+                line.trim().is_empty(),
+                "fixture text before the first `//- /path` line: {line:?}"
+            );
+        }
+    }
+    files
+}
+
+/// Writes files back as a fixture string (the inverse of [`parse_fixture`]).
+pub fn render_fixture(files: &[FixtureFile]) -> String {
+    let mut out = String::new();
+    for file in files {
+        out.push_str("//- ");
+        out.push_str(&file.path);
+        out.push('\n');
+        out.push_str(&file.text);
+        if !file.text.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The changes that index every file of a fixture.
+pub fn changes(fixture: &str) -> Vec<Change> {
+    parse_fixture(fixture)
+        .into_iter()
+        .map(|f| Change::Set {
+            path: PathBuf::from(f.path),
+            text: f.text,
+        })
+        .collect()
+}
+
+/// Indexes a fixture in one batch.
+pub fn run(fixture: &str) -> CheckOutcome {
+    check_changes(changes(fixture), PathBuf::from("/"))
+}
+
+/// A path as shown in expectations: relative to the baseline root when under it.
+pub fn show_path(path: &Path) -> String {
+    let text = path.to_string_lossy().replace('\\', "/");
+    match text.strip_prefix("/ws/") {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    }
+}
+
+/// The text a range covers, or a marker saying why it cannot be sliced (which is itself a bug).
+pub fn slice(text: &str, start: u32, end: u32) -> String {
+    let (start, end) = (start as usize, end as usize);
+    if start > end || end > text.len() {
+        return format!("<range {start}..{end} outside 0..{}>", text.len());
+    }
+    match text.get(start..end) {
+        Some(s) => s.to_owned(),
+        None => format!("<range {start}..{end} not on char boundaries>"),
+    }
+}
+
+/// (path, code, ranged text) of one diagnostic.
+pub fn describe(index: &Index, d: &Diagnostic) -> (String, &'static str, String) {
+    let file = index.file(d.file).expect("diagnostic names a known file");
+    (
+        show_path(&file.path),
+        d.code,
+        slice(&file.text, d.range.start, d.range.end),
+    )
+}
+
+/// Every diagnostic of a fixture as (path, code, ranged text), in path then position order.
+pub fn check_all(fixture: &str) -> Vec<(String, &'static str, String)> {
+    let outcome = run(fixture);
+    outcome
+        .diagnostics
+        .iter()
+        .map(|d| describe(&outcome.index, d))
+        .collect()
+}
+
+/// Like [`check_all`], without the `schema.*` codes. The resolution tests build deliberately
+/// odd artifacts (a number as a grant, a string as `requires:`); what the JSON Schemas say
+/// about them is the schema module's business and is tested there.
+pub fn check(fixture: &str) -> Vec<(String, &'static str, String)> {
+    check_all(fixture)
+        .into_iter()
+        .filter(|(_, code, _)| !code.starts_with("schema."))
+        .collect()
+}
+
+/// The full diagnostics (messages, related places) of one code, for tests that look beyond the
+/// range.
+pub fn diagnostics_of(fixture: &str, code: &str) -> (CheckOutcome, Vec<Diagnostic>) {
+    let outcome = run(fixture);
+    let found = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == code)
+        .cloned()
+        .collect();
+    (outcome, found)
+}
+
+/// The related places of a diagnostic as (path, ranged text, message).
+pub fn related(index: &Index, d: &Diagnostic) -> Vec<(String, String, String)> {
+    d.related
+        .iter()
+        .map(|r| {
+            let file = index.file(r.file).expect("related names a known file");
+            (
+                show_path(&file.path),
+                slice(&file.text, r.range.start, r.range.end),
+                r.message.clone(),
+            )
+        })
+        .collect()
+}
+
+/// Shorthand for building expectations.
+pub fn d(path: &str, code: &'static str, text: &str) -> (String, &'static str, String) {
+    (path.to_owned(), code, text.to_owned())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The baseline workspace and artifact builders.
+
+/// A minimal valid workspace (also valid against the bundled JSON Schemas): one MCP server
+/// `tools`; `mcp_tool` skills `fetch` and `store` on it; an `llm_prompt` skill `summarise`; an
+/// archetype `worker` whose defaults are `[fetch, summarise]`; a topology `team` whose root
+/// holds `store` and has one child `helper` built from `worker`.
+pub const BASELINE: &str = r#"
+//- /ws/workspace.yaml
+apiVersion: swarmkit/v1
+kind: Workspace
+metadata:
+  id: ws
+  name: Test workspace
+mcp_servers:
+  - id: tools
+    transport: stdio
+    command: ["tools-server"]
+//- /ws/skills/fetch.yaml
+apiVersion: swarmkit/v1
+kind: Skill
+metadata:
+  id: fetch
+  name: Fetch
+  description: Fetches a document.
+category: capability
+implementation:
+  type: mcp_tool
+  server: tools
+  tool: fetch
+provenance:
+  authored_by: human
+  version: 1.0.0
+//- /ws/skills/store.yaml
+apiVersion: swarmkit/v1
+kind: Skill
+metadata:
+  id: store
+  name: Store
+  description: Stores a document.
+category: capability
+implementation:
+  type: mcp_tool
+  server: tools
+  tool: store
+provenance:
+  authored_by: human
+  version: 1.0.0
+//- /ws/skills/summarise.yaml
+apiVersion: swarmkit/v1
+kind: Skill
+metadata:
+  id: summarise
+  name: Summarise
+  description: Summarises notes.
+category: capability
+implementation:
+  type: llm_prompt
+  prompt: Summarise the notes.
+provenance:
+  authored_by: human
+  version: 1.0.0
+//- /ws/archetypes/worker.yaml
+apiVersion: swarmkit/v1
+kind: Archetype
+metadata:
+  id: worker
+  name: Worker
+  description: Does the work.
+role: worker
+defaults:
+  model:
+    provider: anthropic
+    name: claude-sonnet-4-6
+  prompt:
+    system: You do the work.
+  skills:
+    - fetch
+    - summarise
+provenance:
+  authored_by: human
+  version: 1.0.0
+//- /ws/topologies/team.yaml
+apiVersion: swarmkit/v1
+kind: Topology
+metadata:
+  name: team
+  version: 1.0.0
+agents:
+  root:
+    id: root
+    role: root
+    model:
+      provider: anthropic
+      name: claude-opus-4-7
+    prompt:
+      system: Delegate the work.
+    skills:
+      - store
+    children:
+      - id: helper
+        role: worker
+        archetype: worker
+"#;
+
+/// The baseline with `overrides` applied: a file of `overrides` replaces the baseline file of
+/// the same path, other files are added. Order: baseline files first, then new ones.
+pub fn with_baseline(overrides: &str) -> String {
+    amend(BASELINE, overrides, &[])
+}
+
+/// The baseline without the files at `removed` (full paths), then with `overrides`.
+pub fn baseline_without(removed: &[&str], overrides: &str) -> String {
+    amend(BASELINE, overrides, removed)
+}
+
+fn amend(base: &str, overrides: &str, removed: &[&str]) -> String {
+    let mut files = parse_fixture(base);
+    files.retain(|f| !removed.contains(&f.path.as_str()));
+    let mut position: BTreeMap<String, usize> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.path.clone(), i))
+        .collect();
+    for file in parse_fixture(overrides) {
+        match position.get(&file.path) {
+            Some(&i) => files[i] = file,
+            None => {
+                position.insert(file.path.clone(), files.len());
+                files.push(file);
+            }
+        }
+    }
+    render_fixture(&files)
+}
+
+/// `//- /ws/skills/<id>.yaml`: an `mcp_tool` skill on `server`.
+pub fn mcp_skill(id: &str, server: &str) -> String {
+    skill(
+        id,
+        "capability",
+        &format!("  type: mcp_tool\n  server: {server}\n  tool: {id}\n"),
+    )
+}
+
+/// `//- /ws/skills/<id>.yaml`: an `llm_prompt` skill.
+pub fn llm_skill(id: &str) -> String {
+    skill(
+        id,
+        "capability",
+        "  type: llm_prompt\n  prompt: Do the thing.\n",
+    )
+}
+
+/// `//- /ws/skills/<id>.yaml`: a `composed` skill running `parts`.
+pub fn composed_skill(id: &str, parts: &[&str]) -> String {
+    skill(
+        id,
+        "capability",
+        &format!("  type: composed\n  composes: [{}]\n", parts.join(", ")),
+    )
+}
+
+/// `//- /ws/skills/<id>.yaml` with the given category and `implementation:` body (indented by
+/// two spaces, one field a line).
+pub fn skill(id: &str, category: &str, implementation: &str) -> String {
+    format!(
+        "//- /ws/skills/{id}.yaml\n\
+         apiVersion: swarmkit/v1\n\
+         kind: Skill\n\
+         metadata:\n  id: {id}\n  name: {id}\n  description: The {id} skill.\n\
+         category: {category}\n\
+         implementation:\n{implementation}\
+         provenance:\n  authored_by: human\n  version: 1.0.0\n"
+    )
+}
+
+/// `//- /ws/topologies/team.yaml` (replacing the baseline topology) whose `agents:` block is
+/// `agents`, written at column 0 (it is indented here).
+pub fn team(agents: &str) -> String {
+    topology("team", agents)
+}
+
+/// `//- /ws/topologies/<name>.yaml` whose `agents:` block is `agents`, written at column 0.
+pub fn topology(name: &str, agents: &str) -> String {
+    let mut body = String::new();
+    for line in trim_indent(agents).lines() {
+        if !line.is_empty() {
+            body.push_str("  ");
+            body.push_str(line);
+        }
+        body.push('\n');
+    }
+    format!(
+        "//- /ws/topologies/{name}.yaml\n\
+         apiVersion: swarmkit/v1\n\
+         kind: Topology\n\
+         metadata:\n  name: {name}\n  version: 1.0.0\n\
+         agents:\n{body}"
+    )
+}
+
+/// `//- /ws/archetypes/<id>.yaml` whose `defaults.skills` lists `skills` (block style, one a line,
+/// written verbatim after `- `).
+pub fn archetype(id: &str, skills: &[&str]) -> String {
+    let mut list = String::new();
+    for s in skills {
+        list.push_str("    - ");
+        list.push_str(s);
+        list.push('\n');
+    }
+    format!(
+        "//- /ws/archetypes/{id}.yaml\n\
+         apiVersion: swarmkit/v1\n\
+         kind: Archetype\n\
+         metadata:\n  id: {id}\n  name: {id}\n  description: The {id} archetype.\n\
+         role: worker\n\
+         defaults:\n  model:\n    provider: anthropic\n    name: claude-sonnet-4-6\n  prompt:\n    system: Work.\n  skills:\n{list}\
+         provenance:\n  authored_by: human\n  version: 1.0.0\n"
+    )
+}
+
+/// The root agent holding `store`, with `children` (a YAML list at column 0) below it. Most
+/// agent tests need only the children to differ.
+pub fn team_with_children(children: &str) -> String {
+    let mut indented = String::new();
+    for line in trim_indent(children).lines() {
+        if !line.is_empty() {
+            indented.push_str("    ");
+            indented.push_str(line);
+        }
+        indented.push('\n');
+    }
+    team(&format!(
+        "root:\n  id: root\n  role: root\n  skills: [store]\n  children:\n{indented}"
+    ))
+}

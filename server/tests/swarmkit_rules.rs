@@ -1,0 +1,1597 @@
+//! Every SwarmKit rule code: one fixture where it fires (asserting the range by the text it
+//! covers), plus near misses where it must stay silent. The baseline workspace from
+//! `support` is clean, which covers silence on valid input for every code at once.
+
+mod support;
+
+use support::*;
+
+fn codes(found: &[(String, &'static str, String)]) -> Vec<&'static str> {
+    found.iter().map(|(_, code, _)| *code).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The baseline.
+
+#[test]
+fn baseline_workspace_is_clean() {
+    assert_eq!(check_all(BASELINE), vec![]);
+}
+
+#[test]
+fn fixture_helpers_amend_the_baseline() {
+    let files = parse_fixture(&with_baseline(&llm_skill("extra")));
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "/ws/workspace.yaml",
+            "/ws/skills/fetch.yaml",
+            "/ws/skills/store.yaml",
+            "/ws/skills/summarise.yaml",
+            "/ws/archetypes/worker.yaml",
+            "/ws/topologies/team.yaml",
+            "/ws/skills/extra.yaml",
+        ]
+    );
+    let files = parse_fixture(&baseline_without(
+        &["/ws/skills/summarise.yaml"],
+        &team_with_children("- id: a\n  role: worker\n"),
+    ));
+    assert_eq!(files.len(), 5);
+    let team = files
+        .iter()
+        .find(|f| f.path.ends_with("team.yaml"))
+        .unwrap();
+    expect_test::expect![[r#"
+        apiVersion: swarmkit/v1
+        kind: Topology
+        metadata:
+          name: team
+          version: 1.0.0
+        agents:
+          root:
+            id: root
+            role: root
+            skills: [store]
+            children:
+              - id: a
+                role: worker
+    "#]]
+    .assert_eq(&team.text);
+}
+
+#[test]
+fn extra_artifacts_of_every_helper_are_clean() {
+    let fixture = with_baseline(&format!(
+        "{}{}{}{}",
+        mcp_skill("lookup", "tools"),
+        llm_skill("draft"),
+        composed_skill("fetch-and-store", &["fetch", "store"]),
+        archetype("reader", &["fetch", "lookup"]),
+    ));
+    assert_eq!(check(&fixture), vec![]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Syntax and discovery.
+
+#[test]
+fn yaml_duplicate_key_on_the_second_key_with_the_first_related() {
+    let fixture = with_baseline(
+        r#"
+        //- /ws/skills/fetch.yaml
+        apiVersion: swarmkit/v1
+        kind: Skill
+        metadata:
+          id: fetch
+          name: Fetch
+          name: Fetch again
+          description: Fetches a document.
+        category: capability
+        implementation:
+          type: mcp_tool
+          server: tools
+          tool: fetch
+        provenance:
+          authored_by: human
+          version: 1.0.0
+        "#,
+    );
+    assert_eq!(
+        check(&fixture),
+        vec![d("skills/fetch.yaml", "yaml.duplicate-key", "name")]
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "yaml.duplicate-key");
+    let text = &outcome.index.file(found[0].file).unwrap().text;
+    // The second `name`, not the first.
+    assert_eq!(
+        found[0].range.start as usize,
+        text.find("name: Fetch again").unwrap()
+    );
+    assert_eq!(
+        related(&outcome.index, &found[0]),
+        vec![(
+            "skills/fetch.yaml".to_owned(),
+            "name".to_owned(),
+            "`name` first written here".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn yaml_parse_error_keeps_what_was_read_before_it() {
+    // The error is after `metadata.id`: the id is still defined, so the topology's grants of
+    // `fetch` resolve and nothing else is reported.
+    let fixture = with_baseline(
+        r#"
+        //- /ws/skills/fetch.yaml
+        apiVersion: swarmkit/v1
+        kind: Skill
+        metadata:
+          id: fetch
+          name: Fetch
+        category: capability
+        implementation:
+          type: mcp_tool
+          server: tools
+          tool: [fetch
+        "#,
+    );
+    let found = check(&fixture);
+    assert_eq!(codes(&found), ["workspace.yaml-parse"], "{found:?}");
+    assert_eq!(found[0].0, "skills/fetch.yaml");
+}
+
+#[test]
+fn yaml_parse_error_is_placed_where_the_parser_stopped() {
+    let fixture = with_baseline(
+        "//- /ws/skills/broken.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata: {id: broken\n",
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "workspace.yaml-parse");
+    assert_eq!(found.len(), 1, "{found:?}");
+    let text = &outcome.index.file(found[0].file).unwrap().text;
+    // Past the start of the unclosed flow mapping, within the file.
+    assert!(found[0].range.start as usize >= text.find('{').unwrap());
+    assert!(found[0].range.end as usize <= text.len());
+}
+
+#[test]
+fn workspace_kind_mismatch_on_the_kind_value() {
+    let fixture = with_baseline(
+        r#"
+        //- /ws/skills/misplaced.yaml
+        apiVersion: swarmkit/v1
+        kind: Topology
+        metadata:
+          name: misplaced
+          version: 1.0.0
+        agents:
+          root:
+            id: root
+            role: root
+        "#,
+    );
+    assert_eq!(
+        check(&fixture),
+        vec![d(
+            "skills/misplaced.yaml",
+            "workspace.kind-mismatch",
+            "Topology"
+        )]
+    );
+}
+
+#[test]
+fn workspace_kind_mismatch_in_the_manifest() {
+    let fixture = with_baseline(
+        r#"
+        //- /ws/workspace.yaml
+        apiVersion: swarmkit/v1
+        kind: Workspaces
+        metadata:
+          id: ws
+          name: Test workspace
+        mcp_servers:
+          - id: tools
+            transport: stdio
+            command: ["tools-server"]
+        "#,
+    );
+    assert_eq!(
+        check(&fixture),
+        vec![d("workspace.yaml", "workspace.kind-mismatch", "Workspaces")]
+    );
+}
+
+#[test]
+fn workspace_deep_nesting_on_the_first_key() {
+    let fixture = with_baseline(
+        &llm_skill("deep").replace("/ws/skills/deep.yaml", "/ws/skills/a/b/deep.yaml"),
+    );
+    assert_eq!(
+        check(&fixture),
+        vec![d(
+            "skills/a/b/deep.yaml",
+            "workspace.deep-nesting",
+            "apiVersion"
+        )]
+    );
+    // One level below the artifact directory is fine.
+    let fixture = with_baseline(
+        &llm_skill("shallow").replace("/ws/skills/shallow.yaml", "/ws/skills/a/shallow.yaml"),
+    );
+    assert_eq!(check(&fixture), vec![]);
+}
+
+#[test]
+fn workspace_malformed_for_a_list_a_scalar_and_an_empty_file() {
+    let fixture = with_baseline(
+        "//- /ws/skills/list.yaml\n- a\n- b\n//- /ws/skills/scalar.yaml\njust text\n//- /ws/skills/empty.yaml\n",
+    );
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d("skills/empty.yaml", "workspace.malformed", ""),
+            d("skills/list.yaml", "workspace.malformed", "- a\n- b"),
+            d("skills/scalar.yaml", "workspace.malformed", "just text"),
+        ]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Duplicate ids: every defining file is reported, on its id.
+
+#[test]
+fn skill_duplicate_id_on_every_defining_file() {
+    let copy =
+        mcp_skill("fetch", "tools").replace("/ws/skills/fetch.yaml", "/ws/skills/fetch-2.yaml");
+    let fixture = with_baseline(&copy);
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d("skills/fetch-2.yaml", "skill.duplicate-id", "fetch"),
+            d("skills/fetch.yaml", "skill.duplicate-id", "fetch"),
+        ]
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "skill.duplicate-id");
+    let rel = related(&outcome.index, &found[0]);
+    assert_eq!(
+        rel,
+        vec![(
+            "skills/fetch.yaml".to_owned(),
+            "fetch".to_owned(),
+            "`fetch` also defined here".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn archetype_duplicate_id_on_every_defining_file() {
+    let copy = archetype("worker", &["fetch"])
+        .replace("/ws/archetypes/worker.yaml", "/ws/archetypes/worker-2.yaml");
+    assert_eq!(
+        check(&with_baseline(&copy)),
+        vec![
+            d(
+                "archetypes/worker-2.yaml",
+                "archetype.duplicate-id",
+                "worker"
+            ),
+            d("archetypes/worker.yaml", "archetype.duplicate-id", "worker"),
+        ]
+    );
+}
+
+#[test]
+fn topology_duplicate_id_on_every_defining_file() {
+    let copy = topology("team", "root:\n  id: root\n  role: root\n")
+        .replace("/ws/topologies/team.yaml", "/ws/topologies/team-2.yaml");
+    assert_eq!(
+        check(&with_baseline(&copy)),
+        vec![
+            d("topologies/team-2.yaml", "topology.duplicate-id", "team"),
+            d("topologies/team.yaml", "topology.duplicate-id", "team"),
+        ]
+    );
+}
+
+const TRIGGER_T: &str = r#"
+//- /ws/triggers/t.yaml
+apiVersion: swarmkit/v1
+kind: Trigger
+metadata:
+  id: t
+  name: Trigger t
+type: manual
+targets:
+  - team
+"#;
+
+#[test]
+fn trigger_duplicate_id_on_every_defining_file() {
+    let copy = TRIGGER_T.replace("/ws/triggers/t.yaml", "/ws/schedules/t-2.yaml");
+    assert_eq!(check(&with_baseline(TRIGGER_T)), vec![]);
+    assert_eq!(
+        check(&with_baseline(&format!("{TRIGGER_T}{copy}"))),
+        vec![
+            d("schedules/t-2.yaml", "trigger.duplicate-id", "t"),
+            d("triggers/t.yaml", "trigger.duplicate-id", "t"),
+        ]
+    );
+}
+
+#[test]
+fn same_id_in_two_kinds_is_not_a_duplicate() {
+    // A skill and an archetype may share an id; so may two workspaces.
+    let fixture = with_baseline(&format!(
+        "{}{}",
+        llm_skill("worker"),
+        mcp_skill("fetch", "tools").replace("/ws/", "/other/")
+    ));
+    let fixture = format!(
+        "{fixture}//- /other/workspace.yaml\napiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: other\n  name: Other\nmcp_servers:\n  - id: tools\n    transport: stdio\n    command: [\"t\"]\n"
+    );
+    assert_eq!(check(&fixture), vec![]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// References to archetypes, funnels and topologies.
+
+#[test]
+fn agent_unknown_archetype_on_the_value_with_a_suggestion() {
+    let fixture = with_baseline(&team_with_children(
+        r#"
+        - id: helper
+          role: worker
+          archetype: workr
+        "#,
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![d(
+            "topologies/team.yaml",
+            "agent.unknown-archetype",
+            "workr"
+        )]
+    );
+    let (_, found) = diagnostics_of(&fixture, "agent.unknown-archetype");
+    assert!(
+        found[0].message.contains("did you mean `worker`?"),
+        "{}",
+        found[0].message
+    );
+}
+
+#[test]
+fn agent_unknown_archetype_still_checks_the_agents_own_skills() {
+    let fixture = with_baseline(&team_with_children(
+        r#"
+        - id: helper
+          role: worker
+          archetype: nobody
+          skills: [fetch, nope]
+        "#,
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d("topologies/team.yaml", "agent.unknown-archetype", "nobody"),
+            d("topologies/team.yaml", "agent.unknown-skill", "nope"),
+        ]
+    );
+}
+
+const FUNNEL_REVIEW: &str = r#"
+//- /ws/funnels/review.yaml
+apiVersion: swarmkit/v1
+kind: Funnel
+metadata:
+  id: review
+  name: Review
+approve:
+  rules:
+    - scope: release:approve
+      roles: [lead]
+provenance:
+  authored_by: human
+  version: 1.0.0
+"#;
+
+#[test]
+fn agent_unknown_funnel_on_the_value() {
+    let agents = r#"
+        - id: helper
+          role: worker
+          archetype: worker
+          funnel: reviw
+        "#;
+    assert_eq!(
+        check(&with_baseline(&team_with_children(agents))),
+        vec![d("topologies/team.yaml", "agent.unknown-funnel", "reviw")]
+    );
+    // With the funnel defined (under a near-miss id first, then the right one).
+    let fixture = with_baseline(&format!("{FUNNEL_REVIEW}{}", team_with_children(agents)));
+    let (_, found) = diagnostics_of(&fixture, "agent.unknown-funnel");
+    assert!(found[0].message.contains("did you mean `review`?"));
+    let fixed = team_with_children(&agents.replace("reviw", "review"));
+    assert_eq!(
+        check(&with_baseline(&format!("{FUNNEL_REVIEW}{fixed}"))),
+        vec![]
+    );
+}
+
+#[test]
+fn trigger_unknown_target_on_each_unknown_topology_id() {
+    let fixture = with_baseline(
+        r#"
+        //- /ws/triggers/t.yaml
+        apiVersion: swarmkit/v1
+        kind: Trigger
+        metadata:
+          id: t
+          name: Trigger t
+        type: manual
+        targets:
+          - team
+          - nope
+          - {pipeline: p, emit: e}
+          - also-nope
+        "#,
+    );
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d("triggers/t.yaml", "trigger.unknown-target", "nope"),
+            d("triggers/t.yaml", "trigger.unknown-target", "also-nope"),
+        ]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The agent tree.
+
+#[test]
+fn agent_duplicate_id_across_the_whole_tree() {
+    let fixture = with_baseline(&team_with_children(
+        r#"
+        - id: lead
+          role: leader
+          children:
+            - id: helper
+              role: worker
+        - id: helper
+          role: worker
+        "#,
+    ));
+    let (outcome, found) = diagnostics_of(&fixture, "agent.duplicate-id");
+    assert_eq!(
+        check(&fixture),
+        vec![d("topologies/team.yaml", "agent.duplicate-id", "helper")]
+    );
+    // On the second `helper` (the sibling of `lead`), pointing at the nested first one.
+    let text = &outcome.index.file(found[0].file).unwrap().text;
+    assert_eq!(found[0].range.start as usize, text.rfind("helper").unwrap());
+    assert_eq!(
+        found[0].related[0].range.start as usize,
+        text.find("helper").unwrap()
+    );
+}
+
+#[test]
+fn agent_bad_role_for_the_root_and_below_it() {
+    let fixture = with_baseline(&team(
+        r#"
+        root:
+          id: root
+          role: leader
+          skills: [store]
+          children:
+            - id: helper
+              role: root
+              archetype: worker
+            - id: lead
+              role: leader
+        "#,
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d("topologies/team.yaml", "agent.bad-role", "leader"),
+            d("topologies/team.yaml", "agent.bad-role", "root"),
+        ]
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "agent.bad-role");
+    let text = &outcome.index.file(found[1].file).unwrap().text;
+    assert_eq!(
+        found[1].range.start as usize,
+        text.find("role: root").unwrap() + "role: ".len()
+    );
+}
+
+#[test]
+fn agent_depends_on_self() {
+    let fixture = with_baseline(&team_with_children(
+        r#"
+        - id: a
+          role: worker
+          depends_on: [b, a]
+        - id: b
+          role: worker
+        "#,
+    ));
+    let found = check(&fixture);
+    assert_eq!(
+        found,
+        vec![d("topologies/team.yaml", "agent.depends-on-self", "a")]
+    );
+    let (outcome, all) = diagnostics_of(&fixture, "agent.depends-on-self");
+    let text = &outcome.index.file(all[0].file).unwrap().text;
+    assert_eq!(all[0].range.start as usize, text.find("b, a]").unwrap() + 3);
+}
+
+#[test]
+fn agent_depends_on_unknown_with_a_suggestion() {
+    let fixture = with_baseline(&team_with_children(
+        r#"
+        - id: writer
+          role: worker
+          depends_on: [reader, ghost]
+        - id: reader
+          role: worker
+        - id: checker
+          role: worker
+          depends_on: [writr]
+        "#,
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d("topologies/team.yaml", "agent.depends-on-unknown", "ghost"),
+            d("topologies/team.yaml", "agent.depends-on-unknown", "writr"),
+        ]
+    );
+    let (_, found) = diagnostics_of(&fixture, "agent.depends-on-unknown");
+    assert!(found[1].message.contains("did you mean `writer`?"));
+}
+
+#[test]
+fn agent_depends_on_cycle_once_with_the_whole_loop() {
+    let fixture = with_baseline(&team_with_children(
+        r#"
+        - id: a
+          role: worker
+          depends_on: [b]
+        - id: b
+          role: worker
+          depends_on: [c]
+        - id: c
+          role: worker
+          depends_on: [a]
+        - id: d
+          role: worker
+          depends_on: [a]
+        "#,
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![d("topologies/team.yaml", "agent.depends-on-cycle", "b")]
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "agent.depends-on-cycle");
+    assert!(
+        found[0].message.contains("a → b → c → a"),
+        "{}",
+        found[0].message
+    );
+    let rel: Vec<String> = related(&outcome.index, &found[0])
+        .into_iter()
+        .map(|(_, text, message)| format!("{text}: {message}"))
+        .collect();
+    assert_eq!(
+        rel,
+        [
+            "b: `a` depends on `b`",
+            "c: `b` depends on `c`",
+            "a: `c` depends on `a`"
+        ]
+    );
+}
+
+#[test]
+fn depends_on_between_siblings_in_order_is_fine() {
+    let fixture = with_baseline(&team_with_children(
+        r#"
+        - id: a
+          role: worker
+        - id: b
+          role: worker
+          depends_on: [a]
+        - id: c
+          role: worker
+          depends_on: [a, b]
+        "#,
+    ));
+    assert_eq!(check(&fixture), vec![]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Grants.
+
+#[test]
+fn agent_unknown_skill_in_skills_and_skills_additional() {
+    let fixture = with_baseline(&team(
+        r#"
+        root:
+          id: root
+          role: root
+          skills: [store, nope]
+          children:
+            - id: helper
+              role: worker
+              archetype: worker
+              skills_additional:
+                - fetchh
+        "#,
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d("topologies/team.yaml", "agent.unknown-skill", "nope"),
+            d("topologies/team.yaml", "agent.unknown-skill", "fetchh"),
+        ]
+    );
+    let (_, found) = diagnostics_of(&fixture, "agent.unknown-skill");
+    assert!(found[1].message.contains("did you mean `fetch`?"));
+}
+
+#[test]
+fn unknown_skill_inherited_from_an_archetype_is_on_the_agents_archetype_value() {
+    let fixture = with_baseline(&format!(
+        "{}{}",
+        archetype("broken", &["fetch", "nope"]),
+        team_with_children(
+            r#"
+            - id: one
+              role: worker
+              archetype: broken
+            - id: two
+              role: worker
+              archetype: broken
+            - id: own
+              role: worker
+              archetype: broken
+              skills: [fetch]
+            "#,
+        )
+    ));
+    // Reported on the archetype, and again on every agent that inherits the list (not on
+    // `own`, whose `skills` replace the defaults).
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d("archetypes/broken.yaml", "archetype.unknown-skill", "nope"),
+            d("topologies/team.yaml", "agent.unknown-skill", "broken"),
+            d("topologies/team.yaml", "agent.unknown-skill", "broken"),
+        ]
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "agent.unknown-skill");
+    assert_eq!(
+        related(&outcome.index, &found[0]),
+        vec![(
+            "archetypes/broken.yaml".to_owned(),
+            "nope".to_owned(),
+            "the archetype's grant".to_owned()
+        )]
+    );
+    assert!(
+        found[0].message.contains("agent `one`"),
+        "{}",
+        found[0].message
+    );
+    assert!(
+        found[1].message.contains("agent `two`"),
+        "{}",
+        found[1].message
+    );
+}
+
+#[test]
+fn archetype_unknown_skill_on_the_entry() {
+    let fixture = with_baseline(&archetype("worker", &["fetch", "sumarise"]));
+    let found = check(&fixture);
+    assert_eq!(
+        found,
+        vec![
+            d(
+                "archetypes/worker.yaml",
+                "archetype.unknown-skill",
+                "sumarise"
+            ),
+            // `helper` inherits it.
+            d("topologies/team.yaml", "agent.unknown-skill", "worker"),
+        ]
+    );
+    let (_, found) = diagnostics_of(&fixture, "archetype.unknown-skill");
+    assert!(found[0].message.contains("did you mean `summarise`?"));
+}
+
+#[test]
+fn agent_bad_skill_entry_for_lists_maps_and_nulls() {
+    let fixture = with_baseline(&team(
+        r#"
+        root:
+          id: root
+          role: root
+          skills:
+            - store
+            - [fetch]
+            - {name: fetch}
+            - ~
+        "#,
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d("topologies/team.yaml", "agent.bad-skill-entry", "[fetch]"),
+            d(
+                "topologies/team.yaml",
+                "agent.bad-skill-entry",
+                "{name: fetch}"
+            ),
+            d("topologies/team.yaml", "agent.bad-skill-entry", "~"),
+        ]
+    );
+}
+
+#[test]
+fn agent_bad_skill_entry_in_an_archetype() {
+    let fixture = with_baseline(&archetype("worker", &["fetch", "[summarise]"]));
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d(
+                "archetypes/worker.yaml",
+                "agent.bad-skill-entry",
+                "[summarise]"
+            ),
+            d("topologies/team.yaml", "agent.bad-skill-entry", "worker"),
+        ]
+    );
+}
+
+#[test]
+fn agent_unknown_bulk_grant_on_the_id_after_the_prefix() {
+    let fixture = with_baseline(&team(
+        r#"
+        root:
+          id: root
+          role: root
+          skills:
+            - server:nope
+            - "server:tool"
+            - pack:nothing
+        "#,
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d("topologies/team.yaml", "agent.unknown-bulk-grant", "nope"),
+            d("topologies/team.yaml", "agent.unknown-bulk-grant", "tool"),
+            d(
+                "topologies/team.yaml",
+                "agent.unknown-bulk-grant",
+                "nothing"
+            ),
+        ]
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "agent.unknown-bulk-grant");
+    let rel = related(&outcome.index, &found[0]);
+    assert_eq!(rel.len(), 1);
+    assert_eq!(rel[0].0, "workspace.yaml");
+}
+
+#[test]
+fn server_and_pack_grants_that_resolve_are_fine() {
+    let fixture = with_baseline(&format!(
+        r#"
+//- /ws/workspace.yaml
+apiVersion: swarmkit/v1
+kind: Workspace
+metadata:
+  id: ws
+  name: Test workspace
+mcp_servers:
+  - id: tools
+    transport: stdio
+    command: ["tools-server"]
+command_packs:
+  - id: git-read
+    commands: []
+{}{}"#,
+        skill(
+            "git-log",
+            "capability",
+            "  type: command\n  pack: git-read\n  command: log\n"
+        ),
+        team(
+            r#"
+            root:
+              id: root
+              role: root
+              skills: [server:tools, pack:git-read]
+              requires:
+                store: [fetch]
+            "#
+        )
+    ));
+    assert_eq!(check(&fixture), vec![]);
+}
+
+const ABSTRACT_ARCHETYPE: &str = r#"
+//- /ws/archetypes/finder.yaml
+apiVersion: swarmkit/v1
+kind: Archetype
+metadata:
+  id: finder
+  name: Finder
+  description: Finds things.
+role: worker
+defaults:
+  model:
+    provider: anthropic
+    name: claude-sonnet-4-6
+  prompt:
+    system: Find.
+  skills:
+    - abstract: {category: capability, capability: CAPABILITY}
+provenance:
+  authored_by: human
+  version: 1.0.0
+"#;
+
+#[test]
+fn abstract_grant_matching_one_skill_is_fine() {
+    let fixture = with_baseline(&ABSTRACT_ARCHETYPE.replace("CAPABILITY", "fet"));
+    assert_eq!(check(&fixture), vec![]);
+}
+
+#[test]
+fn agent_abstract_no_match_on_the_grant() {
+    let fixture = with_baseline(&format!(
+        "{}{}",
+        ABSTRACT_ARCHETYPE.replace("CAPABILITY", "translate"),
+        team_with_children("- id: finder\n  role: worker\n  archetype: finder\n")
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d(
+                "archetypes/finder.yaml",
+                "agent.abstract-no-match",
+                "abstract: {category: capability, capability: translate}"
+            ),
+            d("topologies/team.yaml", "agent.abstract-no-match", "finder"),
+        ]
+    );
+}
+
+#[test]
+fn agent_abstract_ambiguous_names_the_candidates() {
+    // `e` is in fetch, store and summarise.
+    let fixture = with_baseline(&ABSTRACT_ARCHETYPE.replace("CAPABILITY", "e"));
+    assert_eq!(
+        check(&fixture),
+        vec![d(
+            "archetypes/finder.yaml",
+            "agent.abstract-ambiguous",
+            "abstract: {category: capability, capability: e}"
+        )]
+    );
+    let (_, found) = diagnostics_of(&fixture, "agent.abstract-ambiguous");
+    assert!(
+        found[0].message.contains("fetch, store, summarise"),
+        "{}",
+        found[0].message
+    );
+}
+
+#[test]
+fn agent_duplicate_grant_on_the_second_grant() {
+    let fixture = with_baseline(&team(
+        r#"
+        root:
+          id: root
+          role: root
+          skills: [store, fetch, store]
+          children:
+            - id: helper
+              role: worker
+              archetype: worker
+              skills_additional: [fetch]
+            - id: bulk
+              role: worker
+              skills: [fetch, server:tools]
+        "#,
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d("topologies/team.yaml", "agent.duplicate-grant", "store"),
+            d("topologies/team.yaml", "agent.duplicate-grant", "fetch"),
+            d(
+                "topologies/team.yaml",
+                "agent.duplicate-grant",
+                "server:tools"
+            ),
+        ]
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "agent.duplicate-grant");
+    assert!(found
+        .iter()
+        .all(|d| d.severity == skillgraph::diagnostic::Severity::Warning));
+    // The inherited first grant is in the archetype.
+    assert_eq!(
+        related(&outcome.index, &found[1])[0].0,
+        "archetypes/worker.yaml"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// `requires:`.
+
+/// The root holding `grants`, with `requires` as its rules block (YAML at column 0).
+fn root_requiring(grants: &str, requires: &str) -> String {
+    let mut block = String::new();
+    for line in trim_indent(requires).lines() {
+        block.push_str("    ");
+        block.push_str(line);
+        block.push('\n');
+    }
+    team(&format!(
+        "root:\n  id: root\n  role: root\n  skills: [{grants}]\n  requires:\n{block}"
+    ))
+}
+
+fn mcp_skills(ids: &[&str]) -> String {
+    ids.iter().map(|id| mcp_skill(id, "tools")).collect()
+}
+
+#[test]
+fn agent_bad_requires_for_a_string_block_and_a_string_value() {
+    let fixture = with_baseline(&team(
+        r#"
+        root:
+          id: root
+          role: root
+          skills: [store, fetch]
+          requires: store
+          children:
+            - id: helper
+              role: worker
+              skills: [store, fetch]
+              requires:
+                store: fetch
+            - id: empty
+              role: worker
+              skills: [store]
+              requires:
+        "#,
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d("topologies/team.yaml", "agent.bad-requires", "store"),
+            d("topologies/team.yaml", "agent.bad-requires", "fetch"),
+            d("topologies/team.yaml", "agent.bad-requires", ""),
+        ]
+    );
+}
+
+#[test]
+fn agent_requires_unknown_skill_on_either_side() {
+    let fixture = with_baseline(&root_requiring(
+        "store, fetch",
+        r#"
+        store: [fetch, summarise]
+        nope: [fetch]
+        "#,
+    ));
+    // `summarise` is a skill of the workspace, but the root does not hold it.
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d(
+                "topologies/team.yaml",
+                "agent.requires-unknown-skill",
+                "summarise"
+            ),
+            d(
+                "topologies/team.yaml",
+                "agent.requires-unknown-skill",
+                "nope"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn requires_over_inherited_and_additional_skills_is_fine() {
+    let fixture = with_baseline(&team_with_children(
+        r#"
+        - id: helper
+          role: worker
+          archetype: worker
+          skills_additional: [store]
+          requires:
+            store: [fetch]
+        "#,
+    ));
+    assert_eq!(check(&fixture), vec![]);
+}
+
+#[test]
+fn requires_is_not_inherited_and_replaced_defaults_are_not_held() {
+    // `skills` replaces the archetype's defaults: `fetch` is no longer held.
+    let fixture = with_baseline(&team_with_children(
+        r#"
+        - id: helper
+          role: worker
+          archetype: worker
+          skills: [store]
+          requires:
+            store: [fetch]
+        "#,
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![d(
+            "topologies/team.yaml",
+            "agent.requires-unknown-skill",
+            "fetch"
+        )]
+    );
+}
+
+#[test]
+fn mcp_tool_prerequisites_are_satisfiable() {
+    let fixture = with_baseline(&root_requiring("store, fetch", "store: [fetch]\n"));
+    assert_eq!(check(&fixture), vec![]);
+}
+
+#[test]
+fn requires_over_a_server_grant_is_fine() {
+    let fixture = with_baseline(&root_requiring("server:tools", "store: [fetch]\n"));
+    assert_eq!(check(&fixture), vec![]);
+}
+
+#[test]
+fn agent_requires_cycle_once_with_the_whole_loop_and_each_edge() {
+    let fixture = with_baseline(&format!(
+        "{}{}",
+        mcp_skills(&["a", "b", "c"]),
+        root_requiring(
+            "store, a, b, c",
+            r#"
+            a: [b]
+            b: [c]
+            c: [a]
+            "#,
+        )
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![d("topologies/team.yaml", "agent.requires-cycle", "a")]
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "agent.requires-cycle");
+    assert!(
+        found[0].message.contains("a → b → c → a"),
+        "{}",
+        found[0].message
+    );
+    let rel: Vec<String> = related(&outcome.index, &found[0])
+        .into_iter()
+        .map(|(_, text, message)| format!("{text}: {message}"))
+        .collect();
+    assert_eq!(
+        rel,
+        [
+            "b: `a` requires `b`",
+            "c: `b` requires `c`",
+            "a: `c` requires `a`"
+        ]
+    );
+}
+
+#[test]
+fn agent_requires_self_loop_is_a_cycle() {
+    let fixture = with_baseline(&root_requiring("store", "store: [store]\n"));
+    assert_eq!(
+        check(&fixture),
+        vec![d("topologies/team.yaml", "agent.requires-cycle", "store")]
+    );
+}
+
+#[test]
+fn agent_requires_unsatisfiable_direct() {
+    let fixture = with_baseline(&root_requiring("store, summarise", "store: [summarise]\n"));
+    assert_eq!(
+        check(&fixture),
+        vec![d(
+            "topologies/team.yaml",
+            "agent.requires-unsatisfiable",
+            "store"
+        )]
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "agent.requires-unsatisfiable");
+    assert!(
+        found[0].message.contains(
+            "it requires summarise, an llm_prompt skill that the runtime never records as called"
+        ),
+        "{}",
+        found[0].message
+    );
+    let rel = related(&outcome.index, &found[0]);
+    assert_eq!(
+        rel,
+        vec![
+            (
+                "topologies/team.yaml".to_owned(),
+                "summarise".to_owned(),
+                "`store` requires `summarise`".to_owned()
+            ),
+            (
+                "skills/summarise.yaml".to_owned(),
+                "llm_prompt".to_owned(),
+                "`summarise` is an llm_prompt skill".to_owned()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn agent_requires_unsatisfiable_for_every_non_mcp_prerequisite_type() {
+    for (kind, implementation) in [
+        ("composed", "  type: composed\n  composes: [fetch]\n"),
+        ("command", "  type: command\n  pack: git\n  command: log\n"),
+        ("agent", "  type: agent\n"),
+    ] {
+        let fixture = with_baseline(&format!(
+            "{}{}",
+            skill("pre", "capability", implementation),
+            root_requiring("store, pre", "store: [pre]\n")
+        ));
+        let (_, found) = diagnostics_of(&fixture, "agent.requires-unsatisfiable");
+        assert_eq!(found.len(), 1, "{kind}");
+        assert!(
+            found[0].message.contains(&format!(
+                "pre, a{} {kind} skill",
+                if kind == "agent" { "n" } else { "" }
+            )),
+            "{kind}: {}",
+            found[0].message
+        );
+    }
+}
+
+#[test]
+fn agent_requires_unsatisfiable_transitive_names_the_whole_path() {
+    let fixture = with_baseline(&root_requiring(
+        "store, fetch, summarise",
+        r#"
+        fetch: [store]
+        store: [summarise]
+        "#,
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d(
+                "topologies/team.yaml",
+                "agent.requires-unsatisfiable",
+                "fetch"
+            ),
+            d(
+                "topologies/team.yaml",
+                "agent.requires-unsatisfiable",
+                "store"
+            ),
+        ]
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "agent.requires-unsatisfiable");
+    assert!(
+        found[0].message.contains(
+            "can never call fetch: it requires store, which requires summarise, an llm_prompt skill that the runtime never records as called"
+        ),
+        "{}",
+        found[0].message
+    );
+    // One related place per edge of the path, and the skill whose type is the cause.
+    let rel: Vec<String> = related(&outcome.index, &found[0])
+        .into_iter()
+        .map(|(path, text, _)| format!("{path}: {text}"))
+        .collect();
+    assert_eq!(
+        rel,
+        [
+            "topologies/team.yaml: store",
+            "topologies/team.yaml: summarise",
+            "skills/summarise.yaml: llm_prompt"
+        ]
+    );
+}
+
+#[test]
+fn agent_requires_unsatisfiable_when_blocked_by_a_cycle() {
+    let fixture = with_baseline(&format!(
+        "{}{}",
+        mcp_skills(&["a", "b"]),
+        root_requiring(
+            "store, a, b",
+            r#"
+            a: [b]
+            b: [a]
+            store: [a]
+            "#,
+        )
+    ));
+    // The cycle is reported once, as a cycle; `store` is blocked by it, not part of it.
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d("topologies/team.yaml", "agent.requires-cycle", "a"),
+            d(
+                "topologies/team.yaml",
+                "agent.requires-unsatisfiable",
+                "store"
+            ),
+        ]
+    );
+    let (_, found) = diagnostics_of(&fixture, "agent.requires-unsatisfiable");
+    assert!(
+        found[0]
+            .message
+            .contains("it requires a, which is caught in the requires cycle a → b → a"),
+        "{}",
+        found[0].message
+    );
+}
+
+#[test]
+fn agent_requires_not_enforced_on_llm_prompt_and_composed_guards() {
+    let fixture = with_baseline(&format!(
+        "{}{}",
+        composed_skill("combo", &["fetch", "store"]),
+        root_requiring(
+            "store, fetch, summarise, combo",
+            r#"
+            summarise: [fetch]
+            combo: [fetch]
+            "#,
+        )
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d(
+                "topologies/team.yaml",
+                "agent.requires-not-enforced",
+                "summarise"
+            ),
+            d(
+                "topologies/team.yaml",
+                "agent.requires-not-enforced",
+                "combo"
+            ),
+        ]
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "agent.requires-not-enforced");
+    assert!(found
+        .iter()
+        .all(|d| d.severity == skillgraph::diagnostic::Severity::Warning));
+    assert_eq!(
+        related(&outcome.index, &found[0]),
+        vec![(
+            "skills/summarise.yaml".to_owned(),
+            "llm_prompt".to_owned(),
+            "its implementation type".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn command_and_agent_guards_are_enforced() {
+    let fixture = with_baseline(&format!(
+        "{}{}{}",
+        skill(
+            "run",
+            "capability",
+            "  type: command\n  pack: git\n  command: log\n"
+        ),
+        skill("delegate", "capability", "  type: agent\n"),
+        root_requiring(
+            "store, fetch, run, delegate",
+            r#"
+            run: [fetch]
+            delegate: [fetch]
+            "#,
+        )
+    ));
+    assert_eq!(check(&fixture), vec![]);
+}
+
+#[test]
+fn agent_requires_duplicate_on_the_repeat() {
+    let fixture = with_baseline(&root_requiring("store, fetch", "store: [fetch, fetch]\n"));
+    let (outcome, found) = diagnostics_of(&fixture, "agent.requires-duplicate");
+    assert_eq!(
+        check(&fixture),
+        vec![d(
+            "topologies/team.yaml",
+            "agent.requires-duplicate",
+            "fetch"
+        )]
+    );
+    let text = &outcome.index.file(found[0].file).unwrap().text;
+    assert_eq!(found[0].range.start as usize, text.rfind("fetch").unwrap());
+    assert_eq!(found[0].severity, skillgraph::diagnostic::Severity::Warning);
+}
+
+#[test]
+fn agent_requires_parameterised_on_the_entry() {
+    let fixture = with_baseline(&root_requiring(
+        "store, fetch",
+        r#"
+        store:
+          - fetch(id=$x)
+        "#,
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![d(
+            "topologies/team.yaml",
+            "agent.requires-parameterised",
+            "fetch(id=$x)"
+        )]
+    );
+    let (_, found) = diagnostics_of(&fixture, "agent.requires-parameterised");
+    assert!(
+        found[0].message.contains("bare id `fetch`"),
+        "{}",
+        found[0].message
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Skills.
+
+#[test]
+fn skill_composed_unknown_on_the_entry() {
+    let fixture = with_baseline(&composed_skill("combo", &["fetch", "fetc", "nothing"]));
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d("skills/combo.yaml", "skill.composed-unknown", "fetc"),
+            d("skills/combo.yaml", "skill.composed-unknown", "nothing"),
+        ]
+    );
+}
+
+// DOUBTFUL: how often a composed cycle is reported is in flux. SPEC §3 says once per cycle
+// (the brief: "reported once"), and rules/skills.rs did that (on the smallest id's
+// `metadata.id`); the uncommitted change to rules/skills.rs now reports it on every member, on
+// the `composes` entry leading into the loop, as SwarmKit does. These tests assert only what
+// both agree on: the whole loop, from the smallest id, with one related place per edge, and
+// nothing outside the loop.
+#[test]
+fn skill_composed_cycle_with_the_whole_loop_and_each_edge() {
+    let fixture = with_baseline(&format!(
+        "{}{}{}",
+        composed_skill("c-one", &["fetch", "c-two"]),
+        composed_skill("c-two", &["c-three"]),
+        composed_skill("c-three", &["c-one"]),
+    ));
+    let found = check(&fixture);
+    assert!(!found.is_empty());
+    let members = [
+        "skills/c-one.yaml",
+        "skills/c-three.yaml",
+        "skills/c-two.yaml",
+    ];
+    assert!(
+        found
+            .iter()
+            .all(|(path, code, _)| *code == "skill.composed-cycle"
+                && members.contains(&path.as_str())),
+        "{found:?}"
+    );
+    assert_eq!(found[0].0, "skills/c-one.yaml");
+    assert!(
+        ["c-one", "c-two"].contains(&found[0].2.as_str()),
+        "{found:?}"
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "skill.composed-cycle");
+    let first = found
+        .iter()
+        .find(|d| {
+            outcome
+                .index
+                .file(d.file)
+                .unwrap()
+                .path
+                .ends_with("c-one.yaml")
+        })
+        .unwrap();
+    assert!(
+        first.message.contains("c-one → c-two → c-three → c-one"),
+        "{}",
+        first.message
+    );
+    let rel: Vec<String> = related(&outcome.index, first)
+        .into_iter()
+        .map(|(path, text, _)| format!("{path}: {text}"))
+        .collect();
+    assert_eq!(
+        rel,
+        [
+            "skills/c-one.yaml: c-two",
+            "skills/c-two.yaml: c-three",
+            "skills/c-three.yaml: c-one"
+        ]
+    );
+}
+
+#[test]
+fn skill_composed_cycle_of_one() {
+    let fixture = with_baseline(&composed_skill("loop", &["loop"]));
+    assert_eq!(
+        check(&fixture),
+        vec![d("skills/loop.yaml", "skill.composed-cycle", "loop")]
+    );
+}
+
+#[test]
+fn composing_a_cycle_is_not_being_on_it() {
+    let fixture = with_baseline(&format!(
+        "{}{}{}",
+        composed_skill("c-one", &["c-two"]),
+        composed_skill("c-two", &["c-one"]),
+        composed_skill("outer", &["c-one"]),
+    ));
+    let found = check(&fixture);
+    assert!(!found.is_empty());
+    // On the members only (once or on each, see above), never on `outer`.
+    assert!(
+        found
+            .iter()
+            .all(|(path, code, _)| *code == "skill.composed-cycle"
+                && (path == "skills/c-one.yaml" || path == "skills/c-two.yaml")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn skill_unknown_mcp_server_on_the_server_value() {
+    let fixture = with_baseline(&format!(
+        "{}{}",
+        mcp_skill("x", "tool"),
+        mcp_skill("y", "zzz")
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d("skills/x.yaml", "skill.unknown-mcp-server", "tool"),
+            d("skills/y.yaml", "skill.unknown-mcp-server", "zzz"),
+        ]
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "skill.unknown-mcp-server");
+    assert!(
+        found[0].message.contains("did you mean `tools`?"),
+        "{}",
+        found[0].message
+    );
+    assert_eq!(related(&outcome.index, &found[0])[0].0, "workspace.yaml");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Everything at once: all codes are reported in one pass.
+
+#[test]
+fn several_problems_are_all_reported_in_one_pass() {
+    let fixture = with_baseline(&format!(
+        "{}{}",
+        mcp_skill("x", "nope"),
+        team_with_children(
+            r#"
+            - id: helper
+              role: worker
+              archetype: workr
+              skills: [fetch, ghost]
+              depends_on: [helper]
+            "#,
+        )
+    ));
+    let mut found = codes(&check(&fixture));
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            "agent.depends-on-self",
+            "agent.unknown-archetype",
+            "agent.unknown-skill",
+            "skill.unknown-mcp-server"
+        ]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Known bugs: each test asserts the right behaviour and is ignored until the engine is fixed
+// (`cargo test --test swarmkit_rules -- --ignored`).
+
+// KNOWN BUG: rules/requires.rs `build` marks a guarded skill blocked whatever its own type, so
+// an `llm_prompt` (or `composed`) skill guarded by an `llm_prompt` prerequisite gets both
+// `agent.requires-not-enforced` ("this rule guards nothing") and
+// `agent.requires-unsatisfiable` ("the runtime will refuse it on every try"). Ungated skills
+// are never refused, so only the first is true.
+#[test]
+#[ignore = "KNOWN BUG: requires-unsatisfiable on a guard the runtime never checks"]
+fn an_ungated_guard_is_not_enforced_rather_than_unsatisfiable() {
+    let fixture = with_baseline(&format!(
+        "{}{}",
+        llm_skill("draft"),
+        root_requiring("store, summarise, draft", "summarise: [draft]\n")
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![d(
+            "topologies/team.yaml",
+            "agent.requires-not-enforced",
+            "summarise"
+        )]
+    );
+}
+
+// KNOWN BUG: rules/skills.rs `check_composed_cycles` walks the composes graph with one
+// `visited` set for the whole search (and, since the uncommitted change, stops at the first loop
+// found), so of two cycles through the same skill only the first found is reported (here
+// a → b → c → a; a → c → a is missed). SPEC §3: every cycle is
+// reported, once. The `requires` and `depends_on` checks use `graph::cycles` and find both.
+#[test]
+#[ignore = "KNOWN BUG: second composed cycle through the same skill is missed"]
+fn every_composed_cycle_is_reported() {
+    let fixture = with_baseline(&format!(
+        "{}{}{}",
+        composed_skill("a", &["b", "c"]),
+        composed_skill("b", &["c"]),
+        composed_skill("c", &["a"]),
+    ));
+    let (_, found) = diagnostics_of(&fixture, "skill.composed-cycle");
+    let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+    assert!(messages.iter().any(|m| m.contains("a → b → c → a")));
+    assert!(messages.iter().any(|m| m.contains("a → c → a")));
+}
+
+#[test]
+fn two_requires_cycles_through_one_skill_are_both_reported() {
+    let fixture = with_baseline(&format!(
+        "{}{}",
+        mcp_skills(&["a"]),
+        root_requiring(
+            "store, fetch, a",
+            r#"
+            store: [fetch, a]
+            fetch: [store]
+            a: [store]
+            "#,
+        )
+    ));
+    let (_, found) = diagnostics_of(&fixture, "agent.requires-cycle");
+    let mut messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+    messages.sort();
+    assert_eq!(messages.len(), 2);
+    assert!(messages[0].contains("store → a → store"), "{}", messages[0]);
+    assert!(
+        messages[1].contains("store → fetch → store"),
+        "{}",
+        messages[1]
+    );
+}

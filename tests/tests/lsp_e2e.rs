@@ -1,0 +1,564 @@
+//! The real `skillgraph lsp` binary over stdio, driven as VS Code (UTF-16 only) and as a client
+//! offering UTF-8 would drive it, on a copy of `tests/fixtures/estate`.
+//!
+//! Line 22 of the topology holds CJK and an emoji before two of its diagnostics, so UTF-16 and
+//! UTF-8 columns differ there:
+//! `        skills: [list-conventions, "技能🚀", get-convension, search-code]`
+
+use std::path::Path;
+
+use serde_json::{json, Value};
+use skillgraph_e2e::{code_and_range, copy_fixture, file_uri, Client};
+
+const TOPOLOGY: &str = "topologies/estate.yaml";
+
+fn vscode_capabilities() -> Value {
+    json!({
+        "general": {"positionEncodings": ["utf-16"]},
+        "window": {"workDoneProgress": true},
+        "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}},
+        "textDocument": {"hover": {"contentFormat": ["markdown", "plaintext"]}},
+    })
+}
+
+fn utf8_capabilities() -> Value {
+    json!({"general": {"positionEncodings": ["utf-8", "utf-16"]}})
+}
+
+/// The diagnostics about agents, as (code, range): the codes this test is about (schema checks
+/// and others may add their own diagnostics to the file without breaking it).
+fn agent_diagnostics(diagnostics: &[Value]) -> Vec<(String, [u64; 4])> {
+    diagnostics
+        .iter()
+        .map(code_and_range)
+        .filter(|(code, _)| code.starts_with("agent."))
+        .collect()
+}
+
+fn d(code: &str, range: [u64; 4]) -> (String, [u64; 4]) {
+    (code.to_owned(), range)
+}
+
+fn open(client: &mut Client, root: &Path, relative: &str, version: i64) -> String {
+    let path = root.join(relative);
+    let uri = file_uri(&path);
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {
+            "uri": uri,
+            "languageId": "yaml",
+            "version": version,
+            "text": std::fs::read_to_string(&path).unwrap(),
+        }}),
+    );
+    uri
+}
+
+fn edit(client: &mut Client, uri: &str, version: i64, range: [u32; 4], text: &str) {
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{
+                "range": {
+                    "start": {"line": range[0], "character": range[1]},
+                    "end": {"line": range[2], "character": range[3]},
+                },
+                "text": text,
+            }],
+        }),
+    );
+}
+
+fn watched(client: &mut Client, uri: &str, kind: u32) {
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri, "type": kind}]}),
+    );
+}
+
+fn position(uri: &str, line: u32, character: u32) -> Value {
+    json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
+}
+
+const AUDIT_LOG_SKILL: &str = "apiVersion: swarmkit/v1
+kind: Skill
+metadata:
+  id: audit-log
+  name: audit log
+  description: Appends to the audit log.
+category: capability
+implementation:
+  type: mcp_tool
+  server: conventions
+  tool: audit_log
+";
+
+#[test]
+fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_fixture("estate", root);
+    let (mut client, init) = Client::start(root, vscode_capabilities());
+    assert_eq!(init["capabilities"]["positionEncoding"], "utf-16");
+    assert_eq!(init["capabilities"]["textDocumentSync"]["change"], 2);
+
+    // Initial indexing: diagnostics for a file that is not open, in UTF-16 columns.
+    let topology = file_uri(&root.join(TOPOLOGY));
+    let (diagnostics, _) = client.diagnostics(&topology);
+    assert_eq!(
+        agent_diagnostics(&diagnostics),
+        vec![
+            d("agent.unknown-skill", [22, 35, 22, 41]),
+            d("agent.unknown-skill", [22, 43, 22, 57]),
+            d("agent.unknown-skill", [23, 28, 23, 37]),
+            d("agent.requires-unknown-skill", [25, 24, 25, 38]),
+            d("agent.requires-unknown-skill", [26, 10, 26, 24]),
+        ]
+    );
+    let typo = diagnostics
+        .iter()
+        .find(|d| d["range"]["start"]["character"] == 43)
+        .unwrap();
+    assert_eq!(typo["severity"], 1);
+    assert_eq!(typo["source"], "skillgraph");
+    assert!(
+        typo["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean `get-convention`?"),
+        "{typo}"
+    );
+
+    // Progress was reported around the indexing, and files are watched.
+    client.wait_for("$/progress end", |m| {
+        m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end"
+    });
+    assert!(client
+        .seen
+        .iter()
+        .any(|m| m["method"] == "window/workDoneProgress/create"));
+    assert!(client
+        .seen
+        .iter()
+        .any(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "begin"));
+    let registration = client.wait_for("client/registerCapability", |m| {
+        m["method"] == "client/registerCapability"
+    });
+    let globs: Vec<&str> = registration["params"]["registrations"][0]["registerOptions"]
+        ["watchers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["globPattern"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        globs,
+        ["**/*.{yaml,yml}", "**/SKILL.md", "**/skillgraph.toml"]
+    );
+
+    // Fixing the typo after the emoji (UTF-16 columns) clears its diagnostic and the requires
+    // rules that named the skill the agent did not hold.
+    let uri = open(&mut client, root, TOPOLOGY, 1);
+    assert_eq!(uri, topology);
+    edit(&mut client, &uri, 2, [22, 43, 22, 57], "get-convention");
+    let (diagnostics, version) = client.diagnostics(&topology);
+    assert_eq!(version, 2);
+    assert_eq!(
+        agent_diagnostics(&diagnostics),
+        vec![
+            d("agent.unknown-skill", [22, 35, 22, 41]),
+            d("agent.unknown-skill", [23, 28, 23, 37]),
+        ]
+    );
+
+    // A skill file created on disk resolves `audit-log`; deleting it brings the error back.
+    let audit = root.join("skills/audit-log.yaml");
+    std::fs::write(&audit, AUDIT_LOG_SKILL).unwrap();
+    watched(&mut client, &file_uri(&audit), 1);
+    let (diagnostics, _) = client.diagnostics(&topology);
+    assert_eq!(
+        agent_diagnostics(&diagnostics),
+        vec![d("agent.unknown-skill", [22, 35, 22, 41])]
+    );
+    std::fs::remove_file(&audit).unwrap();
+    watched(&mut client, &file_uri(&audit), 3);
+    let (diagnostics, _) = client.diagnostics(&topology);
+    assert_eq!(
+        agent_diagnostics(&diagnostics),
+        vec![
+            d("agent.unknown-skill", [22, 35, 22, 41]),
+            d("agent.unknown-skill", [23, 28, 23, 37]),
+        ]
+    );
+
+    // Hover on a `requires:` key: the ordering, and the runtime's refusal verbatim.
+    let hover = client.request("textDocument/hover", position(&uri, 25, 14));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        text.contains(
+            "search-code requires get-convention, list-conventions, which have not been called in this session. Call get-convention, list-conventions first, then retry."
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("1. `list-conventions`\n2. `get-convention`\n3. `search-code`"),
+        "{text}"
+    );
+    assert_eq!(
+        hover["range"],
+        json!({"start": {"line": 25, "character": 10}, "end": {"line": 25, "character": 21}})
+    );
+    assert!(
+        text.contains("implementation: `mcp_tool conventions.search_code`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("defined in `skills/search-code.yaml`"),
+        "{text}"
+    );
+
+    // Hover on `requires:`: the agent's effective skills and all its rules.
+    let hover = client.request("textDocument/hover", position(&uri, 24, 10));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("**agent `engineer`**"), "{text}");
+    assert!(
+        text.contains("- `list-conventions` — from skills\n- `get-convention` — from skills"),
+        "{text}"
+    );
+    assert!(
+        text.contains("- `search-code` requires `get-convention`, `list-conventions`\n- `get-convention` requires `list-conventions`"),
+        "{text}"
+    );
+
+    let hover = client.request("textDocument/hover", position(&uri, 26, 12));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        text.contains("get-convention requires list-conventions, which has not been called in this session. Call list-conventions first, then retry."),
+        "{text}"
+    );
+
+    // Definition of a grant after the emoji: the skill file's `metadata.id`.
+    let definition = client.request("textDocument/definition", position(&uri, 22, 50));
+    assert_eq!(
+        definition,
+        json!({
+            "uri": file_uri(&root.join("skills/get-convention.yaml")),
+            "range": {"start": {"line": 3, "character": 6}, "end": {"line": 3, "character": 20}},
+        })
+    );
+
+    assert!(client.shutdown().success());
+}
+
+#[test]
+fn utf8_client_gets_byte_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_fixture("estate", root);
+    let (mut client, init) = Client::start(root, utf8_capabilities());
+    assert_eq!(init["capabilities"]["positionEncoding"], "utf-8");
+
+    let topology = file_uri(&root.join(TOPOLOGY));
+    let (diagnostics, _) = client.diagnostics(&topology);
+    assert_eq!(
+        agent_diagnostics(&diagnostics),
+        vec![
+            d("agent.unknown-skill", [22, 35, 22, 47]),
+            d("agent.unknown-skill", [22, 49, 22, 63]),
+            d("agent.unknown-skill", [23, 28, 23, 37]),
+            d("agent.requires-unknown-skill", [25, 24, 25, 38]),
+            d("agent.requires-unknown-skill", [26, 10, 26, 24]),
+        ]
+    );
+
+    let uri = open(&mut client, root, TOPOLOGY, 7);
+    edit(&mut client, &uri, 8, [22, 49, 22, 63], "get-convention");
+    let (diagnostics, version) = client.diagnostics(&topology);
+    assert_eq!(version, 8);
+    assert_eq!(
+        agent_diagnostics(&diagnostics),
+        vec![
+            d("agent.unknown-skill", [22, 35, 22, 47]),
+            d("agent.unknown-skill", [23, 28, 23, 37]),
+        ]
+    );
+
+    // Definition on the fixed grant, addressed in bytes.
+    let definition = client.request("textDocument/definition", position(&uri, 22, 55));
+    assert_eq!(
+        definition["uri"],
+        file_uri(&root.join("skills/get-convention.yaml"))
+    );
+
+    // Closing without saving: the disk's text (with the typo) is back in force.
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let (diagnostics, version) = client.diagnostics(&topology);
+    assert_eq!(version, Value::Null);
+    assert_eq!(agent_diagnostics(&diagnostics).len(), 5);
+
+    // This client offered neither progress nor dynamic registration: none was asked of it.
+    assert!(!client.seen.iter().any(|m| {
+        m["method"] == "client/registerCapability"
+            || m["method"] == "window/workDoneProgress/create"
+    }));
+    assert!(client.shutdown().success());
+}
+
+#[test]
+fn unknown_documents_and_positions_past_the_end_answer_null() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_fixture("estate", root);
+    let (mut client, _) = Client::start(root, vscode_capabilities());
+    let topology = file_uri(&root.join(TOPOLOGY));
+    client.diagnostics(&topology);
+
+    let unknown = file_uri(&root.join("nowhere/else.yaml"));
+    for method in [
+        "textDocument/hover",
+        "textDocument/definition",
+        "textDocument/references",
+    ] {
+        let mut params = position(&unknown, 0, 0);
+        if method == "textDocument/references" {
+            params["context"] = json!({"includeDeclaration": true});
+        }
+        assert_eq!(client.request(method, params), Value::Null, "{method}");
+    }
+    assert_eq!(
+        client.request("textDocument/hover", position(&topology, 9999, 0)),
+        Value::Null
+    );
+    assert_eq!(
+        client.request("textDocument/definition", position(&topology, 22, 9999)),
+        Value::Null
+    );
+    // A change to a document that was never opened is ignored, not a crash.
+    edit(&mut client, &unknown, 3, [0, 0, 0, 0], "x");
+    assert_eq!(
+        client.request("textDocument/hover", position(&unknown, 0, 0)),
+        Value::Null
+    );
+    assert!(client.shutdown().success());
+}
+
+#[test]
+fn references_symbols_and_completion() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_fixture("estate", root);
+    let (mut client, _) = Client::start(root, vscode_capabilities());
+    let topology = file_uri(&root.join(TOPOLOGY));
+    client.diagnostics(&topology);
+
+    // References of `list-conventions` from its definition: the grant and both prerequisites.
+    let skill = file_uri(&root.join("skills/list-conventions.yaml"));
+    let mut params = position(&skill, 3, 8);
+    params["context"] = json!({"includeDeclaration": false});
+    let references = client.request("textDocument/references", params);
+    let lines: Vec<(u64, u64)> = references
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            assert_eq!(l["uri"], topology);
+            (
+                l["range"]["start"]["line"].as_u64().unwrap(),
+                l["range"]["start"]["character"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(lines, [(22, 17), (25, 40), (26, 27)]);
+
+    // Completion: every skill id in a grant; only the agent's held skills inside `requires:`
+    // (`get-convention` is not held: the grant has a typo).
+    let labels = |result: &Value| -> Vec<String> {
+        result
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let grant = client.request("textDocument/completion", position(&topology, 22, 61));
+    assert_eq!(
+        labels(&grant),
+        ["get-convention", "list-conventions", "search-code"]
+    );
+    assert_eq!(
+        grant[0]["textEdit"]["range"],
+        json!({"start": {"line": 22, "character": 59}, "end": {"line": 22, "character": 70}})
+    );
+    let rule = client.request("textDocument/completion", position(&topology, 25, 30));
+    assert_eq!(labels(&rule), ["list-conventions", "search-code"]);
+
+    // Declaration of a `requires:` key: where the agent is granted the skill.
+    let declaration = client.request("textDocument/declaration", position(&topology, 25, 14));
+    assert_eq!(
+        declaration,
+        json!([{
+            "uri": topology,
+            "range": {"start": {"line": 22, "character": 59}, "end": {"line": 22, "character": 70}},
+        }])
+    );
+
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": topology}}),
+    );
+    let root_symbol = &symbols[0];
+    assert_eq!(root_symbol["name"], "estate");
+    assert_eq!(root_symbol["children"][0]["name"], "root");
+    assert_eq!(
+        root_symbol["children"][0]["children"][0]["name"],
+        "engineer"
+    );
+    assert!(client.shutdown().success());
+}
+
+#[test]
+fn rapid_keystrokes_apply_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_fixture("estate", root);
+    let (mut client, _) = Client::start(root, vscode_capabilities());
+    let topology = file_uri(&root.join(TOPOLOGY));
+    client.diagnostics(&topology);
+    let uri = open(&mut client, root, TOPOLOGY, 1);
+
+    // Delete the misspelt id, then type the right one a character at a time, without waiting.
+    edit(&mut client, &uri, 2, [22, 43, 22, 57], "");
+    let mut version = 2;
+    for (i, c) in "get-convention".chars().enumerate() {
+        version += 1;
+        let col = 43 + i as u32;
+        edit(
+            &mut client,
+            &uri,
+            version,
+            [22, col, 22, col],
+            &c.to_string(),
+        );
+    }
+    // The last keystroke completes the id: the diagnostics that follow carry its version.
+    let final_version = json!(version);
+    let message = client.wait_for("diagnostics after the last keystroke", |m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == topology
+            && m["params"]["version"] == final_version
+    });
+    assert_eq!(
+        agent_diagnostics(message["params"]["diagnostics"].as_array().unwrap()),
+        vec![
+            d("agent.unknown-skill", [22, 35, 22, 41]),
+            d("agent.unknown-skill", [23, 28, 23, 37]),
+        ]
+    );
+    assert!(client.shutdown().success());
+}
+
+#[test]
+fn crlf_files_get_the_same_ranges() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_fixture("estate", root);
+    let path = root.join(TOPOLOGY);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace('\n', "\r\n")).unwrap();
+    let (mut client, _) = Client::start(root, vscode_capabilities());
+    let topology = file_uri(&path);
+    let (diagnostics, _) = client.diagnostics(&topology);
+    assert_eq!(
+        agent_diagnostics(&diagnostics)[..3],
+        [
+            d("agent.unknown-skill", [22, 35, 22, 41]),
+            d("agent.unknown-skill", [22, 43, 22, 57]),
+            d("agent.unknown-skill", [23, 28, 23, 37]),
+        ]
+    );
+    // Joining two CRLF lines and splitting them again restores the text exactly.
+    let uri = open(&mut client, root, TOPOLOGY, 1);
+    edit(&mut client, &uri, 2, [22, 71, 23, 0], "");
+    edit(&mut client, &uri, 3, [22, 71, 22, 71], "\r\n");
+    edit(&mut client, &uri, 4, [22, 43, 22, 57], "get-convention");
+    let message = client.wait_for("diagnostics after the fix", |m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == 4
+    });
+    assert_eq!(
+        agent_diagnostics(message["params"]["diagnostics"].as_array().unwrap()),
+        vec![
+            d("agent.unknown-skill", [22, 35, 22, 41]),
+            d("agent.unknown-skill", [23, 28, 23, 37]),
+        ]
+    );
+    assert!(client.shutdown().success());
+}
+
+#[test]
+fn workspace_folders_come_and_go_and_symbols_span_them() {
+    let first = tempfile::tempdir().unwrap();
+    let second = tempfile::tempdir().unwrap();
+    copy_fixture("estate", first.path());
+    copy_fixture("estate", second.path());
+    let (mut client, init) = Client::start(first.path(), vscode_capabilities());
+    assert_eq!(
+        init["capabilities"]["workspace"]["workspaceFolders"]["changeNotifications"],
+        true
+    );
+    client.diagnostics(&file_uri(&first.path().join(TOPOLOGY)));
+
+    let folder = json!({"uri": file_uri(second.path()), "name": "second"});
+    client.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({"event": {"added": [folder], "removed": []}}),
+    );
+    let other = file_uri(&second.path().join(TOPOLOGY));
+    let (diagnostics, _) = client.diagnostics(&other);
+    assert_eq!(agent_diagnostics(&diagnostics).len(), 5);
+
+    let symbols = client.request("workspace/symbol", json!({"query": "engineer"}));
+    let uris: Vec<&str> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["location"]["uri"].as_str().unwrap())
+        .collect();
+    assert_eq!(uris.len(), 2, "{symbols}");
+    assert!(uris.contains(&other.as_str()));
+
+    client.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({"event": {"added": [], "removed": [folder]}}),
+    );
+    let (diagnostics, _) = client.diagnostics(&other);
+    assert!(diagnostics.is_empty());
+    assert!(client.shutdown().success());
+}
+
+#[test]
+fn a_file_opened_without_a_workspace_folder_brings_its_workspace() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_fixture("estate", root);
+    let (mut client, _) = Client::start_with(json!({
+        "processId": null,
+        "rootUri": null,
+        "capabilities": {},
+    }));
+    let uri = open(&mut client, root, TOPOLOGY, 1);
+    // The skills next to it resolve: only the five diagnostics of the fixture, none about
+    // `list-conventions` or `search-code`.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let (diagnostics, _) = client.diagnostics(&uri);
+        if agent_diagnostics(&diagnostics).len() == 5 {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{diagnostics:?}");
+    }
+    assert!(client.shutdown().success());
+}
