@@ -59,6 +59,14 @@ pub(crate) fn definitions_of(
     what: &Ref,
 ) -> Vec<(FileId, TextRange)> {
     match what {
+        // Skills also come from the manifest (bundled memory skills, pack commands) and from
+        // topologies (`topology-<name>`): the registry knows where each is defined.
+        Ref::Artifact(ArtifactKind::Skill, id) => {
+            crate::rules::registry::skills_named(&Lookup::new(index), workspace, id)
+                .into_iter()
+                .map(|s| (s.file, s.range))
+                .collect()
+        }
         Ref::Artifact(kind, id) => artifact_definitions(index, workspace, *kind, id),
         Ref::McpServer(id) => match index.file(workspace).map(|e| &e.parsed.content) {
             Some(Content::SwarmKit(Artifact::Workspace(w))) => w

@@ -5,9 +5,10 @@ use std::fmt::Write;
 use super::cursor::{at, relative_path, Ref, Site};
 use super::definition::artifact_definitions;
 use crate::diagnostic::FileId;
-use crate::index::{Content, Index, Key, Lookup};
-use crate::model::swarmkit::{Agent, Artifact, ArtifactKind, Skill};
+use crate::index::{Content, Index, Lookup};
+use crate::model::swarmkit::{Agent, Artifact, ArtifactKind};
 use crate::rules::grants::{effective_skills, EffectiveSkills};
+use crate::rules::registry::{self, Origin};
 use crate::rules::requires::{build, RequiresGraph};
 use crate::syntax::TextRange;
 
@@ -19,6 +20,9 @@ pub struct HoverResult {
 }
 
 pub fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
+    if let Content::SkillMd(skill) = &index.file(file)?.parsed.content {
+        return skill_md_hover(index, file, skill, offset);
+    }
     let occurrence = at(index, file, offset)?;
     let workspace = index.workspace_of(file)?;
     let topology = match &index.file(file)?.parsed.content {
@@ -54,43 +58,96 @@ pub fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
     })
 }
 
-fn skill_of(index: &Index, file: FileId) -> Option<&Skill> {
-    match &index.file(file)?.parsed.content {
-        Content::SwarmKit(Artifact::Skill(s)) => Some(s),
-        _ => None,
+/// SKILL.md frontmatter: what a known field is for, and the skill a `name` value names.
+fn skill_md_hover(
+    index: &Index,
+    file: FileId,
+    skill: &crate::model::skill_md::SkillMd,
+    offset: u32,
+) -> Option<HoverResult> {
+    if let Some(range) = skill.name_range().filter(|r| r.contains_inclusive(offset)) {
+        let name = skill.normalized_name()?;
+        let folder = index
+            .file(file)?
+            .path
+            .parent()
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut text = format!("**SKILL.md skill `{name}`**\n\n- folder: `{folder}`");
+        if folder != name {
+            text.push_str(" (hosts expect the folder to be named after the skill)");
+        }
+        if let Some(d) = skill.description.as_ref().and_then(|d| d.text()) {
+            let _ = write!(text, "\n\n{}", d.value.trim());
+        }
+        return Some(HoverResult {
+            markdown: text,
+            range,
+        });
     }
+    let field = skill
+        .fields
+        .iter()
+        .find(|f| f.key.range.contains_inclusive(offset))?;
+    let markdown = match crate::model::skill_md::known_field(&field.key.value) {
+        Some(known) => format!(
+            "**`{}`** — {}\n\n{}",
+            known.key,
+            known.origin.describe(),
+            known.hover
+        ),
+        None => format!(
+            "**`{}`** — not a field of the Agent Skills spec or of a host skillgraph knows",
+            field.key.value
+        ),
+    };
+    Some(HoverResult {
+        markdown,
+        range: field.key.range,
+    })
 }
 
 fn skill_summary(index: &Index, workspace: FileId, id: &str) -> String {
-    let defs = artifact_definitions(index, workspace, ArtifactKind::Skill, id);
-    let Some(&(file, _)) = defs.first() else {
+    let lookup = Lookup::new(index);
+    let defs = registry::skills_named(&lookup, workspace, id);
+    let Some(info) = defs.first() else {
         return format!("**`{id}`** — no skill has this id in this workspace");
     };
-    let Some(skill) = skill_of(index, file) else {
-        return format!("**`{id}`**");
-    };
     let mut text = format!("**`{id}`**");
-    if let Some(name) = &skill.name {
+    if let Some(name) = info.skill.and_then(|s| s.name.as_ref()) {
         let _ = write!(text, " — {}", name.value);
     }
     text.push_str("\n\n");
-    if let Some(category) = &skill.category {
-        let _ = writeln!(text, "- category: {}", category.value);
+    if let Some(category) = &info.category {
+        let _ = writeln!(text, "- category: {category}");
     }
-    let _ = writeln!(
-        text,
-        "- implementation: `{}`",
-        skill.describe_implementation()
-    );
-    let _ = writeln!(
-        text,
-        "- defined in `{}`",
-        relative_path(index, workspace, file)
-    );
+    let implementation = match (&info.skill, &info.origin) {
+        (Some(skill), _) => skill.describe_implementation(),
+        (None, _) => info
+            .implementation
+            .map_or("unknown implementation", |i| i.as_str())
+            .to_owned(),
+    };
+    let _ = writeln!(text, "- implementation: `{implementation}`");
+    let place = relative_path(index, workspace, info.file);
+    let _ = match &info.origin {
+        Origin::File => writeln!(text, "- defined in `{place}`"),
+        Origin::Memory => writeln!(
+            text,
+            "- bundled with the runtime (memory is enabled in `{place}`)"
+        ),
+        Origin::PackCommand { pack, read_only } => writeln!(
+            text,
+            "- a command of pack `{pack}`{}, declared in `{place}`",
+            if *read_only { " (read-only)" } else { "" }
+        ),
+        Origin::Topology => writeln!(text, "- runs the topology in `{place}` as a child job"),
+    };
     if defs.len() > 1 {
-        let _ = writeln!(text, "- also defined in {} other file(s)", defs.len() - 1);
+        let _ = writeln!(text, "- also defined in {} other place(s)", defs.len() - 1);
     }
-    if let Some(description) = &skill.description {
+    if let Some(description) = info.skill.and_then(|s| s.description.as_ref()) {
         let _ = write!(text, "\n{}", description.value.trim());
     }
     text.trim_end().to_owned()
@@ -350,12 +407,9 @@ fn server_summary(index: &Index, workspace: FileId, id: &str) -> String {
         }
         None => text.push_str("- not declared under `mcp_servers` in workspace.yaml\n"),
     }
-    let mut skills: Vec<String> = index
-        .contributors(&Key::SkillsOnServer {
-            workspace,
-            server: id.to_owned(),
-        })
-        .filter_map(|f| skill_of(index, f)?.id.as_ref().map(|i| i.value.clone()))
+    let mut skills: Vec<String> = registry::skills_on_server(&Lookup::new(index), workspace, id)
+        .into_iter()
+        .map(|s| s.id)
         .collect();
     skills.sort();
     if !skills.is_empty() {
@@ -465,6 +519,27 @@ agents:
         assert!(
             text.contains("- `get-convention` requires `list-conventions`"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn skill_md_fields_and_name() {
+        let text = "//- /r/.claude/skills/pdf/SKILL.md\n---\nna$0me: pdf\ndescription: Reads PDFs.\n---\nbody\n";
+        let f = fixture(text);
+        let h = hover(&f.index, f.cursor_file, f.offset).expect("a hover");
+        assert!(
+            h.markdown
+                .starts_with("**`name`** — an Agent Skills spec field"),
+            "{}",
+            h.markdown
+        );
+        let f = fixture(&text.replace("$0", "").replace("pdf\nd", "p$0df\nd"));
+        let h = hover(&f.index, f.cursor_file, f.offset).expect("a hover");
+        assert!(
+            h.markdown
+                .starts_with("**SKILL.md skill `pdf`**\n\n- folder: `pdf`\n\nReads PDFs."),
+            "{}",
+            h.markdown
         );
     }
 

@@ -20,7 +20,7 @@ pub struct RuleDoc {
 }
 
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 10] {
+fn families() -> [&'static [RuleDoc]; 12] {
     [
         super::RULES,
         super::swarmkit_file::RULES,
@@ -30,6 +30,8 @@ fn families() -> [&'static [RuleDoc]; 10] {
         super::grants::RULES,
         super::requires::RULES,
         super::skills::RULES,
+        super::archetypes::RULES,
+        super::made_up_skills::RULES,
         crate::model::config::RULES,
         super::skill_md::RULES,
     ]

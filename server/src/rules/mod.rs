@@ -2,9 +2,11 @@
 //! file) returning diagnostics, and each family lists its codes in a `RULES` table beside it.
 
 pub mod agents;
+pub mod archetypes;
 pub mod catalogue;
 pub mod grants;
 pub mod ids;
+pub mod made_up_skills;
 pub mod registry;
 pub mod requires;
 #[path = "schema_pending.rs"]
@@ -28,6 +30,11 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
     if let Content::SkillMd(skill) = &entry.parsed.content {
         skill_md::check(lookup, file, &entry.path, skill, &mut out);
     }
+    if let (FileRole::WorkspaceManifest, Content::SwarmKit(Artifact::Workspace(manifest))) =
+        (&entry.role, &entry.parsed.content)
+    {
+        made_up_skills::check_manifest(lookup, file, manifest, &mut out);
+    }
     if let (FileRole::SwarmKit { workspace, .. }, Content::SwarmKit(artifact)) =
         (&entry.role, &entry.parsed.content)
     {
@@ -35,34 +42,12 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
         ids::check_duplicate(lookup, workspace, file, artifact, &mut out);
         match artifact {
             Artifact::Topology(topology) => {
-                agents::check(lookup, workspace, file, topology, &mut out)
+                agents::check(lookup, workspace, file, topology, &mut out);
+                made_up_skills::check_topology(lookup, workspace, file, topology, &mut out);
             }
             Artifact::Skill(skill) => skills::check(lookup, workspace, file, skill, &mut out),
             Artifact::Archetype(archetype) => {
-                let resolver = grants::GrantResolver { lookup, workspace };
-                let source = grants::GrantSource::Archetype(
-                    archetype
-                        .id
-                        .as_ref()
-                        .map_or(String::new(), |i| i.value.clone()),
-                );
-                let mut expanded = Vec::new();
-                // Only plain ids are checked on the archetype; bulk and abstract grants are
-                // resolved (and reported) per inheriting agent, as SwarmKit does.
-                let plain_ids = archetype
-                    .default_skills
-                    .iter()
-                    .filter(|g| matches!(g, crate::model::swarmkit::Grant::Skill(_)));
-                for grant in plain_ids {
-                    resolver.expand(
-                        grant,
-                        file,
-                        "archetype.unknown-skill",
-                        &source,
-                        &mut expanded,
-                        &mut out,
-                    );
-                }
+                archetypes::check(lookup, workspace, file, archetype, &mut out)
             }
             Artifact::Trigger(trigger) => {
                 for target in &trigger.topology_targets {

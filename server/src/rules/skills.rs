@@ -7,7 +7,19 @@ use crate::diagnostic::{Diagnostic, FileId, Severity};
 use crate::index::{Content, Key, Lookup};
 use crate::model::swarmkit::{Artifact, ImplementationType, Skill};
 
+/// The runtime version skills' `requires_runtime` floors are compared with: the swarmkit-runtime
+/// release this checker's behaviour was taken from.
+pub const RUNTIME_VERSION: (u64, u64, u64) = (1, 265, 0);
+
 pub const RULES: &[RuleDoc] = &[
+    RuleDoc {
+        code: "skill.runtime-too-old",
+        severity: Severity::Error,
+        summary: "A skill needs a newer SwarmKit runtime than the one this checker follows (1.265.0).",
+        explanation: "`provenance.requires_runtime: \">=X.Y.Z\"` declares the oldest runtime that can run the skill. \
+SwarmKit refuses a workspace holding a skill its runtime is too old for. Upgrade the runtime, or lower the floor if \
+the skill does not need the newer features.",
+    },
     RuleDoc {
         code: "skill.composed-unknown",
         severity: Severity::Error,
@@ -33,6 +45,31 @@ Declare the server or fix the id.",
     },
 ];
 
+fn check_runtime_floor(file: FileId, skill: &Skill, out: &mut Vec<Diagnostic>) {
+    let Some(floor) = &skill.requires_runtime else {
+        return;
+    };
+    let Some(version) = floor.value.trim().strip_prefix(">=") else {
+        return;
+    }; // the schema checks the form
+    let parts: Vec<u64> = version
+        .trim()
+        .split('.')
+        .filter_map(|p| p.parse().ok())
+        .collect();
+    if let [major, minor, patch] = parts[..] {
+        if (major, minor, patch) > RUNTIME_VERSION {
+            let (a, b, c) = RUNTIME_VERSION;
+            out.push(Diagnostic::new(
+                "skill.runtime-too-old",
+                file,
+                floor.range,
+                format!("this skill needs swarmkit-runtime {version} or newer, but the runtime is {a}.{b}.{c}; upgrade the runtime or lower the floor"),
+            ));
+        }
+    }
+}
+
 pub fn check(
     lookup: &Lookup<'_>,
     workspace: FileId,
@@ -40,6 +77,7 @@ pub fn check(
     skill: &Skill,
     out: &mut Vec<Diagnostic>,
 ) {
+    check_runtime_floor(file, skill, out);
     if skill.implementation() == Some(ImplementationType::Composed) {
         for entry in &skill.composes {
             // Composes resolve against the skills of `skills/` and the bundled ones only, not

@@ -13,6 +13,15 @@ pub struct Archetype {
     pub default_skills: Vec<Grant>,
     /// The `skills:` key under `defaults`, when present.
     pub default_skills_key: Option<TextRange>,
+    /// `executor:` key, `kind` and `ref`, when present.
+    pub executor: Option<Executor>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Executor {
+    pub key_range: TextRange,
+    pub kind: Option<SpannedStr>,
+    pub reference: Option<SpannedStr>,
 }
 
 impl Archetype {
@@ -25,6 +34,11 @@ impl Archetype {
             description: root.get("metadata").and_then(|m| field(m, "description")),
             default_skills: grants(skills.map(|(_, v)| v)),
             default_skills_key: skills.map(|(k, _)| k.range()),
+            executor: root.entry("executor").map(|(key, value)| Executor {
+                key_range: key.range(),
+                kind: field(value, "kind"),
+                reference: field(value, "ref"),
+            }),
         }
     }
 }

@@ -6,11 +6,11 @@ mod topology;
 mod trigger;
 mod workspace;
 
-pub use archetype::Archetype;
+pub use archetype::{Archetype, Executor};
 pub use skill::{ImplementationType, Skill};
 pub use topology::{Agent, AgentIndex, RequiresBlock, RequiresRule, Topology};
 pub use trigger::Trigger;
-pub use workspace::{McpServer, Workspace};
+pub use workspace::{CommandPack, McpServer, PackCommand, Workspace};
 
 use super::{field, Spanned, SpannedStr};
 use crate::syntax::{Node, TextRange};

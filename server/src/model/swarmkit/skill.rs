@@ -66,6 +66,8 @@ pub struct Skill {
     pub pack: Option<SpannedStr>,
     pub command: Option<SpannedStr>,
     pub composes: Vec<SpannedStr>,
+    /// `provenance.requires_runtime`, e.g. `>=1.200.0`.
+    pub requires_runtime: Option<SpannedStr>,
 }
 
 impl Skill {
@@ -86,6 +88,9 @@ impl Skill {
             pack: imp_field("pack"),
             command: imp_field("command"),
             composes: scalar_list(imp.and_then(|n| n.get("composes"))),
+            requires_runtime: root
+                .get("provenance")
+                .and_then(|p| field(p, "requires_runtime")),
         }
     }
 

@@ -36,6 +36,9 @@ pub struct Workspace {
     /// `memory.enabled` (default true): when on, the runtime bundles the skills
     /// `governed-memory` and `memory-reconcile`.
     pub memory_enabled: bool,
+    /// Entries of `governance.decision_skills` that bind `memory-reader` / `memory-writer`
+    /// explicitly (an error when memory is off).
+    pub memory_bindings: Vec<SpannedStr>,
 }
 
 impl Default for Workspace {
@@ -46,6 +49,7 @@ impl Default for Workspace {
             mcp_servers: Vec::new(),
             command_packs: Vec::new(),
             memory_enabled: true,
+            memory_bindings: Vec::new(),
         }
     }
 }
@@ -91,10 +95,33 @@ impl Workspace {
                 .get("memory")
                 .and_then(|m| m.get("enabled"))
                 .is_none_or(|e| e.value() != ScalarValue::Bool(false)),
+            memory_bindings: root
+                .get("governance")
+                .and_then(|g| g.get("decision_skills"))
+                .map(memory_bindings)
+                .unwrap_or_default(),
         }
     }
 
     pub fn mcp_server(&self, id: &str) -> Option<&McpServer> {
         self.mcp_servers.iter().find(|s| s.id.value == id)
     }
+}
+
+/// Every `id: memory-reader` / `id: memory-writer` mapping anywhere below `decision_skills`
+/// (it may be a list, or a map of hook points to lists).
+fn memory_bindings(node: Node<'_>) -> Vec<SpannedStr> {
+    let mut found = Vec::new();
+    let mut pending = vec![node];
+    while let Some(node) = pending.pop() {
+        if let Some(id) = field(node, "id") {
+            if id.value == "memory-reader" || id.value == "memory-writer" {
+                found.push(id);
+            }
+        }
+        pending.extend(node.items());
+        pending.extend(node.entries().map(|(_, v)| v));
+    }
+    found.sort_by_key(|id| id.range);
+    found
 }

@@ -1,0 +1,108 @@
+//! The skills the runtime makes up (see [`super::registry`]) and what can go wrong with them:
+//! a pack command or topology whose made-up id collides with a real skill, and bound memory hooks
+//! when memory is off.
+
+use super::catalogue::RuleDoc;
+use super::registry::{self, Origin};
+use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::index::Lookup;
+use crate::model::swarmkit::{Topology, Workspace};
+
+pub const RULES: &[RuleDoc] = &[
+    RuleDoc {
+        code: "command-pack.id-collision",
+        severity: Severity::Error,
+        summary: "A command pack's command would become a skill whose id is already taken.",
+        explanation: "Each command of a command pack is exposed to agents as the skill `<pack>-<command>`. When a \
+file in `skills/` (or a bundled skill) already has that id, an agent granting it could mean either, so SwarmKit \
+refuses the workspace. Rename the skill, the pack or the command.",
+    },
+    RuleDoc {
+        code: "workspace-pack.id-collision",
+        severity: Severity::Error,
+        summary: "A topology's skill id `topology-<name>` is already taken by another skill.",
+        explanation: "Every topology can be called by agents as the skill `topology-<name>` (granted one by one or \
+all together with `pack:workspace`). A skill already named that way makes the grant ambiguous. Rename the \
+topology or the skill.",
+    },
+    RuleDoc {
+        code: "memory.disabled-but-bound",
+        severity: Severity::Error,
+        summary: "`memory.enabled: false`, yet `governance.decision_skills` binds memory-reader or memory-writer.",
+        explanation: "With memory off the runtime bundles no memory skills, so a binding to them cannot run. Drop \
+`memory.enabled: false`, or remove the memory-reader / memory-writer bindings.",
+    },
+];
+
+pub fn check_manifest(
+    lookup: &Lookup<'_>,
+    file: FileId,
+    manifest: &Workspace,
+    out: &mut Vec<Diagnostic>,
+) {
+    if !manifest.memory_enabled {
+        for binding in &manifest.memory_bindings {
+            out.push(Diagnostic::new(
+                "memory.disabled-but-bound",
+                file,
+                binding.range,
+                format!(
+                    "`{}` is bound here, but `memory.enabled` is false, so the runtime has no memory skills to run; enable memory or remove this binding",
+                    binding.value
+                ),
+            ));
+        }
+    }
+    for pack in &manifest.command_packs {
+        for command in &pack.commands {
+            let id = format!("{}-{}", pack.id.value, command.id.value);
+            let taken_by = registry::skills_named(lookup, file, &id)
+                .into_iter()
+                .find(|s| matches!(s.origin, Origin::File | Origin::Memory));
+            if let Some(taken_by) = taken_by {
+                let mut d = Diagnostic::new(
+                    "command-pack.id-collision",
+                    file,
+                    command.id.range,
+                    format!(
+                        "command `{}` of pack `{}` becomes the skill `{id}`, but a skill with that id already exists; rename the skill, the pack or the command",
+                        command.id.value, pack.id.value
+                    ),
+                );
+                if taken_by.origin == Origin::File {
+                    d = d.with_related(
+                        taken_by.file,
+                        taken_by.range,
+                        format!("`{id}` is defined here"),
+                    );
+                }
+                out.push(d);
+            }
+        }
+    }
+}
+
+pub fn check_topology(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    file: FileId,
+    topology: &Topology,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(name) = &topology.name else { return };
+    let id = format!("topology-{}", name.value);
+    let taken_by = registry::skills_named(lookup, workspace, &id)
+        .into_iter()
+        .find(|s| s.origin != Origin::Topology);
+    if let Some(taken_by) = taken_by {
+        out.push(
+            Diagnostic::new(
+                "workspace-pack.id-collision",
+                file,
+                name.range,
+                format!("this topology is callable as the skill `{id}`, but another skill already has that id; rename the topology or the skill"),
+            )
+            .with_related(taken_by.file, taken_by.range, format!("`{id}` is defined here")),
+        );
+    }
+}
