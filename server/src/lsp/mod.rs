@@ -87,9 +87,19 @@ fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// A file discovery would have picked up: a YAML file, a SKILL.md or a config, outside the
+/// directories never looked into (`.git`, `node_modules`, `target`).
 fn may_be_ours(path: &Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    name == "SKILL.md" || name == "skillgraph.toml" || crate::index::classify::is_yaml(path)
+    let skipped = path.components().any(|c| {
+        c.as_os_str()
+            .to_str()
+            .is_some_and(|c| crate::index::classify::SKIPPED_DIRECTORIES.contains(&c))
+    });
+    !skipped
+        && (name == "SKILL.md"
+            || name == "skillgraph.toml"
+            || crate::index::classify::is_yaml(path))
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
@@ -597,7 +607,7 @@ impl LanguageServer for Backend {
                                 path: f.path.clone(),
                             }),
                     );
-                } else if path.is_dir() {
+                } else if path.is_dir() && !in_skipped_directory(&path) {
                     let (found, _) = crate::discover::discover(std::slice::from_ref(&path));
                     changes.extend(found.into_iter().filter(|c| match c {
                         Change::Set { path, .. } | Change::Remove { path } => {

@@ -288,7 +288,7 @@ impl GrantResolver<'_, '_> {
                 "agent.bad-skill-entry",
                 file,
                 *range,
-                format!("a grant must be a skill id, `server:<id>`, `pack:<id>` or an abstract grant; this is a {found}"),
+                format!("a grant must be a skill id, `server:<id>`, `pack:<id>` or an abstract grant; this is {} {found}", if found.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }),
             )),
         }
     }

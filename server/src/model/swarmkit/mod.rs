@@ -197,7 +197,8 @@ impl Grant {
                 range: node.range(),
             };
         }
-        let Some(text) = node.scalar().filter(|_| !node.is_null()) else {
+        // Only a YAML string is a grant: `42` or `true` are not ids, whatever they look like.
+        let Some(text) = node.as_str() else {
             return Grant::Malformed {
                 range: node.range(),
                 found: node.type_name(),
