@@ -148,6 +148,7 @@ fn crlf_line_endings_check_the_same_and_ranges_exclude_the_cr() {
                 "agent.requires-unknown-skill",
                 "summarise"
             ),
+            d("topologies/team.yaml", "agent.depends-on-cycle", "root"),
             d("topologies/team.yaml", "agent.depends-on-self", "root"),
         ]
     );
@@ -177,7 +178,7 @@ fn tabs_used_for_indentation_are_a_parse_error_and_tabs_in_values_are_fine() {
     );
     let in_value = skill.text.replace(
         "description: The tabbed skill.",
-        "description: \"a\\tb\"\t# comment",
+        "description: \"A skill\\twith a tab in its description.\"\t# comment",
     );
     assert_eq!(
         check_changes_all(with_file("/ws/skills/tabbed.yaml", &in_value)),

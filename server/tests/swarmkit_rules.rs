@@ -520,10 +520,14 @@ fn agent_depends_on_self() {
           role: worker
         "#,
     ));
+    // As SwarmKit: the self-dependency is also a cycle of one (`a -> a`).
     let found = check(&fixture);
     assert_eq!(
         found,
-        vec![d("topologies/team.yaml", "agent.depends-on-self", "a")]
+        vec![
+            d("topologies/team.yaml", "agent.depends-on-cycle", "a"),
+            d("topologies/team.yaml", "agent.depends-on-self", "a"),
+        ]
     );
     let (outcome, all) = diagnostics_of(&fixture, "agent.depends-on-self");
     let text = &outcome.index.file(all[0].file).unwrap().text;
@@ -745,17 +749,16 @@ fn agent_bad_skill_entry_for_lists_maps_and_nulls() {
 
 #[test]
 fn agent_bad_skill_entry_in_an_archetype() {
+    // Reported on the inheriting agent, pointing at the archetype's entry.
     let fixture = with_baseline(&archetype("worker", &["fetch", "[summarise]"]));
     assert_eq!(
         check(&fixture),
-        vec![
-            d(
-                "archetypes/worker.yaml",
-                "agent.bad-skill-entry",
-                "[summarise]"
-            ),
-            d("topologies/team.yaml", "agent.bad-skill-entry", "worker"),
-        ]
+        vec![d("topologies/team.yaml", "agent.bad-skill-entry", "worker")]
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "agent.bad-skill-entry");
+    assert_eq!(
+        related(&outcome.index, &found[0])[0].1,
+        "[summarise]".to_owned()
     );
 }
 
@@ -784,10 +787,12 @@ fn agent_unknown_bulk_grant_on_the_id_after_the_prefix() {
             ),
         ]
     );
-    let (outcome, found) = diagnostics_of(&fixture, "agent.unknown-bulk-grant");
-    let rel = related(&outcome.index, &found[0]);
-    assert_eq!(rel.len(), 1);
-    assert_eq!(rel[0].0, "workspace.yaml");
+    let (_, found) = diagnostics_of(&fixture, "agent.unknown-bulk-grant");
+    assert!(
+        found[1].message.contains("did you mean `server:tools`?"),
+        "{}",
+        found[1].message
+    );
 }
 
 #[test]
@@ -805,26 +810,77 @@ mcp_servers:
     transport: stdio
     command: ["tools-server"]
 command_packs:
-  - id: git-read
-    commands: []
-{}{}"#,
-        skill(
-            "git-log",
-            "capability",
-            "  type: command\n  pack: git-read\n  command: log\n"
-        ),
+  - id: git
+    commands:
+      - id: log
+        argv: [git, log]
+        effects: read
+      - id: push
+        argv: [git, push]
+{}"#,
         team(
             r#"
             root:
               id: root
               role: root
-              skills: [server:tools, pack:git-read]
+              skills: [server:tools, pack:git, git-push]
               requires:
                 store: [fetch]
+                git-push: [fetch]
+                git-log: [fetch]
             "#
         )
     ));
+    // `pack:git` grants the pack's read command `git-log`; the write command `git-push` is
+    // granted by name. Both are command skills the runtime makes up from the manifest.
     assert_eq!(check(&fixture), vec![]);
+}
+
+#[test]
+fn a_pack_grant_does_not_hand_out_write_commands() {
+    let fixture = with_baseline(
+        r#"
+//- /ws/workspace.yaml
+apiVersion: swarmkit/v1
+kind: Workspace
+metadata:
+  id: ws
+  name: Test workspace
+mcp_servers:
+  - id: tools
+    transport: stdio
+    command: ["tools-server"]
+command_packs:
+  - id: git
+    commands:
+      - id: log
+        argv: [git, log]
+        effects: read
+      - id: push
+        argv: [git, push]
+//- /ws/topologies/team.yaml
+apiVersion: swarmkit/v1
+kind: Topology
+metadata:
+  name: team
+  version: 1.0.0
+agents:
+  root:
+    id: root
+    role: root
+    skills: [store, pack:git]
+    requires:
+      git-push: [git-log]
+"#,
+    );
+    assert_eq!(
+        check(&fixture),
+        vec![d(
+            "topologies/team.yaml",
+            "agent.requires-unknown-skill",
+            "git-push"
+        )]
+    );
 }
 
 const ABSTRACT_ARCHETYPE: &str = r#"
@@ -855,8 +911,10 @@ fn abstract_grant_matching_one_skill_is_fine() {
     assert_eq!(check(&fixture), vec![]);
 }
 
+// As SwarmKit, problems of an archetype's abstract and bulk grants are reported on the agents
+// that inherit them (on their `archetype:` value), not on the archetype itself.
 #[test]
-fn agent_abstract_no_match_on_the_grant() {
+fn agent_abstract_no_match_on_the_inheriting_agent() {
     let fixture = with_baseline(&format!(
         "{}{}",
         ABSTRACT_ARCHETYPE.replace("CAPABILITY", "translate"),
@@ -864,27 +922,40 @@ fn agent_abstract_no_match_on_the_grant() {
     ));
     assert_eq!(
         check(&fixture),
-        vec![
-            d(
-                "archetypes/finder.yaml",
-                "agent.abstract-no-match",
-                "abstract: {category: capability, capability: translate}"
-            ),
-            d("topologies/team.yaml", "agent.abstract-no-match", "finder"),
-        ]
+        vec![d(
+            "topologies/team.yaml",
+            "agent.abstract-no-match",
+            "finder"
+        )]
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "agent.abstract-no-match");
+    // Pointing at the archetype's grant.
+    assert_eq!(
+        related(&outcome.index, &found[0])
+            .into_iter()
+            .map(|(path, text, _)| (path, text))
+            .collect::<Vec<_>>(),
+        vec![(
+            "archetypes/finder.yaml".to_owned(),
+            "abstract: {category: capability, capability: translate}".to_owned()
+        )]
     );
 }
 
 #[test]
 fn agent_abstract_ambiguous_names_the_candidates() {
     // `e` is in fetch, store and summarise.
-    let fixture = with_baseline(&ABSTRACT_ARCHETYPE.replace("CAPABILITY", "e"));
+    let fixture = with_baseline(&format!(
+        "{}{}",
+        ABSTRACT_ARCHETYPE.replace("CAPABILITY", "e"),
+        team_with_children("- id: finder\n  role: worker\n  archetype: finder\n")
+    ));
     assert_eq!(
         check(&fixture),
         vec![d(
-            "archetypes/finder.yaml",
+            "topologies/team.yaml",
             "agent.abstract-ambiguous",
-            "abstract: {category: capability, capability: e}"
+            "finder"
         )]
     );
     let (_, found) = diagnostics_of(&fixture, "agent.abstract-ambiguous");
@@ -1376,12 +1447,11 @@ fn skill_composed_unknown_on_the_entry() {
     );
 }
 
-// DOUBTFUL: how often a composed cycle is reported is in flux. SPEC §3 says once per cycle
-// (the brief: "reported once"), and rules/skills.rs did that (on the smallest id's
-// `metadata.id`); the uncommitted change to rules/skills.rs now reports it on every member, on
-// the `composes` entry leading into the loop, as SwarmKit does. These tests assert only what
-// both agree on: the whole loop, from the smallest id, with one related place per edge, and
-// nothing outside the loop.
+// DOUBTFUL: SPEC §3 says every cycle is reported once per cycle (and the brief: "reported
+// once"); rules/skills.rs now reports it on every member, on the `composes` entry leading into
+// the loop, as SwarmKit does (parity). These tests assert only what both readings agree on:
+// the whole loop, from the smallest id, with one related place per edge, and nothing outside
+// the loop.
 #[test]
 fn skill_composed_cycle_with_the_whole_loop_and_each_edge() {
     let fixture = with_baseline(&format!(
@@ -1515,6 +1585,7 @@ fn several_problems_are_all_reported_in_one_pass() {
     assert_eq!(
         found,
         [
+            "agent.depends-on-cycle",
             "agent.depends-on-self",
             "agent.unknown-archetype",
             "agent.unknown-skill",
@@ -1524,16 +1595,15 @@ fn several_problems_are_all_reported_in_one_pass() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Known bugs: each test asserts the right behaviour and is ignored until the engine is fixed
-// (`cargo test --test swarmkit_rules -- --ignored`).
+// Known bugs: each test asserts the right behaviour; those still open are ignored until the
+// engine is fixed (`cargo test --test swarmkit_rules -- --ignored`).
 
-// KNOWN BUG: rules/requires.rs `build` marks a guarded skill blocked whatever its own type, so
+// Once a known bug: rules/requires.rs `build` marked a guarded skill blocked whatever its own type, so
 // an `llm_prompt` (or `composed`) skill guarded by an `llm_prompt` prerequisite gets both
 // `agent.requires-not-enforced` ("this rule guards nothing") and
 // `agent.requires-unsatisfiable` ("the runtime will refuse it on every try"). Ungated skills
 // are never refused, so only the first is true.
 #[test]
-#[ignore = "KNOWN BUG: requires-unsatisfiable on a guard the runtime never checks"]
 fn an_ungated_guard_is_not_enforced_rather_than_unsatisfiable() {
     let fixture = with_baseline(&format!(
         "{}{}",
@@ -1593,5 +1663,198 @@ fn two_requires_cycles_through_one_skill_are_both_reported() {
         messages[1].contains("store → fetch → store"),
         "{}",
         messages[1]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Codes added with the SwarmKit parity work: runtime floors, funnel and contract duplicates,
+// executors, and the skills the runtime makes up (pack commands, topology skills, memory).
+
+fn with_runtime_floor(id: &str, floor: &str) -> String {
+    llm_skill(id).replace(
+        "  version: 1.0.0\n",
+        &format!("  version: 1.0.0\n  requires_runtime: \"{floor}\"\n"),
+    )
+}
+
+#[test]
+fn skill_runtime_too_old_on_the_floor() {
+    let fixture = with_baseline(&format!(
+        "{}{}",
+        with_runtime_floor("future", ">=99.0.0"),
+        with_runtime_floor("present", ">=1.0.0"),
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![d(
+            "skills/future.yaml",
+            "skill.runtime-too-old",
+            "\">=99.0.0\""
+        )]
+    );
+}
+
+#[test]
+fn funnel_and_contract_duplicate_ids_on_every_defining_file() {
+    let contract = |file: &str| {
+        format!(
+            "//- /ws/contracts/{file}.yaml\napiVersion: swarmkit/v1\nkind: Contract\nmetadata:\n  id: c\n  name: Contract c\n  description: The contract between two teams.\nparties: [oms, inventory]\nprovenance:\n  authored_by: human\n  version: 0.1.0\n"
+        )
+    };
+    let fixture = with_baseline(&format!(
+        "{FUNNEL_REVIEW}{}{}{}",
+        FUNNEL_REVIEW.replace("/ws/funnels/review.yaml", "/ws/funnels/review-2.yaml"),
+        contract("a"),
+        contract("b"),
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d("contracts/a.yaml", "contract.duplicate-id", "c"),
+            d("contracts/b.yaml", "contract.duplicate-id", "c"),
+            d("funnels/review-2.yaml", "funnel.duplicate-id", "review"),
+            d("funnels/review.yaml", "funnel.duplicate-id", "review"),
+        ]
+    );
+}
+
+fn archetype_with_executor(id: &str, executor: &str) -> String {
+    archetype(id, &["fetch"]).replace(
+        "provenance:\n",
+        &format!("executor:\n{executor}provenance:\n"),
+    )
+}
+
+#[test]
+fn archetype_executor_invalid_on_the_kind_or_the_ref() {
+    let fixture = with_baseline(&format!(
+        "{}{}{}{}{}",
+        archetype_with_executor("bogus", "  kind: bogus\n"),
+        archetype_with_executor("no-ref", "  kind: harness\n"),
+        archetype_with_executor("bad-ref", "  kind: harness\n  ref: nowhere\n"),
+        archetype_with_executor("bundled", "  kind: harness\n  ref: codex\n"),
+        archetype_with_executor("direct", "  kind: claude-code\n"),
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d(
+                "archetypes/bad-ref.yaml",
+                "archetype.executor-invalid",
+                "nowhere"
+            ),
+            d(
+                "archetypes/bogus.yaml",
+                "archetype.executor-invalid",
+                "bogus"
+            ),
+            d(
+                "archetypes/no-ref.yaml",
+                "archetype.executor-invalid",
+                "harness"
+            ),
+        ]
+    );
+}
+
+const MANIFEST_WITH_GIT_PACK: &str = r#"
+//- /ws/workspace.yaml
+apiVersion: swarmkit/v1
+kind: Workspace
+metadata:
+  id: ws
+  name: Test workspace
+mcp_servers:
+  - id: tools
+    transport: stdio
+    command: ["tools-server"]
+command_packs:
+  - id: git
+    commands:
+      - id: status
+        argv: [git, status]
+        effects: read
+"#;
+
+#[test]
+fn command_pack_id_collision_on_the_command() {
+    let fixture = with_baseline(&format!(
+        "{MANIFEST_WITH_GIT_PACK}{}",
+        mcp_skill("git-status", "tools")
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![d("workspace.yaml", "command-pack.id-collision", "status")]
+    );
+    // Without the clash, the command is a skill agents can be granted.
+    let fixture = with_baseline(&format!(
+        "{MANIFEST_WITH_GIT_PACK}{}",
+        team("root:\n  id: root\n  role: root\n  skills: [store, git-status]\n")
+    ));
+    assert_eq!(check(&fixture), vec![]);
+}
+
+#[test]
+fn workspace_pack_id_collision_on_the_topology_name() {
+    let fixture = with_baseline(&llm_skill("topology-team"));
+    assert_eq!(
+        check(&fixture),
+        vec![d(
+            "topologies/team.yaml",
+            "workspace-pack.id-collision",
+            "team"
+        )]
+    );
+}
+
+#[test]
+fn topology_skills_resolve_one_by_one_and_through_pack_workspace() {
+    let fixture = with_baseline(&format!(
+        "{}{}",
+        topology("helper-team", "root:\n  id: boss\n  role: root\n"),
+        team_with_children(
+            "- id: a\n  role: worker\n  skills: [topology-helper-team]\n- id: b\n  role: worker\n  skills: [pack:workspace]\n  requires:\n    topology-team: [topology-helper-team]\n"
+        )
+    ));
+    let found = check(&fixture);
+    // A topology skill is an `agent` skill: gated, but never recorded as called.
+    assert_eq!(codes(&found), ["agent.requires-unsatisfiable"], "{found:?}");
+}
+
+#[test]
+fn memory_disabled_but_bound_on_the_binding() {
+    let fixture = with_baseline(
+        r#"
+//- /ws/workspace.yaml
+apiVersion: swarmkit/v1
+kind: Workspace
+metadata:
+  id: ws
+  name: Test workspace
+mcp_servers:
+  - id: tools
+    transport: stdio
+    command: ["tools-server"]
+memory:
+  enabled: false
+governance:
+  provider: mock
+  decision_skills:
+    - id: memory-reader
+      trigger: pre_input
+"#,
+    );
+    assert_eq!(
+        check(&fixture),
+        vec![d(
+            "workspace.yaml",
+            "memory.disabled-but-bound",
+            "memory-reader"
+        )]
+    );
+    // With memory on, the binding is fine.
+    assert_eq!(
+        check(&fixture.replace("enabled: false", "enabled: true")),
+        vec![]
     );
 }

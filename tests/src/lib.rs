@@ -24,17 +24,23 @@ pub fn binary() -> &'static Path {
         if let Some(path) = std::env::var_os("SKILLGRAPH_BIN") {
             return PathBuf::from(path);
         }
+        let exe = std::env::current_exe().expect("test executable path");
+        // target/<profile>/deps/<test> -> target/<profile>/skillgraph, built with the same profile
+        // (`debug` is the directory of the dev and test profiles, `release` of release and bench).
+        let profile_dir = exe.parent().and_then(Path::parent).expect("target dir");
+        let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
+            Some("debug") | None => "dev",
+            Some(other) => other,
+        };
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
         let status = Command::new(cargo)
             .args(["build", "-q", "-p", "skillgraph", "--bin", "skillgraph"])
+            .args(["--profile", profile])
             .current_dir(workspace)
             .status()
             .expect("run cargo build");
         assert!(status.success(), "cargo build -p skillgraph failed");
-        let exe = std::env::current_exe().expect("test executable path");
-        // target/<profile>/deps/<test> -> target/<profile>/skillgraph
-        let profile_dir = exe.parent().and_then(Path::parent).expect("target dir");
         let binary = profile_dir.join(format!("skillgraph{}", std::env::consts::EXE_SUFFIX));
         assert!(binary.exists(), "{} was not built", binary.display());
         binary

@@ -134,6 +134,16 @@ fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
     client.wait_for("$/progress end", |m| {
         m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end"
     });
+    let position_of = |client: &Client, accept: &dyn Fn(&Value) -> bool| {
+        client.seen.iter().position(accept).unwrap()
+    };
+    assert!(
+        position_of(&client, &|m| m["method"]
+            == "textDocument/publishDiagnostics")
+            < position_of(&client, &|m| m["method"] == "$/progress"
+                && m["params"]["value"]["kind"] == "end"),
+        "the initial diagnostics go out before the progress ends"
+    );
     assert!(client
         .seen
         .iter()
@@ -565,5 +575,48 @@ fn a_file_opened_without_a_workspace_folder_brings_its_workspace() {
         }
         assert!(std::time::Instant::now() < deadline, "{diagnostics:?}");
     }
+    assert!(client.shutdown().success());
+}
+
+#[test]
+fn settings_from_initialization_options_and_configuration_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_fixture("estate", root);
+    let uri = file_uri(root);
+    let (mut client, _) = Client::start_with(json!({
+        "processId": null,
+        "rootUri": uri,
+        "capabilities": {},
+        "initializationOptions": {"rules": {"agent.unknown-skill": "warning"}},
+    }));
+    let topology = file_uri(&root.join(TOPOLOGY));
+    let (diagnostics, _) = client.diagnostics(&topology);
+    let severities: Vec<(String, u64)> = diagnostics
+        .iter()
+        .filter(|d| d["code"] == "agent.unknown-skill")
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["severity"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(severities.len(), 3);
+    assert!(severities.iter().all(|(_, s)| *s == 2), "{severities:?}");
+
+    // Turning the code off through the `skillgraph` section removes it everywhere.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"skillgraph": {"rules": {"agent.unknown-skill": "off"}}}}),
+    );
+    let (diagnostics, _) = client.diagnostics(&topology);
+    assert!(
+        diagnostics
+            .iter()
+            .all(|d| d["code"] != "agent.unknown-skill"),
+        "{diagnostics:?}"
+    );
+    assert!(!diagnostics.is_empty());
     assert!(client.shutdown().success());
 }

@@ -41,8 +41,11 @@ pub fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
             let (_, target) = topology?.agent_by_id(id)?;
             agent_summary(index, workspace, file, target)
         }
-        (Ref::Artifact(ArtifactKind::Skill, id), _) => {
+        (Ref::Artifact(ArtifactKind::Skill, id), site) => {
             let mut text = skill_summary(index, workspace, id);
+            if site == Site::Definition {
+                text.push_str(&granted_by(index, workspace, id));
+            }
             if let Some((_, agent)) = agent {
                 text.push_str("\n\n---\n\n");
                 text.push_str(&skill_in_agent(index, workspace, file, agent, id));
@@ -151,6 +154,45 @@ fn skill_summary(index: &Index, workspace: FileId, id: &str) -> String {
         let _ = write!(text, "\n{}", description.value.trim());
     }
     text.trim_end().to_owned()
+}
+
+/// "Granted to" lines for a skill's own definition: the agents and archetypes naming it in a
+/// grant (bulk grants not included).
+fn granted_by(index: &Index, workspace: FileId, id: &str) -> String {
+    let what = Ref::Artifact(ArtifactKind::Skill, id.to_owned());
+    let mut files: Vec<FileId> = index
+        .files()
+        .filter(|f| index.workspace_of(f.id) == Some(workspace))
+        .map(|f| f.id)
+        .collect();
+    files.sort();
+    let mut lines = Vec::new();
+    for file in files {
+        let content = index.file(file).map(|e| &e.parsed.content);
+        for o in super::occurrences(index, file) {
+            if o.what != what || o.site != Site::Grant {
+                continue;
+            }
+            let place = relative_path(index, workspace, file);
+            let line = match (content, o.agent) {
+                (Some(Content::SwarmKit(Artifact::Topology(t))), Some(agent)) => {
+                    format!("- agent `{}` in `{place}`", t.agents[agent].label())
+                }
+                (Some(Content::SwarmKit(Artifact::Archetype(a))), _) => format!(
+                    "- archetype `{}` in `{place}`",
+                    a.id.as_ref().map_or("?", |i| i.value.as_str())
+                ),
+                _ => continue,
+            };
+            if !lines.contains(&line) {
+                lines.push(line);
+            }
+        }
+    }
+    if lines.is_empty() {
+        return "\n\nNot granted by name to any agent or archetype.".to_owned();
+    }
+    format!("\n\nGranted by name to:\n\n{}", lines.join("\n"))
 }
 
 struct AgentRules {
@@ -540,6 +582,20 @@ agents:
                 .starts_with("**SKILL.md skill `pdf`**\n\n- folder: `pdf`\n\nReads PDFs."),
             "{}",
             h.markdown
+        );
+    }
+
+    #[test]
+    fn a_skill_definition_lists_who_grants_it() {
+        let text = WS
+            .replace("$1", "")
+            .replace("$2", "")
+            .replace("id: search-code", "id: search-$0code");
+        let f = fixture(&text);
+        let h = hover(&f.index, f.cursor_file, f.offset).unwrap().markdown;
+        assert!(
+            h.ends_with("Granted by name to:\n\n- agent `root` in `topologies/estate.yaml`"),
+            "{h}"
         );
     }
 

@@ -13,6 +13,9 @@ use crate::syntax::{bom_len, YamlDocument};
 pub const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
 
 #[derive(Clone, Debug, PartialEq)]
+// One per file, already behind the file entry's `Arc`: boxing the large variant would add an
+// allocation per file and buy nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Content {
     /// Not parsed: not ours, too large, or binary.
     None,

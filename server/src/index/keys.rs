@@ -18,6 +18,11 @@ pub enum Key {
         kind: ArtifactKind,
         id: String,
     },
+    /// The set of ids of one kind in a workspace (read by "did you mean" suggestions).
+    IdSet {
+        workspace: FileId,
+        kind: ArtifactKind,
+    },
     /// The workspace manifest's content (MCP servers, command packs).
     Manifest { workspace: FileId },
     /// The skills whose implementation targets an MCP server (for `server:` grants).
@@ -70,6 +75,13 @@ pub(crate) fn contributions(
                         id: id.value.clone(),
                     },
                     definition,
+                ));
+                out.push((
+                    Key::IdSet {
+                        workspace,
+                        kind: artifact.kind(),
+                    },
+                    fingerprint(&id.value),
                 ));
             }
             if let Artifact::Topology(topology) = artifact {

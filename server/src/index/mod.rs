@@ -133,6 +133,8 @@ impl Index {
         let mut touched: HashSet<FileId> = HashSet::new();
         let mut changed_keys: HashSet<Key> = HashSet::new();
         let mut reclassify_under: Vec<PathBuf> = Vec::new();
+        // The last text of every file set in this batch, analysed together below.
+        let mut pending: HashMap<FileId, (PathBuf, Arc<str>)> = HashMap::new();
 
         for change in changes {
             match change {
@@ -140,18 +142,19 @@ impl Index {
                     let (id, is_new) = self.intern(&path);
                     if is_new && classify::is_workspace_manifest(&path) {
                         if let Some(dir) = path.parent() {
-                            self.workspace_roots.insert(dir.to_owned(), id);
-                            reclassify_under.push(dir.to_owned());
+                            if self.choose_manifest(dir) {
+                                reclassify_under.push(dir.to_owned());
+                            }
                         }
                     }
-                    let role = self.classify(&path);
-                    self.store(id, path, text.into(), role, &mut changed_keys);
+                    pending.insert(id, (path, text.into()));
                     touched.insert(id);
                 }
                 Change::Remove { path } => {
                     let Some(id) = self.by_path.remove(&path) else {
                         continue;
                     };
+                    pending.remove(&id);
                     if let Some(entry) = self.files.remove(&id) {
                         self.replace_contributions(
                             id,
@@ -163,8 +166,7 @@ impl Index {
                     }
                     if classify::is_workspace_manifest(&path) {
                         if let Some(dir) = path.parent() {
-                            if self.workspace_roots.get(dir) == Some(&id) {
-                                self.workspace_roots.remove(dir);
+                            if self.choose_manifest(dir) {
                                 reclassify_under.push(dir.to_owned());
                             }
                         }
@@ -174,24 +176,39 @@ impl Index {
             }
         }
 
+        let mut jobs: Vec<(FileId, PathBuf, Arc<str>, FileRole)> = pending
+            .into_iter()
+            .map(|(id, (path, text))| {
+                let role = self.classify(&path);
+                (id, path, text, role)
+            })
+            .collect();
+
         // A workspace appearing or disappearing changes the role of every file below it. Rare,
         // and the only change whose cost grows with the number of files.
         for dir in reclassify_under {
-            let below: Vec<(FileId, PathBuf)> = self
+            let below: Vec<(FileId, PathBuf, Arc<str>)> = self
                 .files
                 .values()
-                .filter(|f| f.path.starts_with(&dir) && !classify::is_workspace_manifest(&f.path))
-                .map(|f| (f.id, f.path.clone()))
+                .filter(|f| f.path.starts_with(&dir))
+                .filter(|f| !touched.contains(&f.id))
+                .map(|f| (f.id, f.path.clone(), f.text.clone()))
                 .collect();
-            for (id, path) in below {
+            for (id, path, text) in below {
                 let role = self.classify(&path);
-                let entry = &self.files[&id];
-                if entry.role != role {
-                    let text = entry.text.clone();
-                    self.store(id, path, text, role, &mut changed_keys);
+                if self.files[&id].role != role {
+                    jobs.push((id, path, text, role));
                     touched.insert(id);
                 }
             }
+        }
+
+        jobs.sort_by_key(|job| job.0);
+        let analysed = parallel_map(&jobs, |(id, path, text, role)| {
+            analysis::analyze(*id, path, text, role)
+        });
+        for ((id, path, text, role), parsed) in jobs.into_iter().zip(analysed) {
+            self.store(id, path, text, role, parsed, &mut changed_keys);
         }
 
         let mut to_check: HashSet<FileId> = touched.clone();
@@ -200,14 +217,21 @@ impl Index {
                 to_check.extend(readers.iter().copied());
             }
         }
-        let mut order: Vec<FileId> = to_check.into_iter().collect();
+        let mut order: Vec<FileId> = to_check
+            .into_iter()
+            .filter(|id| self.files.contains_key(id))
+            .collect();
         order.sort();
+        // Cross-file checks read the index only, so they run in parallel; their results are
+        // stored one by one afterwards.
+        let results = parallel_map(&order, |&id| {
+            let lookup = Lookup::new(self);
+            let diagnostics = crate::rules::check_file(&lookup, id);
+            (diagnostics, lookup.into_reads())
+        });
         let mut affected = touched;
-        for id in order {
-            if !self.files.contains_key(&id) {
-                continue;
-            }
-            if self.recheck(id) {
+        for (id, (diagnostics, reads)) in order.into_iter().zip(results) {
+            if self.store_check(id, diagnostics, reads) {
                 affected.insert(id);
             }
         }
@@ -225,10 +249,32 @@ impl Index {
     }
 
     fn classify(&self, path: &Path) -> FileRole {
-        classify::classify(path, |dir| self.workspace_roots.get(dir).copied())
+        let role = classify::classify(path, |dir| self.workspace_roots.get(dir).copied());
+        // Of `workspace.yaml` and `workspace.yml` side by side, only the chosen one is the
+        // manifest (SwarmKit reads `.yaml`); the other is not read at all.
+        if role == FileRole::WorkspaceManifest {
+            let chosen = path.parent().and_then(|dir| self.workspace_roots.get(dir));
+            if chosen != self.by_path.get(path) {
+                return FileRole::Unrelated;
+            }
+        }
+        role
     }
 
-    /// Analyses a file's text and records its contributions. Cross-file diagnostics are computed
+    /// Settles which manifest roots the workspace in `dir`: `workspace.yaml` when present, else
+    /// `workspace.yml`. True when that changed.
+    fn choose_manifest(&mut self, dir: &Path) -> bool {
+        let chosen = ["workspace.yaml", "workspace.yml"]
+            .iter()
+            .find_map(|name| self.by_path.get(&dir.join(name)).copied());
+        let previous = match chosen {
+            Some(id) => self.workspace_roots.insert(dir.to_owned(), id),
+            None => self.workspace_roots.remove(dir),
+        };
+        previous != chosen
+    }
+
+    /// Records a file's analysis and its contributions. Cross-file diagnostics are computed
     /// later, once every change of the batch is in.
     fn store(
         &mut self,
@@ -236,9 +282,10 @@ impl Index {
         path: PathBuf,
         text: Arc<str>,
         role: FileRole,
+        parsed: ParsedFile,
         changed_keys: &mut HashSet<Key>,
     ) {
-        let parsed = Arc::new(analysis::analyze(id, &path, &text, &role));
+        let parsed = Arc::new(parsed);
         let contributions = keys::contributions(id, &path, &role, &parsed);
         let (old_contributions, reads, cross) = match self.files.remove(&id) {
             Some(old) => {
@@ -328,21 +375,15 @@ impl Index {
         }
     }
 
-    /// Re-runs the cross-file checks of one file; true when its diagnostics changed.
-    fn recheck(&mut self, id: FileId) -> bool {
-        let (diagnostics, reads) = {
-            let lookup = Lookup::new(self);
-            let diagnostics = crate::rules::check_file(&lookup, id);
-            (diagnostics, lookup.into_reads())
-        };
-        let entry = self.files.get(&id).expect("rechecked file exists");
-        let old_reads = entry.reads.clone();
-        let changed = entry.cross != diagnostics;
+    /// Stores the result of one file's cross-file checks; true when its diagnostics changed.
+    fn store_check(&mut self, id: FileId, diagnostics: Vec<Diagnostic>, reads: Vec<Key>) -> bool {
+        let old_reads = self.files[&id].reads.clone();
         self.forget_reads(id, &old_reads);
         for key in &reads {
             self.readers.entry(key.clone()).or_default().insert(id);
         }
-        let entry = Arc::make_mut(self.files.get_mut(&id).expect("rechecked file exists"));
+        let entry = Arc::make_mut(self.files.get_mut(&id).expect("checked file exists"));
+        let changed = entry.cross != diagnostics;
         entry.reads = reads;
         entry.cross = diagnostics;
         changed
@@ -399,13 +440,22 @@ impl<'a> Lookup<'a> {
         self.index.file(id)
     }
 
+    /// The ids of one kind defined in a workspace (for "did you mean" suggestions), recording
+    /// the read so the suggestion follows ids appearing and disappearing.
+    pub fn ids_of(&self, workspace: FileId, kind: ArtifactKind) -> impl Iterator<Item = &'a str> {
+        self.reads.borrow_mut().push(Key::IdSet { workspace, kind });
+        self.index.ids_of(workspace, kind)
+    }
+
     /// The files contributing to `key`, recording the read.
     pub fn get(&self, key: Key) -> Vec<&'a FileEntry> {
-        let entries = self
+        // In path order, so "the first definition" does not depend on the order files arrived.
+        let mut entries: Vec<&'a FileEntry> = self
             .index
             .contributors(&key)
             .filter_map(|id| self.index.file(id))
             .collect();
+        entries.sort_by(|a, b| a.path.cmp(&b.path));
         self.reads.borrow_mut().push(key);
         entries
     }
@@ -416,4 +466,26 @@ impl<'a> Lookup<'a> {
         reads.dedup();
         reads
     }
+}
+
+/// Maps `work` over `items` on the machine's cores, keeping the order. Small batches (an edit)
+/// stay on the calling thread.
+fn parallel_map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    if items.len() < 64 || threads < 2 {
+        return items.iter().map(&work).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(|| part.iter().map(&work).collect::<Vec<R>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a check panicked"))
+            .collect()
+    })
 }

@@ -4,6 +4,18 @@
 //! arrival order, before anything awaits; requests clone an `Arc` of the index (a snapshot) and
 //! answer from it without holding the lock. Diagnostics go out through one channel drained by one
 //! task, so they reach the client in the order they were computed.
+//!
+//! Decisions a user may notice:
+//! - Position encoding: UTF-8 when the client offers it, else UTF-16.
+//! - Diagnostics are pushed for every file that has any, open or not, and only when they change;
+//!   they are held back until the initial indexing is done (no flood of unknown-id errors from a
+//!   half-read workspace), and that first batch goes out before the indexing progress ends.
+//! - An open document's text wins over the disk: watched-file events for it are ignored, and
+//!   closing it re-reads the disk (or removes the file if it is gone).
+//! - A document opened outside every workspace folder brings in the SwarmKit workspace around it
+//!   (the nearest `workspace.yaml` up to four directories above), so its ids resolve.
+//! - Settings: `initializationOptions` and `workspace/didChangeConfiguration` take the keys of
+//!   `skillgraph.toml` (at the top or under `skillgraph`); today the `[rules]` severities apply.
 
 mod convert;
 
@@ -21,7 +33,8 @@ use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
 use crate::diagnostic::FileId;
-use crate::index::{Change, Index};
+use crate::index::{Change, Index, Settings};
+use crate::model::config::Config;
 use crate::syntax::PositionEncoding;
 
 /// Runs the server on stdin/stdout until the client says `exit`.
@@ -71,12 +84,21 @@ struct State {
     indexed: bool,
     watch_dynamic: bool,
     work_done_progress: bool,
+    /// The client answers `workspace/configuration`.
+    pull_configuration: bool,
+}
+
+/// What the diagnostics task sends, in order.
+enum Outgoing {
+    Publish(PublishDiagnosticsParams),
+    /// Answered once everything queued before it has been sent.
+    Flushed(tokio::sync::oneshot::Sender<()>),
 }
 
 struct Backend {
     client: Client,
     state: Mutex<State>,
-    publisher: mpsc::UnboundedSender<PublishDiagnosticsParams>,
+    publisher: mpsc::UnboundedSender<Outgoing>,
     shut_down: Arc<AtomicBool>,
 }
 
@@ -89,17 +111,26 @@ fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
 
 /// A file discovery would have picked up: a YAML file, a SKILL.md or a config, outside the
 /// directories never looked into (`.git`, `node_modules`, `target`).
-fn may_be_ours(path: &Path) -> bool {
+fn may_be_ours(roots: &[PathBuf], path: &Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let skipped = path.components().any(|c| {
-        c.as_os_str()
-            .to_str()
-            .is_some_and(|c| crate::index::classify::SKIPPED_DIRECTORIES.contains(&c))
-    });
-    !skipped
+    !in_skipped_directory(roots, path)
         && (name == "SKILL.md"
             || name == "skillgraph.toml"
             || crate::index::classify::is_yaml(path))
+}
+
+/// True below `.git`, `node_modules` or `target` inside a root (the root's own location does
+/// not count: a project may well live under a directory called `target`).
+fn in_skipped_directory(roots: &[PathBuf], path: &Path) -> bool {
+    let relative = roots
+        .iter()
+        .find_map(|root| path.strip_prefix(root).ok())
+        .unwrap_or(path);
+    relative.components().any(|c| {
+        c.as_os_str()
+            .to_str()
+            .is_some_and(|c| crate::index::classify::SKIPPED_DIRECTORIES.contains(&c))
+    })
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
@@ -112,13 +143,20 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 impl Backend {
     fn new(client: Client, shut_down: Arc<AtomicBool>) -> Backend {
-        let (publisher, mut queue) = mpsc::unbounded_channel::<PublishDiagnosticsParams>();
+        let (publisher, mut queue) = mpsc::unbounded_channel::<Outgoing>();
         let sender = client.clone();
         tokio::spawn(async move {
-            while let Some(p) = queue.recv().await {
-                sender
-                    .publish_diagnostics(p.uri, p.diagnostics, p.version)
-                    .await;
+            while let Some(message) = queue.recv().await {
+                match message {
+                    Outgoing::Publish(p) => {
+                        sender
+                            .publish_diagnostics(p.uri, p.diagnostics, p.version)
+                            .await
+                    }
+                    Outgoing::Flushed(done) => {
+                        let _ = done.send(());
+                    }
+                }
             }
         });
         Backend {
@@ -132,6 +170,7 @@ impl Backend {
                 indexed: false,
                 watch_dynamic: false,
                 work_done_progress: false,
+                pull_configuration: false,
             }),
             publisher,
             shut_down,
@@ -199,11 +238,21 @@ impl Backend {
     }
 
     fn send(&self, uri: Uri, diagnostics: Vec<Diagnostic>, version: Option<i32>) {
-        let _ = self.publisher.send(PublishDiagnosticsParams {
-            uri,
-            diagnostics,
-            version,
-        });
+        let _ = self
+            .publisher
+            .send(Outgoing::Publish(PublishDiagnosticsParams {
+                uri,
+                diagnostics,
+                version,
+            }));
+    }
+
+    /// Waits until every diagnostic queued so far has gone out.
+    async fn flush(&self) {
+        let (done, sent) = tokio::sync::oneshot::channel();
+        if self.publisher.send(Outgoing::Flushed(done)).is_ok() {
+            let _ = sent.await;
+        }
     }
 
     async fn log_failure(&self, what: &str, result: std::result::Result<(), String>) {
@@ -289,15 +338,15 @@ impl Backend {
         let read = tokio::task::spawn_blocking(move || crate::discover::discover(&roots)).await;
         let (changes, errors) = match read {
             Ok(result) => result,
-            Err(error) => (Vec::new(), {
+            Err(error) => {
                 self.client
                     .log_message(
                         MessageType::ERROR,
                         format!("skillgraph: indexing failed: {error}"),
                     )
                     .await;
-                Vec::new()
-            }),
+                (Vec::new(), Vec::new())
+            }
         };
         for error in &errors {
             self.client
@@ -333,6 +382,8 @@ impl Backend {
             (state.index.checked_file_count(), result)
         };
         self.log_failure("indexing", result).await;
+        // The diagnostics of the indexed files go out before the progress ends.
+        self.flush().await;
         if let Some(progress) = progress {
             progress
                 .finish_with_message(format!("{files} files indexed"))
@@ -365,6 +416,37 @@ impl Backend {
                 )
                 .await;
         }
+    }
+
+    /// Replaces the settings and republishes every file whose diagnostics they change.
+    async fn apply_settings(&self, options: &serde_json::Value) {
+        let Some((settings, problems)) = settings_from(options) else {
+            return;
+        };
+        for problem in problems {
+            self.client
+                .log_message(
+                    MessageType::WARNING,
+                    format!("skillgraph settings: {problem}"),
+                )
+                .await;
+        }
+        let result = {
+            let mut state = lock(&self.state);
+            let state = &mut *state;
+            if state.index.settings == settings {
+                return;
+            }
+            catch_unwind(AssertUnwindSafe(|| {
+                Arc::make_mut(&mut state.index).settings = settings;
+                if state.indexed {
+                    let all: Vec<FileId> = state.index.files().map(|f| f.id).collect();
+                    self.publish(state, all);
+                }
+            }))
+            .map_err(|payload| panic_message(payload.as_ref()))
+        };
+        self.log_failure("settings", result).await;
     }
 
     /// Reads new roots from disk and indexes them (documents open in the editor keep its text).
@@ -421,6 +503,36 @@ impl Backend {
     }
 }
 
+/// Settings from `initializationOptions` or `workspace/configuration`: the keys of
+/// `skillgraph.toml`, either at the top or under a `skillgraph` section. `None` when there are
+/// none; otherwise the settings and what was wrong with them.
+fn settings_from(options: &serde_json::Value) -> Option<(Settings, Vec<String>)> {
+    let section = options.get("skillgraph").unwrap_or(options);
+    let object = section.as_object()?;
+    // JSON nulls have no TOML form; a null key means "not set".
+    let object: serde_json::Map<String, serde_json::Value> = object
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let text = match toml::to_string(&object) {
+        Ok(text) => text,
+        Err(error) => {
+            return Some((
+                Settings::default(),
+                vec![format!(
+                    "the settings are not a table of skillgraph.toml keys: {error}"
+                )],
+            ))
+        }
+    };
+    let (config, problems) = Config::parse(FileId(u32::MAX), &text);
+    let settings = Settings {
+        severity_overrides: config.rules.into_iter().collect(),
+    };
+    Some((settings, problems.into_iter().map(|d| d.message).collect()))
+}
+
 fn negotiate_encoding(params: &InitializeParams) -> PositionEncoding {
     let offered = params
         .capabilities
@@ -471,6 +583,15 @@ impl LanguageServer for Backend {
                 .as_ref()
                 .and_then(|w| w.work_done_progress)
                 .unwrap_or(false);
+            state.pull_configuration = params
+                .capabilities
+                .workspace
+                .as_ref()
+                .and_then(|w| w.configuration)
+                .unwrap_or(false);
+        }
+        if let Some(options) = &params.initialization_options {
+            self.apply_settings(options).await;
         }
         Ok(InitializeResult {
             capabilities: ServerCapabilities {
@@ -607,14 +728,14 @@ impl LanguageServer for Backend {
                                 path: f.path.clone(),
                             }),
                     );
-                } else if path.is_dir() && !in_skipped_directory(&path) {
+                } else if path.is_dir() && !in_skipped_directory(&state.roots, &path) {
                     let (found, _) = crate::discover::discover(std::slice::from_ref(&path));
                     changes.extend(found.into_iter().filter(|c| match c {
                         Change::Set { path, .. } | Change::Remove { path } => {
                             !state.open.contains_key(path)
                         }
                     }));
-                } else if may_be_ours(&path) {
+                } else if may_be_ours(&state.roots, &path) {
                     changes.push(Backend::from_disk(&path));
                 }
             }
@@ -686,6 +807,27 @@ impl LanguageServer for Backend {
             Some(WorkspaceSymbolResponse::Nested(symbols))
         }));
         self.answer("workspace/symbol", outcome).await
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        let pushed = params.settings.as_object().is_some_and(|o| !o.is_empty());
+        if pushed {
+            self.apply_settings(&params.settings).await;
+            return;
+        }
+        // Pull-model clients (VS Code) send no settings here: ask for the section.
+        if !lock(&self.state).pull_configuration {
+            return;
+        }
+        let item = ConfigurationItem {
+            scope_uri: None,
+            section: Some("skillgraph".to_owned()),
+        };
+        if let Ok(values) = self.client.configuration(vec![item]).await {
+            if let Some(value) = values.into_iter().next() {
+                self.apply_settings(&value).await;
+            }
+        }
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
@@ -844,5 +986,54 @@ fn symbol(
                 .map(|c| symbol(index, file, c, enc))
                 .collect(),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn watched_files_below_skipped_directories_are_ignored() {
+        let roots = [PathBuf::from("/home/u/target/project")];
+        assert!(may_be_ours(
+            &roots,
+            Path::new("/home/u/target/project/skills/a.yaml")
+        ));
+        assert!(may_be_ours(
+            &roots,
+            Path::new("/home/u/target/project/.claude/skills/x/SKILL.md")
+        ));
+        assert!(!may_be_ours(
+            &roots,
+            Path::new("/home/u/target/project/target/skills/a.yaml")
+        ));
+        assert!(!may_be_ours(
+            &roots,
+            Path::new("/home/u/target/project/node_modules/x/SKILL.md")
+        ));
+        assert!(!may_be_ours(
+            &roots,
+            Path::new("/home/u/target/project/README.md")
+        ));
+    }
+
+    #[test]
+    fn encoding_prefers_utf8_when_offered() {
+        let mut params = InitializeParams::default();
+        assert_eq!(negotiate_encoding(&params), PositionEncoding::Utf16);
+        params.capabilities.general = Some(GeneralClientCapabilities {
+            position_encodings: Some(vec![
+                PositionEncodingKind::UTF16,
+                PositionEncodingKind::UTF8,
+            ]),
+            ..Default::default()
+        });
+        assert_eq!(negotiate_encoding(&params), PositionEncoding::Utf8);
+        params.capabilities.general = Some(GeneralClientCapabilities {
+            position_encodings: Some(vec![PositionEncodingKind::UTF32]),
+            ..Default::default()
+        });
+        assert_eq!(negotiate_encoding(&params), PositionEncoding::Utf16);
     }
 }

@@ -307,16 +307,11 @@ impl GrantResolver<'_, '_> {
         }
     }
 
-    /// `; did you mean `x`?` when a known skill id is one or two edits away. Reads the skill
-    /// table's keys without recording them: the suggestion is a courtesy, not a dependency.
+    /// `; did you mean `x`?` when a known skill id is one or two edits away. The id set is read
+    /// through the lookup, so the suggestion follows skills appearing and disappearing.
     fn suggest_skill(&self, id: &str) -> String {
-        super::suggest::closest(
-            id,
-            self.lookup
-                .index()
-                .ids_of(self.workspace, ArtifactKind::Skill),
-        )
-        .map_or_else(String::new, |best| format!("; did you mean `{best}`?"))
+        super::suggest::closest(id, self.lookup.ids_of(self.workspace, ArtifactKind::Skill))
+            .map_or_else(String::new, |best| format!("; did you mean `{best}`?"))
     }
 }
 

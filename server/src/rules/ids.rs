@@ -133,8 +133,7 @@ pub fn check_reference(
         })
         .is_empty();
     if !found {
-        let closest =
-            super::suggest::closest(&reference.value, lookup.index().ids_of(workspace, kind));
+        let closest = super::suggest::closest(&reference.value, lookup.ids_of(workspace, kind));
         let noun = match kind {
             ArtifactKind::Topology => "topology",
             ArtifactKind::Archetype => "archetype",

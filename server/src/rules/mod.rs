@@ -9,7 +9,6 @@ pub mod ids;
 pub mod made_up_skills;
 pub mod registry;
 pub mod requires;
-#[path = "schema_pending.rs"]
 pub mod schema;
 pub mod skill_md;
 pub mod skills;

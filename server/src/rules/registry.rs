@@ -148,7 +148,8 @@ fn collect<'a>(
         .filter(|s| keep(s))
         .collect();
     // A file in skills/ shadows a made-up skill of the same id.
-    out.sort_by_key(|s| (s.id.clone(), s.origin != Origin::File, s.file));
+    // Entries arrive in path order; the sort is stable, so files stay in path order.
+    out.sort_by_key(|s| (s.id.clone(), s.origin != Origin::File));
     out
 }
 

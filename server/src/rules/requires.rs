@@ -293,7 +293,9 @@ pub fn build(
     for _ in 0..=g.skills.len() {
         let mut changed = false;
         for node in 0..g.skills.len() {
-            if on_cycle[node] || g.blocked[node].is_some() {
+            // A skill no gate checks is never refused, whatever it requires.
+            let ungated = g.types[node].is_some_and(|t| !t.is_gated());
+            if on_cycle[node] || ungated || g.blocked[node].is_some() {
                 continue;
             }
             let reason = g.graph.edges[node].iter().find_map(|&p| {

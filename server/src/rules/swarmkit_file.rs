@@ -104,11 +104,21 @@ pub(crate) fn check(file: FileId, role: &FileRole, yaml: &YamlDocument) -> Vec<D
             }
         }
     }
-    out.extend(super::schema::check_schema(
-        schema_kind(expected),
-        root,
-        file,
-    ));
+    // Schema-check only what SwarmKit would load as this kind: not a partial tree cut by a
+    // syntax error (it would flood the file with missing fields), not a file of another kind,
+    // not a file too deep to be loaded at all.
+    let kind_matches = root
+        .get("kind")
+        .and_then(|k| k.scalar())
+        .is_none_or(|found| found == expected.kind_field());
+    let too_deep = matches!(role, FileRole::SwarmKit { too_deep: true, .. });
+    if !yaml.has_syntax_error() && kind_matches && !too_deep {
+        out.extend(super::schema::check_schema(
+            schema_kind(expected),
+            root,
+            file,
+        ));
+    }
     out
 }
 

@@ -547,6 +547,12 @@ impl<'t> Builder<'t> {
                 }
             }
             Event::Scalar(value, style, anchor, _tag) => {
+                let range = match style {
+                    ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
+                        self.quoted_range(range)
+                    }
+                    _ => range,
+                };
                 let style = match style {
                     ScalarStyle::Plain => Style::Plain,
                     ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => Style::Quoted,
@@ -625,6 +631,33 @@ impl<'t> Builder<'t> {
             Event::SequenceEnd | Event::MappingEnd => self.close_one(Some(range)),
         }
         Flow::Continue
+    }
+
+    /// saphyr's span of a quoted scalar may run on over trailing blanks and a comment; end it
+    /// at the closing quote instead (`''` and `\"` are escapes, not the end).
+    fn quoted_range(&self, range: TextRange) -> TextRange {
+        let base = self.positions.base;
+        let local = (range.start - base) as usize;
+        let Some(rest) = self.text.get(local..) else {
+            return range;
+        };
+        let mut chars = rest.char_indices();
+        let Some((_, quote)) = chars.next().filter(|(_, c)| *c == '\'' || *c == '"') else {
+            return range;
+        };
+        while let Some((i, c)) = chars.next() {
+            if quote == '"' && c == '\\' {
+                chars.next();
+            } else if c == quote {
+                if quote == '\'' && rest[i + 1..].starts_with('\'') {
+                    chars.next();
+                    continue;
+                }
+                let end = range.start + (i + 1) as u32;
+                return TextRange::new(range.start, end.min(range.end.max(end)));
+            }
+        }
+        range
     }
 
     fn starts_flow(&self, at: u32, bracket: char) -> bool {
@@ -898,6 +931,15 @@ mod tests {
         let doc = YamlDocument::parse("name: x\n", 4);
         let (k, v) = doc.root().unwrap().entry("name").unwrap();
         assert_eq!((k.range().start, v.range().start), (4, 10));
+    }
+
+    #[test]
+    fn quoted_scalars_end_at_the_closing_quote() {
+        let text = "a: 'it''s'\t# it's a comment\nb: \"x\\\"y\"  # \"c\"\n";
+        let doc = YamlDocument::parse(text, 0);
+        let root = doc.root().unwrap();
+        assert_eq!(text_of(text, root.get("a").unwrap().range()), "'it''s'");
+        assert_eq!(text_of(text, root.get("b").unwrap().range()), "\"x\\\"y\"");
     }
 
     #[test]

@@ -1,0 +1,896 @@
+//! Validation of SwarmKit artifacts against the official SwarmKit JSON Schemas (draft 2020-12,
+//! bundled in the binary from `server/schemas/`). Owns the `schema.*` codes.
+//!
+//! Every violation is reported, each on the node it is about (the unknown key, the wrong value,
+//! the key of the mapping that lacks a field), with a message of our own. Validators are compiled
+//! once per kind; a file that validates costs one `is_valid` pass and no error bookkeeping. The
+//! schemas hold only local `$ref`s, and the validator is built without any resolver that could
+//! fetch one.
+
+mod locate;
+mod report;
+
+use std::sync::OnceLock;
+
+use jsonschema::Validator;
+use serde_json::Value;
+
+use super::catalogue::RuleDoc;
+use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::syntax::Node;
+
+/// The diagnostic codes, in one place. They follow SwarmKit's `schema.<what>` naming.
+mod codes {
+    pub const REQUIRED: &str = "schema.required-field";
+    pub const TYPE: &str = "schema.type-mismatch";
+    pub const PATTERN: &str = "schema.pattern-mismatch";
+    pub const ENUM: &str = "schema.enum-mismatch";
+    pub const CONST: &str = "schema.const-mismatch";
+    pub const UNKNOWN_FIELD: &str = "schema.unknown-field";
+    pub const ARRAY_SIZE: &str = "schema.array-size";
+    pub const LENGTH: &str = "schema.length";
+    pub const RANGE: &str = "schema.range";
+    /// SwarmKit reports repeated entries under its catch-all code; so do we.
+    pub const UNIQUE_ITEMS: &str = "schema.other";
+    pub const ONE_OF: &str = "schema.variant-mismatch";
+    pub const FORMAT: &str = "schema.format";
+    pub const PROPERTY_COUNT: &str = "schema.object-size";
+    pub const VIOLATION: &str = "schema.other";
+}
+
+/// The artifact kinds that have a bundled schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SchemaKind {
+    Workspace,
+    Topology,
+    Skill,
+    Archetype,
+    Trigger,
+    Funnel,
+    Contract,
+    RoleRegistry,
+    ExecutorAdapter,
+    /// Not a file of its own (no `apiVersion`/`kind`): the shape of an approval gate's policy,
+    /// embedded in other artifacts.
+    ApprovalPolicy,
+    ModelProvider,
+}
+
+impl SchemaKind {
+    pub const ALL: [SchemaKind; 11] = [
+        SchemaKind::Workspace,
+        SchemaKind::Topology,
+        SchemaKind::Skill,
+        SchemaKind::Archetype,
+        SchemaKind::Trigger,
+        SchemaKind::Funnel,
+        SchemaKind::Contract,
+        SchemaKind::RoleRegistry,
+        SchemaKind::ExecutorAdapter,
+        SchemaKind::ApprovalPolicy,
+        SchemaKind::ModelProvider,
+    ];
+
+    /// The kind a YAML `kind:` value names (exactly the schemas' `kind` constants).
+    pub fn from_kind_field(kind: &str) -> Option<SchemaKind> {
+        SchemaKind::ALL
+            .into_iter()
+            .find(|k| k.kind_field() == Some(kind))
+    }
+
+    /// The `kind:` value of this artifact; `None` for the approval policy, which has none.
+    pub fn kind_field(self) -> Option<&'static str> {
+        Some(match self {
+            SchemaKind::Workspace => "Workspace",
+            SchemaKind::Topology => "Topology",
+            SchemaKind::Skill => "Skill",
+            SchemaKind::Archetype => "Archetype",
+            SchemaKind::Trigger => "Trigger",
+            SchemaKind::Funnel => "Funnel",
+            SchemaKind::Contract => "Contract",
+            SchemaKind::RoleRegistry => "RoleRegistry",
+            SchemaKind::ExecutorAdapter => "ExecutorAdapter",
+            SchemaKind::ModelProvider => "ModelProvider",
+            SchemaKind::ApprovalPolicy => return None,
+        })
+    }
+
+    /// The schema's file stem, as SwarmKit names it (`role-registry`), which is also the name of
+    /// its folder of test fixtures.
+    pub fn schema_name(self) -> &'static str {
+        match self {
+            SchemaKind::Workspace => "workspace",
+            SchemaKind::Topology => "topology",
+            SchemaKind::Skill => "skill",
+            SchemaKind::Archetype => "archetype",
+            SchemaKind::Trigger => "trigger",
+            SchemaKind::Funnel => "funnel",
+            SchemaKind::Contract => "contract",
+            SchemaKind::RoleRegistry => "role-registry",
+            SchemaKind::ExecutorAdapter => "executor-adapter",
+            SchemaKind::ApprovalPolicy => "approval-policy",
+            SchemaKind::ModelProvider => "model-provider",
+        }
+    }
+
+    pub fn from_schema_name(name: &str) -> Option<SchemaKind> {
+        SchemaKind::ALL
+            .into_iter()
+            .find(|k| k.schema_name() == name)
+    }
+
+    /// What a document of this kind is called in messages about its root.
+    fn document_name(self) -> &'static str {
+        match self {
+            SchemaKind::ApprovalPolicy => "approval policy",
+            other => other.kind_field().unwrap_or("document"),
+        }
+    }
+
+    fn source(self) -> &'static str {
+        match self {
+            SchemaKind::Workspace => include_str!("../../schemas/workspace.schema.json"),
+            SchemaKind::Topology => include_str!("../../schemas/topology.schema.json"),
+            SchemaKind::Skill => include_str!("../../schemas/skill.schema.json"),
+            SchemaKind::Archetype => include_str!("../../schemas/archetype.schema.json"),
+            SchemaKind::Trigger => include_str!("../../schemas/trigger.schema.json"),
+            SchemaKind::Funnel => include_str!("../../schemas/funnel.schema.json"),
+            SchemaKind::Contract => include_str!("../../schemas/contract.schema.json"),
+            SchemaKind::RoleRegistry => include_str!("../../schemas/role-registry.schema.json"),
+            SchemaKind::ExecutorAdapter => {
+                include_str!("../../schemas/executor-adapter.schema.json")
+            }
+            SchemaKind::ApprovalPolicy => {
+                include_str!("../../schemas/approval-policy.schema.json")
+            }
+            SchemaKind::ModelProvider => include_str!("../../schemas/model-provider.schema.json"),
+        }
+    }
+}
+
+struct Compiled {
+    validator: Validator,
+    /// The schema itself, to read what an error's schema path points at (allowed keys, branches).
+    schema: Value,
+}
+
+fn compile(kind: SchemaKind) -> Result<Compiled, String> {
+    let schema: Value = serde_json::from_str(kind.source()).map_err(|e| e.to_string())?;
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(true)
+        // `models.pattern` is matched by the Python runtime's `re`, not ECMA 262: a pattern valid
+        // there may not parse here, so judging it would report correct files.
+        .with_format("regex", |_: &str| true)
+        .build(&schema)
+        .map_err(|e| e.to_string())?;
+    Ok(Compiled { validator, schema })
+}
+
+fn compiled(kind: SchemaKind) -> Option<&'static Compiled> {
+    static CACHE: [OnceLock<Option<Compiled>>; SchemaKind::ALL.len()] =
+        [const { OnceLock::new() }; SchemaKind::ALL.len()];
+    CACHE[kind as usize]
+        .get_or_init(|| {
+            let result = compile(kind);
+            debug_assert!(
+                result.is_ok(),
+                "bundled schema {kind:?} does not compile: {:?}",
+                result.as_ref().err()
+            );
+            result.ok()
+        })
+        .as_ref()
+}
+
+/// Validates one artifact's tree against the schema of `kind` and reports every violation.
+pub fn check_schema(kind: SchemaKind, root: Node<'_>, file: FileId) -> Vec<Diagnostic> {
+    let Some(compiled) = compiled(kind) else {
+        return Vec::new();
+    };
+    let instance = root.to_json();
+    if compiled.validator.is_valid(&instance) {
+        return Vec::new();
+    }
+    let mut reporter = report::Reporter::new(&compiled.schema, root, file, kind.document_name());
+    let scope = report::Scope::default();
+    for error in compiled.validator.iter_errors(&instance) {
+        reporter.report(&error, &scope);
+    }
+    reporter.finish()
+}
+
+pub const RULES: &[RuleDoc] = &[
+    RuleDoc {
+        code: codes::REQUIRED,
+        severity: Severity::Error,
+        summary: "A field the SwarmKit schema requires is missing.",
+        explanation: "SwarmKit refuses to load an artifact that lacks a required field, so nothing in the \
+workspace that refers to it will run. The diagnostic sits on the key of the mapping that lacks the field (or on \
+`kind:` for a top-level field) and names what to add; some fields are required only in a given case, e.g. a \
+`decision` skill must declare `outputs`, and an `mcp_tool` implementation needs `server` and `tool`. Add the \
+field with a value of the documented shape.",
+    },
+    RuleDoc {
+        code: codes::TYPE,
+        severity: Severity::Error,
+        summary: "A value has the wrong type (a string where a list is expected, and so on).",
+        explanation: "YAML guesses types from how a value is written: `version: 1.0` is a number, `skills: a` is \
+a string rather than a list, and an empty `key:` is null. The schema fixes the type of every field, and SwarmKit \
+rejects the file when they differ. Write the value in the expected form: quote a string that looks like a number, \
+use `[a, b]` or `- a` for a list, indent a mapping under its key. Values holding `${…}` interpolation are not \
+judged, as they are only known at run time.",
+    },
+    RuleDoc {
+        code: codes::PATTERN,
+        severity: Severity::Error,
+        summary: "A string does not have the required form (an id, a version, a scope).",
+        explanation: "Ids must be lowercase words joined by hyphens (`code-review`), versions are \
+MAJOR.MINOR.PATCH (`1.0.0`), IAM scopes are `namespace:action`, and so on; SwarmKit matches each against a \
+regular expression and rejects the file otherwise. Ids matter most: other files refer to them, and an id SwarmKit \
+rejects makes every reference to it fail too. Rewrite the value in the form the message describes.",
+    },
+    RuleDoc {
+        code: codes::ENUM,
+        severity: Severity::Error,
+        summary: "A value is not one of the values the field allows.",
+        explanation: "Fields such as a skill's `category`, an implementation's `type` or an archetype's `role` \
+take one of a fixed set of words, each with its own runtime behaviour; anything else is rejected at load time. \
+The message lists the allowed values and suggests the closest one when the value looks like a typo \
+(`capabilty` -> `capability`).",
+    },
+    RuleDoc {
+        code: codes::CONST,
+        severity: Severity::Error,
+        summary: "A field that must hold one exact value holds another.",
+        explanation: "`apiVersion` must be `swarmkit/v1`, and `kind` must name the artifact the schema \
+describes (`Skill`, `Topology`, …). A different value means SwarmKit reads the file as something else, or not at \
+all. Set the field to the value shown; if the file is really another kind of artifact, move it to the directory \
+of that kind instead.",
+    },
+    RuleDoc {
+        code: codes::UNKNOWN_FIELD,
+        severity: Severity::Error,
+        summary: "A field the schema does not define (often a typo).",
+        explanation: "SwarmKit's schemas are closed: a mapping may hold only the fields they list, so a misspelt \
+field (`tol` for `tool`, `skill` for `skills`) is not silently ignored but rejected, which is what you want, since \
+the setting you meant would otherwise have no effect. The diagnostic sits on the unknown key, lists the allowed \
+fields and suggests the closest one. Rename the key, move it to the mapping it belongs to, or remove it.",
+    },
+    RuleDoc {
+        code: codes::ARRAY_SIZE,
+        severity: Severity::Error,
+        summary: "A list has fewer (or more) items than the schema allows.",
+        explanation: "Some lists are meaningless when empty: a trigger with no `targets` fires nothing, a \
+`composed` skill that composes nothing does nothing, a `requires` rule with no prerequisite guards nothing. \
+SwarmKit rejects them rather than guess. Add the missing items, or remove the field when it is optional.",
+    },
+    RuleDoc {
+        code: codes::LENGTH,
+        severity: Severity::Error,
+        summary: "A string is shorter (or longer) than the schema allows.",
+        explanation: "Names, prompts, tool names and the like must not be empty, and a skill's `description` \
+needs at least ten characters, because agents choose skills by reading it. Write a value of the required length.",
+    },
+    RuleDoc {
+        code: codes::RANGE,
+        severity: Severity::Error,
+        summary: "A number is outside the range the schema allows.",
+        explanation: "Counts, timeouts and thresholds have bounds: a timeout of 0 seconds or a `k-of` quorum of \
+0 approvals cannot work, and probabilities lie between 0 and 1. The message gives the bound; change the number to \
+lie within it.",
+    },
+    RuleDoc {
+        code: codes::ONE_OF,
+        severity: Severity::Error,
+        summary: "A value matches none, or more than one, of the forms a field accepts.",
+        explanation: "Some fields accept alternative forms: a skill grant is an id or `{abstract: …}`, a quorum is \
+`all`, `any` or `{k-of: N}`, a sandbox `build` takes exactly one of `base`, `dockerfile` or `dockerfile_inline`. \
+When a value's form can be told (by its `type:` field or by being a string or a mapping) the errors of that form \
+are reported instead; this code remains for values that fit no form at all, or that set fields of two forms that \
+exclude each other. Rewrite the value as exactly one of the forms listed.",
+    },
+    RuleDoc {
+        code: codes::FORMAT,
+        severity: Severity::Error,
+        summary: "A string is not a valid date, URI or other declared format.",
+        explanation: "Fields such as `provenance.authored_date` (a date, `2025-01-31`) and an event sink's `url` \
+(an absolute URI) declare a format, and tools that read them parse them as such. A value that does not parse is \
+either a typo or a value in the wrong field. Write it in the format named in the message.",
+    },
+    RuleDoc {
+        code: codes::PROPERTY_COUNT,
+        severity: Severity::Error,
+        summary: "A mapping has fewer (or more) entries than the schema allows.",
+        explanation: "A few mappings must not be empty, e.g. an executor adapter's `auth.modes`: an empty one \
+declares a feature while providing none of it. Add an entry, or remove the mapping when it is optional.",
+    },
+    RuleDoc {
+        code: codes::VIOLATION,
+        severity: Severity::Error,
+        summary: "A schema rule not covered by a more specific code is broken.",
+        explanation: "Covers the rarer schema rules (SwarmKit files them under the same code): fields that must not \
+appear together (a sandbox's `image` and `build`, an API key's `tier` and `scopes`), and lists that must not repeat \
+an entry (a skill's `requires_credentials`), where the repeat is marked and the first occurrence is related. The \
+message says which rule and what to change; SwarmKit rejects the file until it holds.",
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::{TextRange, YamlDocument};
+
+    const SKILL: &str = "apiVersion: swarmkit/v1
+kind: Skill
+metadata:
+  id: say-hello
+  name: Say hello
+  description: Greets the person who asked.
+category: capability
+implementation:
+  type: mcp_tool
+  server: greeter
+  tool: hello
+provenance:
+  authored_by: human
+  version: 1.0.0
+";
+
+    fn check(kind: SchemaKind, text: &str) -> Vec<Diagnostic> {
+        let doc = YamlDocument::parse(text, 0);
+        assert!(
+            doc.errors.is_empty(),
+            "fixture does not parse: {:?}",
+            doc.errors
+        );
+        check_schema(kind, doc.root().expect("a root"), FileId(0))
+    }
+
+    fn slice(text: &str, range: TextRange) -> &str {
+        &text[range.start as usize..range.end as usize]
+    }
+
+    /// Asserts exactly one diagnostic, with this code, on this text, and returns its message.
+    #[track_caller]
+    fn single(kind: SchemaKind, text: &str, code: &str, on: &str) -> String {
+        let diagnostics = check(kind, text);
+        let shown: Vec<_> = diagnostics
+            .iter()
+            .map(|d| (d.code, slice(text, d.range), d.message.as_str()))
+            .collect();
+        assert_eq!(diagnostics.len(), 1, "{shown:#?}");
+        assert_eq!((shown[0].0, shown[0].1), (code, on), "{shown:#?}");
+        diagnostics[0].message.clone()
+    }
+
+    fn skill_with(from: &str, to: &str) -> String {
+        assert!(SKILL.contains(from), "{from:?} not in the skill fixture");
+        SKILL.replacen(from, to, 1)
+    }
+
+    #[test]
+    fn every_bundled_schema_compiles_and_kinds_round_trip() {
+        for kind in SchemaKind::ALL {
+            assert!(compiled(kind).is_some(), "{kind:?}");
+            assert_eq!(SchemaKind::from_schema_name(kind.schema_name()), Some(kind));
+            if let Some(field) = kind.kind_field() {
+                assert_eq!(SchemaKind::from_kind_field(field), Some(kind));
+                let schema = &compiled(kind).unwrap().schema;
+                assert_eq!(
+                    schema
+                        .pointer("/properties/kind/const")
+                        .and_then(Value::as_str),
+                    Some(field)
+                );
+            }
+        }
+        assert_eq!(SchemaKind::from_kind_field("ApprovalPolicy"), None);
+        assert_eq!(SchemaKind::from_kind_field("skill"), None);
+    }
+
+    #[test]
+    fn valid_skill_is_silent() {
+        assert_eq!(check(SchemaKind::Skill, SKILL), vec![]);
+    }
+
+    #[test]
+    fn every_code_is_documented() {
+        let documented: Vec<&str> = RULES.iter().map(|r| r.code).collect();
+        for code in [
+            codes::REQUIRED,
+            codes::TYPE,
+            codes::PATTERN,
+            codes::ENUM,
+            codes::CONST,
+            codes::UNKNOWN_FIELD,
+            codes::ARRAY_SIZE,
+            codes::LENGTH,
+            codes::RANGE,
+            codes::ONE_OF,
+            codes::FORMAT,
+            codes::PROPERTY_COUNT,
+            codes::VIOLATION,
+        ] {
+            assert!(documented.contains(&code), "{code}");
+        }
+        assert_eq!(documented.len(), 13);
+    }
+
+    #[test]
+    fn required_field_at_root_is_on_kind() {
+        let text = SKILL.replace("category: capability\n", "");
+        let message = single(SchemaKind::Skill, &text, "schema.required-field", "kind");
+        assert!(message.contains("`category`"), "{message}");
+        assert!(
+            message.contains("capability, decision, coordination, persistence"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn required_field_in_a_mapping_is_on_its_key() {
+        let text = skill_with("  version: 1.0.0\n", "");
+        let message = single(
+            SchemaKind::Skill,
+            &text,
+            "schema.required-field",
+            "provenance",
+        );
+        assert!(message.contains("`version`"), "{message}");
+    }
+
+    #[test]
+    fn required_field_in_a_list_item_is_on_its_first_key() {
+        let text = "rules:\n  - scope: design:approve\n    roles: [lead]\n";
+        let message = single(
+            SchemaKind::ApprovalPolicy,
+            text,
+            "schema.required-field",
+            "scope",
+        );
+        assert!(
+            message.contains("`rules[0]`") && message.contains("`quorum`"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn conditional_requirement_says_when() {
+        let text = SKILL.replace("category: capability", "category: decision");
+        let message = single(SchemaKind::Skill, &text, "schema.required-field", "kind");
+        assert!(
+            message.contains("`outputs`") && message.contains("`category` is `decision`"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn type_mismatch_is_on_the_value() {
+        let text = skill_with("  name: Say hello", "  name: [a, b]");
+        let message = single(SchemaKind::Skill, &text, "schema.type-mismatch", "[a, b]");
+        assert!(
+            message.contains("must be a string; found a list"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn empty_value_of_wrong_type_is_on_its_key() {
+        let text = skill_with("  name: Say hello", "  name:");
+        let message = single(SchemaKind::Skill, &text, "schema.type-mismatch", "name");
+        assert!(message.contains("found an empty value"), "{message}");
+    }
+
+    #[test]
+    fn pattern_mismatch_is_on_the_value() {
+        let text = skill_with("id: say-hello", "id: Say_Hello");
+        let message = single(
+            SchemaKind::Skill,
+            &text,
+            "schema.pattern-mismatch",
+            "Say_Hello",
+        );
+        assert!(
+            message.contains("`metadata.id`") && message.contains("lowercase"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn enum_mismatch_lists_values_and_suggests() {
+        let text = skill_with("category: capability", "category: capabilty");
+        let message = single(
+            SchemaKind::Skill,
+            &text,
+            "schema.enum-mismatch",
+            "capabilty",
+        );
+        assert_eq!(
+            message,
+            "`category` must be one of capability, decision, coordination, persistence; \
+             found \"capabilty\"; did you mean `capability`?"
+        );
+    }
+
+    #[test]
+    fn const_mismatch_is_on_the_value() {
+        let text = skill_with("apiVersion: swarmkit/v1", "apiVersion: swarmkit/v2");
+        let message = single(
+            SchemaKind::Skill,
+            &text,
+            "schema.const-mismatch",
+            "swarmkit/v2",
+        );
+        assert!(message.contains("`swarmkit/v1`"), "{message}");
+    }
+
+    #[test]
+    fn unknown_field_is_on_the_key_with_a_suggestion() {
+        let text = skill_with(
+            "  authored_by: human",
+            "  authored_by: human\n  vendr: acme",
+        );
+        let message = single(SchemaKind::Skill, &text, "schema.unknown-field", "vendr");
+        assert!(message.contains("did you mean `vendor`?"), "{message}");
+        assert!(message.contains("`registry`"), "{message}");
+    }
+
+    #[test]
+    fn unknown_field_at_root() {
+        let text = format!("{SKILL}extra: 1\n");
+        let message = single(SchemaKind::Skill, &text, "schema.unknown-field", "extra");
+        assert!(message.contains("in this Skill"), "{message}");
+    }
+
+    #[test]
+    fn array_size() {
+        let text = skill_with(
+            "  type: mcp_tool\n  server: greeter\n  tool: hello",
+            "  type: composed\n  composes: []",
+        );
+        let message = single(SchemaKind::Skill, &text, "schema.array-size", "[]");
+        assert!(
+            message.contains("at least 1 item; found an empty list"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn length() {
+        let text = skill_with(
+            "description: Greets the person who asked.",
+            "description: Hi",
+        );
+        let message = single(SchemaKind::Skill, &text, "schema.length", "Hi");
+        assert!(
+            message.contains("at least 10 characters long; found 2"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn range() {
+        let text = "rules:\n  - scope: design:approve\n    roles: [lead]\n    quorum: {k-of: 0}\n";
+        let message = single(SchemaKind::ApprovalPolicy, text, "schema.range", "0");
+        assert!(message.contains("at least 1"), "{message}");
+    }
+
+    #[test]
+    fn unique_items_marks_the_repeat() {
+        let text = format!("{SKILL}requires_credentials: [gh, jira, gh]\n");
+        let diagnostics = check(SchemaKind::Skill, &text);
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+        assert_eq!(diagnostics[0].code, "schema.other");
+        let second_gh = text.rfind("gh").unwrap() as u32;
+        assert_eq!(
+            diagnostics[0].range,
+            TextRange::new(second_gh, second_gh + 2)
+        );
+        assert_eq!(slice(&text, diagnostics[0].related[0].range), "gh");
+    }
+
+    #[test]
+    fn format() {
+        let text = skill_with(
+            "  version: 1.0.0",
+            "  version: 1.0.0\n  authored_date: 2025-13-45",
+        );
+        let message = single(SchemaKind::Skill, &text, "schema.format", "2025-13-45");
+        assert!(message.contains("YYYY-MM-DD"), "{message}");
+        let text = skill_with(
+            "  version: 1.0.0",
+            "  version: 1.0.0\n  authored_date: 2025-01-31",
+        );
+        assert_eq!(check(SchemaKind::Skill, &text), vec![]);
+    }
+
+    #[test]
+    fn property_count() {
+        let text = "apiVersion: swarmkit/v1
+kind: ExecutorAdapter
+metadata:
+  id: h
+  name: H
+  description: A harness.
+spec:
+  launch:
+    command: [h]
+  stream:
+    format: jsonl
+  event_map:
+    - emit: [{event: result}]
+  auth:
+    modes: {}
+provenance:
+  authored_by: human
+  version: 0.1.0
+";
+        single(
+            SchemaKind::ExecutorAdapter,
+            text,
+            "schema.object-size",
+            "{}",
+        );
+        let valid = text.replace("  auth:\n    modes: {}\n", "");
+        assert_eq!(check(SchemaKind::ExecutorAdapter, &valid), vec![]);
+    }
+
+    #[test]
+    fn one_of_by_discriminator_reports_the_chosen_branch() {
+        let text = skill_with("  tool: hello", "  tol: hello");
+        let diagnostics = check(SchemaKind::Skill, &text);
+        let found: Vec<_> = diagnostics
+            .iter()
+            .map(|d| (d.code, slice(&text, d.range)))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("schema.required-field", "implementation"),
+                ("schema.unknown-field", "tol")
+            ],
+            "{diagnostics:#?}"
+        );
+        assert!(
+            diagnostics[0].message.contains("(type: mcp_tool)"),
+            "{}",
+            diagnostics[0].message
+        );
+        assert!(
+            diagnostics[1].message.contains("did you mean `tool`?"),
+            "{}",
+            diagnostics[1].message
+        );
+    }
+
+    #[test]
+    fn one_of_with_unknown_discriminator_is_an_enum_mismatch() {
+        let text = skill_with("type: mcp_tool", "type: mcp-tool");
+        let message = single(SchemaKind::Skill, &text, "schema.enum-mismatch", "mcp-tool");
+        assert!(
+            message.contains("mcp_tool, llm_prompt, composed, command, agent"),
+            "{message}"
+        );
+        assert!(message.contains("did you mean `mcp_tool`?"), "{message}");
+    }
+
+    #[test]
+    fn one_of_without_discriminator_is_a_missing_field() {
+        let text = skill_with("  type: mcp_tool\n", "");
+        let message = single(
+            SchemaKind::Skill,
+            &text,
+            "schema.required-field",
+            "implementation",
+        );
+        assert!(
+            message.contains("`type`") && message.contains("llm_prompt"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn one_of_exclusive_fields() {
+        let both = skill_with(
+            "  type: mcp_tool\n  server: greeter\n  tool: hello",
+            "  type: agent\n  topology: helper\n  card_url: https://x.test/card",
+        );
+        let message = single(
+            SchemaKind::Skill,
+            &both,
+            "schema.variant-mismatch",
+            "card_url",
+        );
+        assert!(
+            message.contains("only one of `topology` or `card_url`"),
+            "{message}"
+        );
+        let neither = skill_with(
+            "  type: mcp_tool\n  server: greeter\n  tool: hello",
+            "  type: agent",
+        );
+        let message = single(
+            SchemaKind::Skill,
+            &neither,
+            "schema.required-field",
+            "implementation",
+        );
+        assert!(
+            message.contains("exactly one of `topology` or `card_url`"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn one_of_by_type_picks_the_form_that_was_written() {
+        let text = "apiVersion: swarmkit/v1
+kind: Trigger
+metadata:
+  id: t
+  name: T
+type: manual
+targets:
+  - Hello_Swarm
+  - pipeline: ci
+  - 42
+";
+        let diagnostics = check(SchemaKind::Trigger, text);
+        let found: Vec<_> = diagnostics
+            .iter()
+            .map(|d| (d.code, slice(text, d.range)))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("schema.pattern-mismatch", "Hello_Swarm"),
+                ("schema.required-field", "pipeline"),
+                ("schema.type-mismatch", "42"),
+            ],
+            "{diagnostics:#?}"
+        );
+        assert!(
+            diagnostics[1].message.contains("`emit`"),
+            "{}",
+            diagnostics[1].message
+        );
+        assert!(
+            diagnostics[2].message.contains("a string or a mapping"),
+            "{}",
+            diagnostics[2].message
+        );
+    }
+
+    #[test]
+    fn property_name_pattern_is_on_the_key() {
+        let text = "apiVersion: swarmkit/v1
+kind: Topology
+metadata:
+  name: minimal
+  version: 0.1.0
+agents:
+  root:
+    id: root
+    role: root
+    archetype: supervisor-root
+    requires:
+      Bad_Key: [fetch]
+";
+        let message = single(
+            SchemaKind::Topology,
+            text,
+            "schema.pattern-mismatch",
+            "Bad_Key",
+        );
+        assert!(
+            message.contains("key `Bad_Key` in `agents.root.requires`"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn violation_for_fields_that_exclude_each_other() {
+        let text = "apiVersion: swarmkit/v1
+kind: ExecutorAdapter
+metadata:
+  id: h
+  name: H
+  description: A harness.
+spec:
+  launch:
+    command: [h]
+  stream:
+    format: jsonl
+  event_map:
+    - emit: [{event: result}]
+  sandbox:
+    kind: container
+    image: img
+    build:
+      base: node:22
+provenance:
+  authored_by: human
+  version: 0.1.0
+";
+        let diagnostics = check(SchemaKind::ExecutorAdapter, text);
+        let found: Vec<_> = diagnostics
+            .iter()
+            .map(|d| (d.code, slice(text, d.range)))
+            .collect();
+        assert_eq!(found, vec![("schema.other", "build")], "{diagnostics:#?}");
+        assert_eq!(slice(text, diagnostics[0].related[0].range), "image");
+    }
+
+    #[test]
+    fn interpolation_is_not_judged() {
+        let text = skill_with("category: capability", "category: ${CATEGORY}");
+        assert_eq!(check(SchemaKind::Skill, &text), vec![]);
+        let text = skill_with(
+            "  type: mcp_tool\n  server: greeter\n  tool: hello",
+            "  type: agent\n  topology: helper\n  timeout_s: ${TIMEOUT}",
+        );
+        assert_eq!(check(SchemaKind::Skill, &text), vec![]);
+        let text = skill_with(
+            "description: Greets the person who asked.",
+            "description: ${D}",
+        );
+        assert_eq!(check(SchemaKind::Skill, &text), vec![]);
+        let text = "apiVersion: swarmkit/v1
+kind: Trigger
+metadata:
+  id: t
+  name: T
+type: manual
+targets: [\"${TARGET}\"]
+";
+        assert_eq!(check(SchemaKind::Trigger, text), vec![]);
+    }
+
+    #[test]
+    fn reports_every_violation_at_once() {
+        let text = SKILL
+            .replace("id: say-hello", "id: Say")
+            .replace("category: capability", "category: nope")
+            .replace("  version: 1.0.0", "  version: one");
+        let codes: Vec<_> = check(SchemaKind::Skill, &text)
+            .iter()
+            .map(|d| d.code)
+            .collect();
+        assert_eq!(
+            codes,
+            vec![
+                "schema.pattern-mismatch",
+                "schema.enum-mismatch",
+                "schema.pattern-mismatch"
+            ]
+        );
+    }
+
+    #[test]
+    fn odd_documents_do_not_panic_and_stay_in_the_file() {
+        let texts = [
+            "",
+            "- a\n- b\n",
+            "just a string",
+            "kind: Skill\n",
+            "{}",
+            "1: 2\n? [a]\n: b\n",
+            "metadata: &m {id: x}\nimplementation: *m\nprovenance: *m\n",
+            "implementation: [1, {type: 3}]\ncategory: {a: b}\n",
+            "a/b: 1\n\"~0\": 2\n",
+        ];
+        for kind in SchemaKind::ALL {
+            for text in texts {
+                let doc = YamlDocument::parse(text, 0);
+                let Some(root) = doc.root() else { continue };
+                for d in check_schema(kind, root, FileId(0)) {
+                    assert!(
+                        d.range.end as usize <= text.len(),
+                        "{kind:?} {text:?} {d:?}"
+                    );
+                    assert!(d.code.starts_with("schema."), "{d:?}");
+                }
+            }
+        }
+    }
+}

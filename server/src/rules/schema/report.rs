@@ -1,0 +1,1007 @@
+//! Turns the validator's errors into diagnostics: one per violation, on the offending node, with
+//! a message that names the field, what is allowed, and what to do. Also the part that makes
+//! `oneOf` readable: instead of "not valid under any of the schemas" it picks the branch the
+//! author meant (by discriminator, by the value's type, or by elimination) and explains that
+//! branch's errors.
+
+use jsonschema::error::{ValidationError, ValidationErrorKind};
+use serde_json::Value;
+
+use super::codes;
+use super::locate::{locate, segments, Target};
+use crate::diagnostic::{Diagnostic, FileId};
+use crate::rules::suggest::closest;
+use crate::syntax::{Node, TextRange};
+
+/// How deep `$ref` chains and nested unions are followed when describing a schema.
+const MAX_RESOLVE: usize = 16;
+
+pub(super) struct Reporter<'s, 'a> {
+    schema: &'s Value,
+    root: Node<'a>,
+    file: FileId,
+    /// What the document is called in messages about its root ("Skill", "approval policy").
+    root_name: &'static str,
+    /// Appended to every message about the error being reported (see [`Scope`]).
+    tail: Option<String>,
+    out: Vec<Diagnostic>,
+}
+
+/// What an enclosing `oneOf` choice adds to messages about the value at `pointer`: a note in its
+/// label ("type: mcp_tool") so the reader knows which form's rules apply, or a closing remark
+/// naming the other forms it could have been written in.
+#[derive(Clone, Default)]
+pub(super) struct Scope {
+    pointer: String,
+    label_note: Option<String>,
+    tail: Option<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Union {
+    /// `oneOf`, no branch matched.
+    OneOfNone,
+    /// `oneOf`, more than one branch matched.
+    OneOfMany,
+    /// `anyOf`, no branch matched.
+    AnyOf,
+}
+
+impl<'s, 'a> Reporter<'s, 'a> {
+    pub fn new(schema: &'s Value, root: Node<'a>, file: FileId, root_name: &'static str) -> Self {
+        Reporter {
+            schema,
+            root,
+            file,
+            root_name,
+            tail: None,
+            out: Vec::new(),
+        }
+    }
+
+    /// The diagnostics, in document order, without repeats.
+    pub fn finish(mut self) -> Vec<Diagnostic> {
+        self.out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        self.out
+            .dedup_by(|a, b| a.range == b.range && a.code == b.code && a.message == b.message);
+        self.out
+    }
+
+    fn emit(&mut self, code: &'static str, range: TextRange, message: String) {
+        self.emit_with_related(code, range, message, None);
+    }
+
+    fn emit_with_related(
+        &mut self,
+        code: &'static str,
+        range: TextRange,
+        message: String,
+        related: Option<(TextRange, String)>,
+    ) {
+        let message = match &self.tail {
+            Some(tail) => format!("{message}{tail}"),
+            None => message,
+        };
+        let mut diagnostic = Diagnostic::new(code, self.file, range, message);
+        if let Some((related_range, note)) = related {
+            diagnostic = diagnostic.with_related(self.file, related_range, note);
+        }
+        self.out.push(diagnostic);
+    }
+
+    fn label(&self, target: &Target<'_>, pointer: &str, scope: &Scope) -> String {
+        let base = target.label(self.root_name);
+        match &scope.label_note {
+            Some(note) if scope.pointer == pointer => format!("{base} ({note})"),
+            _ => base,
+        }
+    }
+
+    /// The schema value at a canonical schema path (as the validator reports it).
+    fn at(&self, pointer: &str) -> Option<&'s Value> {
+        self.schema.pointer(pointer)
+    }
+
+    /// Follows local `$ref`s (the bundled schemas have no other kind).
+    fn resolve(&self, mut schema: &'s Value) -> &'s Value {
+        for _ in 0..MAX_RESOLVE {
+            let Some(reference) = schema.get("$ref").and_then(Value::as_str) else {
+                break;
+            };
+            match reference
+                .strip_prefix('#')
+                .and_then(|p| self.schema.pointer(p))
+            {
+                Some(next) => schema = next,
+                None => break,
+            }
+        }
+        schema
+    }
+
+    pub fn report(&mut self, error: &ValidationError<'_>, scope: &Scope) {
+        let tail = scope
+            .tail
+            .clone()
+            .filter(|_| scope.pointer == error.instance_path().as_str());
+        let outer = std::mem::replace(&mut self.tail, tail);
+        self.report_one(error, scope);
+        self.tail = outer;
+    }
+
+    fn report_one(&mut self, error: &ValidationError<'_>, scope: &Scope) {
+        use ValidationErrorKind as K;
+        let instance: &Value = error.instance();
+        let kind = error.kind();
+        // `${…}` is filled in at run time: its final type, form and length are not ours to judge.
+        if is_interpolated(instance)
+            && matches!(
+                kind,
+                K::Type { .. }
+                    | K::Pattern { .. }
+                    | K::Enum { .. }
+                    | K::Format { .. }
+                    | K::Constant { .. }
+                    | K::MinLength { .. }
+                    | K::MaxLength { .. }
+            )
+        {
+            return;
+        }
+        let pointer = error.instance_path().as_str();
+        let target = locate(self.root, &segments(pointer));
+        let label = self.label(&target, pointer, scope);
+        let schema_path = error.schema_path().as_str();
+        match kind {
+            K::Required { property } => {
+                let name = property.as_str().unwrap_or_default();
+                self.required(&target, &label, schema_path, name);
+            }
+            K::AdditionalProperties { unexpected } | K::UnevaluatedProperties { unexpected } => {
+                self.unknown_fields(&target, &label, schema_path, unexpected);
+            }
+            K::Type { .. } => {
+                let expected = self
+                    .at(schema_path)
+                    .map_or_else(|| "of another type".to_owned(), type_phrase);
+                let message = format!("{label} must be {expected}; found {}", found(instance));
+                self.emit(codes::TYPE, target.value_range(), message);
+            }
+            K::Enum { options } => {
+                let values: Vec<&Value> = options
+                    .as_array()
+                    .map(|a| a.iter().collect())
+                    .unwrap_or_default();
+                let mut message = format!(
+                    "{label} must be one of {}; found {}",
+                    list_values(&values),
+                    found(instance)
+                );
+                push_suggestion(&mut message, instance, &values);
+                self.emit(codes::ENUM, target.value_range(), message);
+            }
+            K::Constant { expected_value } => {
+                let message = format!(
+                    "{label} must be {}; found {}",
+                    show_value(expected_value),
+                    found(instance)
+                );
+                self.emit(codes::CONST, target.value_range(), message);
+            }
+            K::Pattern { pattern } => {
+                let hint = pattern_hint(pattern).map_or_else(String::new, |h| format!(" ({h})"));
+                let message = format!(
+                    "{label} must match `{pattern}`{hint}; found {}",
+                    found(instance)
+                );
+                self.emit(codes::PATTERN, target.value_range(), message);
+            }
+            K::BacktrackLimitExceeded { .. } | K::RegexEngineFailure { .. } => {
+                let message = format!("{label} could not be checked against its pattern: {error}");
+                self.emit(codes::PATTERN, target.value_range(), message);
+            }
+            K::MinLength { limit } | K::MaxLength { limit } => {
+                let length = instance.as_str().map_or(0, |s| s.chars().count());
+                let message = match kind {
+                    K::MinLength { .. } if *limit == 1 => format!("{label} must not be empty"),
+                    K::MinLength { .. } => {
+                        format!("{label} must be at least {limit} characters long; found {length}")
+                    }
+                    _ => format!("{label} must be at most {limit} characters long; found {length}"),
+                };
+                self.emit(codes::LENGTH, target.value_range(), message);
+            }
+            K::MinItems { limit } | K::MaxItems { limit } => {
+                let count = instance.as_array().map_or(0, Vec::len);
+                let found = match count {
+                    0 => "an empty list".to_owned(),
+                    1 => "1 item".to_owned(),
+                    n => format!("{n} items"),
+                };
+                let message = match kind {
+                    K::MinItems { .. } => {
+                        format!("{label} needs at least {}; found {found}", items(*limit))
+                    }
+                    _ => format!("{label} takes at most {}; found {found}", items(*limit)),
+                };
+                self.emit(codes::ARRAY_SIZE, target.value_range(), message);
+            }
+            K::MinProperties { limit } | K::MaxProperties { limit } => {
+                let count = instance.as_object().map_or(0, serde_json::Map::len);
+                let bound = if matches!(kind, K::MinProperties { .. }) {
+                    "at least"
+                } else {
+                    "at most"
+                };
+                let message = format!("{label} needs {bound} {limit} entries; found {count}");
+                self.emit(codes::PROPERTY_COUNT, target.value_range(), message);
+            }
+            K::Minimum { limit }
+            | K::Maximum { limit }
+            | K::ExclusiveMinimum { limit }
+            | K::ExclusiveMaximum { limit } => {
+                let bound = match kind {
+                    K::Minimum { .. } => "at least",
+                    K::Maximum { .. } => "at most",
+                    K::ExclusiveMinimum { .. } => "greater than",
+                    _ => "less than",
+                };
+                let message = format!("{label} must be {bound} {limit}; found {}", found(instance));
+                self.emit(codes::RANGE, target.value_range(), message);
+            }
+            K::UniqueItems => self.unique_items(&target, &label, pointer, instance),
+            K::Format { format } => {
+                let what = match format.as_str() {
+                    "date" => "date written YYYY-MM-DD",
+                    "date-time" => "date and time in RFC 3339 form",
+                    "uri" => "absolute URI such as https://example.com/hook",
+                    other => other,
+                };
+                let message = format!("{label} must be a valid {what}; found {}", found(instance));
+                self.emit(codes::FORMAT, target.value_range(), message);
+            }
+            K::OneOfNotValid { context } => {
+                self.union(error, &target, &label, context, Union::OneOfNone, scope)
+            }
+            K::OneOfMultipleValid { context } => {
+                self.union(error, &target, &label, context, Union::OneOfMany, scope);
+            }
+            K::AnyOf { context } => {
+                self.union(error, &target, &label, context, Union::AnyOf, scope)
+            }
+            K::Not { schema } => self.not(&target, &label, instance, schema),
+            K::PropertyNames { error: inner } => self.property_name(&target, &label, inner),
+            K::FalseSchema => {
+                let range = target
+                    .key
+                    .filter(|_| target.resolved)
+                    .map_or_else(|| target.value_range(), Node::range);
+                self.emit(
+                    codes::VIOLATION,
+                    range,
+                    format!("{label} is not allowed here; remove it"),
+                );
+            }
+            _ => {
+                self.emit(
+                    codes::VIOLATION,
+                    target.value_range(),
+                    format!("{label}: {error}"),
+                );
+            }
+        }
+    }
+
+    fn required(&mut self, target: &Target<'_>, label: &str, schema_path: &str, name: &str) {
+        let mut message = format!("{label} is missing the required field `{name}`");
+        if let Some(condition) = self.condition(schema_path) {
+            message.push_str(&format!(", needed when {condition}"));
+        }
+        let property = parent(schema_path)
+            .and_then(|p| self.at(p))
+            .and_then(|s| s.get("properties"))
+            .and_then(|p| p.get(name))
+            .map(|s| self.resolve(s));
+        match property.and_then(allowed_values).as_deref() {
+            Some([only]) => message.push_str(&format!("; add `{name}: {}`", plain(only))),
+            Some(values) => message.push_str(&format!(" (one of {}); add it", list_values(values))),
+            None => message.push_str("; add it"),
+        }
+        self.emit(codes::REQUIRED, target.head_range(), message);
+    }
+
+    /// For a keyword under `…/then/…`, the `if` it depends on, in words: "`category` is `decision`".
+    fn condition(&self, schema_path: &str) -> Option<String> {
+        let at = schema_path.rfind("/then/")?;
+        let condition = self.at(&format!("{}/if", &schema_path[..at]))?;
+        let parts: Vec<String> = condition
+            .get("properties")?
+            .as_object()?
+            .iter()
+            .filter_map(|(name, s)| {
+                if let Some(value) = s.get("const") {
+                    Some(format!("`{name}` is {}", show_value(value)))
+                } else {
+                    let values: Vec<&Value> = s.get("enum")?.as_array()?.iter().collect();
+                    Some(format!("`{name}` is one of {}", list_values(&values)))
+                }
+            })
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(" and "))
+    }
+
+    fn unknown_fields(
+        &mut self,
+        target: &Target<'_>,
+        label: &str,
+        schema_path: &str,
+        unexpected: &[String],
+    ) {
+        let object = parent(schema_path).and_then(|p| self.at(p));
+        let allowed: Vec<&str> = object
+            .and_then(|s| s.get("properties"))
+            .and_then(Value::as_object)
+            .map(|p| p.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        let patterns: Vec<&str> = object
+            .and_then(|s| s.get("patternProperties"))
+            .and_then(Value::as_object)
+            .map(|p| p.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        for name in unexpected {
+            let mut message = format!("unknown field `{name}` in {label}");
+            if let Some(suggestion) = closest(name, allowed.iter().copied()) {
+                message.push_str(&format!("; did you mean `{suggestion}`?"));
+            }
+            if allowed.is_empty() && patterns.is_empty() {
+                message.push_str("; it takes no fields, remove it");
+            } else {
+                let mut listed: Vec<String> = allowed.iter().map(|a| format!("`{a}`")).collect();
+                listed.extend(patterns.iter().map(|p| format!("keys matching `{p}`")));
+                let separator = if message.ends_with('?') { " " } else { "; " };
+                message.push_str(&format!("{separator}allowed fields: {}", listed.join(", ")));
+            }
+            let range = target
+                .key_of(name)
+                .map_or_else(|| target.head_range(), Node::range);
+            self.emit(codes::UNKNOWN_FIELD, range, message);
+        }
+    }
+
+    fn unique_items(&mut self, target: &Target<'_>, label: &str, pointer: &str, instance: &Value) {
+        let items = instance.as_array().map(Vec::as_slice).unwrap_or_default();
+        let repeat = (1..items.len()).find_map(|j| {
+            items[..j]
+                .iter()
+                .position(|earlier| *earlier == items[j])
+                .map(|i| (i, j))
+        });
+        let Some((first, second)) = repeat else {
+            let message = format!("{label} lists an entry more than once; remove the repeat");
+            self.emit(codes::UNIQUE_ITEMS, target.value_range(), message);
+            return;
+        };
+        let item_range = |index: usize| {
+            let mut segs = segments(pointer);
+            segs.push(index.to_string());
+            let item = locate(self.root, &segs);
+            if item.resolved {
+                item.node.range()
+            } else {
+                target.value_range()
+            }
+        };
+        let (first_range, second_range) = (item_range(first), item_range(second));
+        let message = format!(
+            "{label} lists {} more than once; remove the repeated entry",
+            show_value(&items[second])
+        );
+        let related = Some((first_range, "first listed here".to_owned()));
+        self.emit_with_related(codes::UNIQUE_ITEMS, second_range, message, related);
+    }
+
+    fn not(&mut self, target: &Target<'_>, label: &str, instance: &Value, forbidden: &Value) {
+        let names: Vec<&str> = forbidden
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if !names.is_empty() && instance.is_object() {
+            let keys: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            let message = format!("{label} cannot have {}; keep only one", both(&keys));
+            self.conflict(target, &names, codes::VIOLATION, message);
+            return;
+        }
+        if let (Some(pattern), Some(_)) = (
+            forbidden.get("pattern").and_then(Value::as_str),
+            instance.as_str(),
+        ) {
+            let message = format!(
+                "{label} must not match `{pattern}`; found {}",
+                found(instance)
+            );
+            self.emit(codes::PATTERN, target.value_range(), message);
+            return;
+        }
+        let message = format!(
+            "{label} must not be {}; change it",
+            self.describe(forbidden, 0)
+        );
+        self.emit(codes::VIOLATION, target.value_range(), message);
+    }
+
+    /// Fields that exclude each other are all present: flag the later one, point at the earlier.
+    fn conflict(
+        &mut self,
+        target: &Target<'_>,
+        present: &[&str],
+        code: &'static str,
+        message: String,
+    ) {
+        let key = |name: Option<&&str>| name.and_then(|n| target.key_of(n));
+        let range = key(present.last()).map_or_else(|| target.head_range(), Node::range);
+        let related = key(present.first())
+            .zip(present.first())
+            .map(|(first, name)| (first.range(), format!("`{name}` is given here")));
+        self.emit_with_related(code, range, message, related);
+    }
+
+    fn property_name(&mut self, target: &Target<'_>, label: &str, inner: &ValidationError<'_>) {
+        use ValidationErrorKind as K;
+        let key = inner.instance();
+        let name = key.as_str().map_or_else(|| key.to_string(), str::to_owned);
+        let range = target
+            .key_of(&name)
+            .map_or_else(|| target.head_range(), Node::range);
+        let (code, message) = match inner.kind() {
+            K::Pattern { pattern } => {
+                let hint = pattern_hint(pattern).map_or_else(String::new, |h| format!(" ({h})"));
+                (
+                    codes::PATTERN,
+                    format!("key `{name}` in {label} must match `{pattern}`{hint}"),
+                )
+            }
+            K::Type { .. } => (
+                codes::TYPE,
+                format!("key `{name}` in {label} must be a string"),
+            ),
+            _ => (
+                codes::VIOLATION,
+                format!("key `{name}` in {label} is not allowed: {inner}"),
+            ),
+        };
+        self.emit(code, range, message);
+    }
+
+    /// `oneOf` / `anyOf`: find the branch the author meant and report its errors, or say plainly
+    /// which forms are accepted.
+    fn union(
+        &mut self,
+        error: &ValidationError<'_>,
+        target: &Target<'_>,
+        label: &str,
+        context: &[Vec<ValidationError<'static>>],
+        union: Union,
+        scope: &Scope,
+    ) {
+        let instance: &Value = error.instance();
+        if is_interpolated(instance) {
+            return;
+        }
+        let pointer = error.instance_path().as_str();
+        let Some(branches) = self
+            .at(error.schema_path().as_str())
+            .and_then(Value::as_array)
+            .map(|b| b.iter().map(|s| self.resolve(s)).collect::<Vec<_>>())
+        else {
+            self.emit(
+                codes::ONE_OF,
+                target.value_range(),
+                format!("{label}: {error}"),
+            );
+            return;
+        };
+        let report_branch = |this: &mut Self, index: usize, scope: &Scope| {
+            for inner in context.get(index).map(Vec::as_slice).unwrap_or_default() {
+                this.report(inner, scope);
+            }
+        };
+
+        // "Exactly one of these fields" (or "at least one" for anyOf), spelled as branches that
+        // only require a field each.
+        if let Some(names) = exclusive_fields(&branches) {
+            let present: Vec<&str> = names
+                .iter()
+                .copied()
+                .filter(|n| instance.as_object().is_some_and(|o| o.contains_key(*n)))
+                .collect();
+            let listed: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            if present.is_empty() {
+                let quantity = if union == Union::AnyOf {
+                    "at least one"
+                } else {
+                    "exactly one"
+                };
+                let message = format!("{label} needs {quantity} of {}; add one", join_or(&listed));
+                self.emit(codes::REQUIRED, target.head_range(), message);
+                return;
+            }
+            if present.len() > 1 && union != Union::AnyOf {
+                let given: Vec<String> = present.iter().map(|n| format!("`{n}`")).collect();
+                let message = format!(
+                    "{label} takes only one of {}, but has {}; keep only one",
+                    join_or(&listed),
+                    both(&given)
+                );
+                self.conflict(target, &present, codes::ONE_OF, message);
+                return;
+            }
+            if let Some(index) = branches
+                .iter()
+                .position(|b| required_names(b).contains(&present[0]))
+            {
+                report_branch(self, index, scope);
+                return;
+            }
+        }
+
+        // Branches told apart by a constant field (`type: mcp_tool`, `type: llm_prompt`, …).
+        if let (Some((field, consts)), Some(object)) =
+            (discriminator(&branches), instance.as_object())
+        {
+            let allowed: Vec<&Value> = consts.clone();
+            match object.get(field) {
+                None => {
+                    let message = format!(
+                        "{label} is missing the required field `{field}`, which says which kind it is (one of {}); add it",
+                        list_values(&allowed)
+                    );
+                    self.emit(codes::REQUIRED, target.head_range(), message);
+                }
+                Some(value) if is_interpolated(value) => {}
+                Some(value) => match consts.iter().position(|c| *c == value) {
+                    Some(index) if union != Union::OneOfMany => {
+                        let chosen = Scope {
+                            pointer: pointer.to_owned(),
+                            label_note: Some(format!("{field}: {}", plain(value))),
+                            tail: None,
+                        };
+                        report_branch(self, index, &chosen);
+                    }
+                    Some(_) => {
+                        let message = format!("{label} matches more than one accepted form; make it match exactly one");
+                        self.emit(codes::ONE_OF, target.value_range(), message);
+                    }
+                    None => {
+                        let mut segs = segments(pointer);
+                        segs.push(field.to_owned());
+                        let field_target = locate(self.root, &segs);
+                        let field_label = field_target.label(self.root_name);
+                        let mut message = format!(
+                            "{field_label} must be one of {}; found {}",
+                            list_values(&allowed),
+                            found(value)
+                        );
+                        push_suggestion(&mut message, value, &allowed);
+                        self.emit(codes::ENUM, field_target.value_range(), message);
+                    }
+                },
+            }
+            return;
+        }
+
+        if union == Union::OneOfMany {
+            let message = format!(
+                "{label} matches more than one accepted form ({}); make it match exactly one",
+                self.describe_all(&branches)
+            );
+            self.emit(codes::ONE_OF, target.value_range(), message);
+            return;
+        }
+
+        // Branches told apart by the type of the value (a string id or a mapping, …).
+        let actual = json_type(instance);
+        let accepted: Vec<Option<Vec<&'static str>>> =
+            branches.iter().map(|b| self.types(b, 0)).collect();
+        let compatible: Vec<usize> = (0..branches.len())
+            .filter(|&i| {
+                accepted[i]
+                    .as_ref()
+                    .is_none_or(|types| type_accepts(types, actual))
+            })
+            .collect();
+        if compatible.is_empty() {
+            let mut all: Vec<&'static str> = Vec::new();
+            for types in accepted.iter().flatten() {
+                for t in types {
+                    if !all.contains(t) {
+                        all.push(t);
+                    }
+                }
+            }
+            let expected: Vec<String> = all.iter().map(|t| type_name(t).to_owned()).collect();
+            let message = format!(
+                "{label} must be {}; found {}",
+                join_or(&expected),
+                found(instance)
+            );
+            self.emit(codes::TYPE, target.value_range(), message);
+            return;
+        }
+        let pick = if compatible.len() == 1 {
+            Some(compatible[0])
+        } else {
+            // Several forms take this type: keep those whose errors are about the inside of the
+            // value rather than its shape, and use one if only one is left.
+            let plausible: Vec<usize> = compatible
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    !context.get(i).is_some_and(|errors| {
+                        errors.iter().any(|e| {
+                            e.instance_path().as_str() == pointer
+                                && matches!(
+                                    e.kind(),
+                                    ValidationErrorKind::Type { .. }
+                                        | ValidationErrorKind::Constant { .. }
+                                        | ValidationErrorKind::Enum { .. }
+                                )
+                        })
+                    })
+                })
+                .collect();
+            (plausible.len() == 1).then(|| plausible[0])
+        };
+        if let Some(index) = pick {
+            let others: Vec<String> = (0..branches.len())
+                .filter(|&i| i != index)
+                .map(|i| self.describe_briefly(branches[i]))
+                .collect();
+            let chosen = if others.is_empty() {
+                scope.clone()
+            } else {
+                Scope {
+                    pointer: pointer.to_owned(),
+                    label_note: None,
+                    tail: Some(format!(" (it may also be written as {})", join_or(&others))),
+                }
+            };
+            report_branch(self, index, &chosen);
+            return;
+        }
+        let message = format!(
+            "{label} matches none of the accepted forms: {}; rewrite it as one of them",
+            self.describe_all(&branches)
+        );
+        self.emit(codes::ONE_OF, target.value_range(), message);
+    }
+
+    /// The JSON types a schema accepts, when it says (`None`: any type).
+    fn types(&self, schema: &Value, depth: usize) -> Option<Vec<&'static str>> {
+        if depth > MAX_RESOLVE {
+            return None;
+        }
+        let schema = self.resolve(schema);
+        if let Some(t) = schema.get("type") {
+            let names: Vec<&'static str> = match t {
+                Value::String(s) => vec![static_type(s)],
+                Value::Array(a) => a
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(static_type)
+                    .collect(),
+                _ => return None,
+            };
+            return Some(names);
+        }
+        if let Some(value) = schema.get("const") {
+            return Some(vec![json_type(value)]);
+        }
+        if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+            let mut names: Vec<&'static str> = Vec::new();
+            for value in values {
+                let t = json_type(value);
+                if !names.contains(&t) {
+                    names.push(t);
+                }
+            }
+            return Some(names);
+        }
+        let alternatives = schema
+            .get("oneOf")
+            .or_else(|| schema.get("anyOf"))?
+            .as_array()?;
+        let mut names: Vec<&'static str> = Vec::new();
+        for alternative in alternatives {
+            for t in self.types(alternative, depth + 1)? {
+                if !names.contains(&t) {
+                    names.push(t);
+                }
+            }
+        }
+        Some(names)
+    }
+
+    /// A short description of what a schema accepts, for "accepted forms" lists.
+    fn describe(&self, schema: &Value, depth: usize) -> String {
+        let schema = self.resolve(schema);
+        if let Some(value) = schema.get("const") {
+            return show_value(value);
+        }
+        if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+            let values: Vec<&Value> = values.iter().collect();
+            return format!("one of {}", list_values(&values));
+        }
+        let required: Vec<String> = required_names(schema)
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect();
+        match self.types(schema, depth) {
+            Some(types) if types == ["object"] && !required.is_empty() => {
+                format!("a mapping with {}", join_and(&required))
+            }
+            Some(types) if types == ["string"] => {
+                match schema.get("pattern").and_then(Value::as_str) {
+                    Some(pattern) => match pattern_hint(pattern) {
+                        Some(hint) => format!("a string: {hint}"),
+                        None => format!("a string matching `{pattern}`"),
+                    },
+                    None => "a string".to_owned(),
+                }
+            }
+            Some(types) => {
+                let names: Vec<String> = types.iter().map(|t| type_name(t).to_owned()).collect();
+                join_or(&names)
+            }
+            None if !required.is_empty() => format!("a mapping with {}", join_and(&required)),
+            None => "another form".to_owned(),
+        }
+    }
+
+    /// Like [`Self::describe`], without the detail of patterns.
+    fn describe_briefly(&self, schema: &Value) -> String {
+        let schema = self.resolve(schema);
+        match self.types(schema, 0) {
+            Some(types) if types == ["string"] => "a string".to_owned(),
+            _ => self.describe(schema, 0),
+        }
+    }
+
+    fn describe_all(&self, branches: &[&Value]) -> String {
+        let forms: Vec<String> = branches.iter().map(|b| self.describe(b, 0)).collect();
+        join_or(&forms)
+    }
+}
+
+/// The schema path of the object a keyword belongs to (`/a/b/required` -> `/a/b`).
+fn parent(schema_path: &str) -> Option<&str> {
+    schema_path.rfind('/').map(|at| &schema_path[..at])
+}
+
+pub(super) fn is_interpolated(value: &Value) -> bool {
+    matches!(value, Value::String(s) if s.contains("${"))
+}
+
+fn required_names(schema: &Value) -> Vec<&str> {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// When every branch only says "this field is required" (optionally "and not that one"), the
+/// union means "exactly one of these fields": the names, in order.
+fn exclusive_fields<'v>(branches: &[&'v Value]) -> Option<Vec<&'v str>> {
+    let mut names: Vec<&str> = Vec::new();
+    for branch in branches {
+        let object = branch.as_object()?;
+        let only_required = object
+            .keys()
+            .all(|k| matches!(k.as_str(), "required" | "not" | "$comment" | "description"));
+        let required = required_names(branch);
+        if !only_required || required.is_empty() {
+            return None;
+        }
+        for name in required {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    (!names.is_empty()).then_some(names)
+}
+
+/// A field every branch pins to a different constant: the field and the constants, by branch.
+fn discriminator<'v>(branches: &[&'v Value]) -> Option<(&'v str, Vec<&'v Value>)> {
+    let first = branches.first()?.get("properties")?.as_object()?;
+    first.iter().find_map(|(field, _)| {
+        let consts: Option<Vec<&Value>> = branches
+            .iter()
+            .map(|b| b.get("properties")?.get(field)?.get("const"))
+            .collect();
+        let consts = consts?;
+        let distinct = consts
+            .iter()
+            .enumerate()
+            .all(|(i, c)| !consts[..i].contains(c));
+        (branches.len() > 1 && distinct).then_some((field.as_str(), consts))
+    })
+}
+
+fn allowed_values(schema: &Value) -> Option<Vec<&Value>> {
+    if let Some(value) = schema.get("const") {
+        return Some(vec![value]);
+    }
+    Some(schema.get("enum")?.as_array()?.iter().collect())
+}
+
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn static_type(name: &str) -> &'static str {
+    match name {
+        "null" => "null",
+        "boolean" => "boolean",
+        "integer" => "integer",
+        "number" => "number",
+        "string" => "string",
+        "array" => "array",
+        _ => "object",
+    }
+}
+
+fn type_accepts(types: &[&str], actual: &str) -> bool {
+    types.contains(&actual) || (actual == "integer" && types.contains(&"number"))
+}
+
+/// A JSON type as the YAML author knows it.
+fn type_name(json_type: &str) -> &'static str {
+    match json_type {
+        "object" => "a mapping",
+        "array" => "a list",
+        "string" => "a string",
+        "integer" => "an integer",
+        "number" => "a number",
+        "boolean" => "true or false",
+        "null" => "empty (null)",
+        _ => "a value",
+    }
+}
+
+/// The `type` keyword's value in words: "a string", "a mapping or a list".
+fn type_phrase(types: &Value) -> String {
+    let names: Vec<String> = match types {
+        Value::String(s) => vec![type_name(s).to_owned()],
+        Value::Array(a) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|s| type_name(s).to_owned())
+            .collect(),
+        _ => vec!["of another type".to_owned()],
+    };
+    join_or(&names)
+}
+
+/// What was written, for "found …": a quoted string, a number, or the kind of collection.
+fn found(value: &Value) -> String {
+    match value {
+        Value::Null => "an empty value".to_owned(),
+        Value::String(s) => quote(s),
+        Value::Array(_) => "a list".to_owned(),
+        Value::Object(_) => "a mapping".to_owned(),
+        other => other.to_string(),
+    }
+}
+
+fn quote(text: &str) -> String {
+    const MAX: usize = 60;
+    if text.chars().count() > MAX {
+        let cut: String = text.chars().take(MAX).collect();
+        format!("{:?}", cut + "…")
+    } else {
+        format!("{text:?}")
+    }
+}
+
+/// A value the schema expects, in backticks: `Skill`, `1`.
+fn show_value(value: &Value) -> String {
+    format!("`{}`", plain(value))
+}
+
+fn plain(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Allowed values as the example in the docs shows them: `a, b, c`.
+fn list_values(values: &[&Value]) -> String {
+    values
+        .iter()
+        .map(|v| plain(v))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn push_suggestion(message: &mut String, instance: &Value, allowed: &[&Value]) {
+    let Some(written) = instance.as_str() else {
+        return;
+    };
+    let candidates = allowed.iter().filter_map(|v| v.as_str());
+    let suggestion = closest(written, candidates).or_else(|| {
+        allowed.iter().filter_map(|v| v.as_str()).find(|c| {
+            c.eq_ignore_ascii_case(written) || c.replace('-', "_") == written.replace('-', "_")
+        })
+    });
+    if let Some(suggestion) = suggestion {
+        message.push_str(&format!("; did you mean `{suggestion}`?"));
+    }
+}
+
+fn items(count: u64) -> String {
+    if count == 1 {
+        "1 item".to_owned()
+    } else {
+        format!("{count} items")
+    }
+}
+
+fn join_with(parts: &[String], last: &str) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., tail] => format!("{} {last} {tail}", init.join(", ")),
+    }
+}
+
+/// "both `a` and `b`", "all of `a`, `b` and `c`".
+fn both(parts: &[String]) -> String {
+    let lead = if parts.len() == 2 { "both " } else { "all of " };
+    format!("{lead}{}", join_and(parts))
+}
+
+fn join_or(parts: &[String]) -> String {
+    join_with(parts, "or")
+}
+
+fn join_and(parts: &[String]) -> String {
+    join_with(parts, "and")
+}
+
+/// The patterns the bundled schemas use, in words.
+fn pattern_hint(pattern: &str) -> Option<&'static str> {
+    Some(match pattern {
+        r"^[a-z][a-z0-9-]*$" => {
+            "lowercase letters, digits and hyphens, starting with a letter, e.g. `code-review`"
+        }
+        r"^[a-z][a-z0-9_-]*$" => "lowercase letters, digits, `_` and `-`, starting with a letter",
+        r"^\d+\.\d+\.\d+$" | r"^[0-9]+\.[0-9]+\.[0-9]+$" => {
+            "a version MAJOR.MINOR.PATCH such as `1.0.0`"
+        }
+        r"^>=\d+\.\d+\.\d+$" => "a minimum version such as `>=1.193.0`",
+        r"^(pack:|server:)?[a-z][a-z0-9-]*$" => {
+            "a skill id, or `pack:<id>` / `server:<id>` for a bulk grant"
+        }
+        r"^[a-z][a-z0-9-]*:[a-z][a-z0-9-]*$" => "`area:action` in lowercase, e.g. `design:approve`",
+        r"^[a-z][a-z0-9_-]*:[a-z*][a-z0-9_*-]*$" => {
+            "`namespace:action` in lowercase, e.g. `repo:read` or `mcp_servers:*`"
+        }
+        r"^[A-Z][A-Z0-9_]*$" => "an environment variable name in capitals, e.g. `OPENAI_API_KEY`",
+        r"^https?://" => "an http:// or https:// URL",
+        r"^([a-z][a-z0-9-]*|swarmkit:author:(topology|skill|archetype|mcp-server|init|funnel))$" => {
+            "a topology id, or a bundled authoring topology such as `swarmkit:author:skill`"
+        }
+        _ => return None,
+    })
+}
