@@ -1,14 +1,14 @@
 //! Finding and reading the files to check, at the edge: the core never touches the disk.
 //!
 //! Walks each root with the `ignore` crate (honouring `.gitignore`), keeps SwarmKit YAML files,
-//! `SKILL.md` files and `skillgraph.toml`, skips `.git`, `node_modules` and `target` but not other
+//! `SKILL.md` files, `skillgraph.toml` and `.json` files (tool lists), skips `.git`, `node_modules` and `target` but not other
 //! dot-directories (`.claude/skills` is where skills live), follows no symlink (so no loop and
 //! nothing outside the root), and reads files in parallel.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::index::classify::{is_yaml, SKIPPED_DIRECTORIES};
+use crate::index::classify::{is_json, is_yaml, SKIPPED_DIRECTORIES};
 use crate::index::Change;
 
 /// A file that could not be read.
@@ -59,7 +59,9 @@ pub fn discover(roots: &[PathBuf]) -> (Vec<Change>, Vec<ReadError>) {
 
 fn may_be_ours(path: &Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    name == "SKILL.md" || name == "skillgraph.toml" || is_yaml(path)
+    // `.json` files may be saved MCP `tools/list` results a config names; which ones is only
+    // known once the configs are read, so all are handed in and the index sorts them out.
+    name == "SKILL.md" || name == "skillgraph.toml" || is_yaml(path) || is_json(path)
 }
 
 /// Reads files in parallel on the available cores, keeping the input order.

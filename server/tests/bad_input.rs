@@ -66,11 +66,13 @@ fn invalid_utf8_is_replaced_and_the_rest_is_still_checked() {
     assert!(decoded.text.contains('\u{fffd}'));
     let found = check_changes_resolution(with_file("/ws/skills/odd.yaml", &decoded.text));
     // Checked past the bad bytes: the unknown server further down is found.
-    // KNOWN BUG: no `file.encoding` diagnostic is produced for invalid UTF-8 (the catalogue
-    // promises one): `Change::Set` carries only the decoded text, so `invalid_utf8_at` is lost
-    // (discover.rs `read_one` keeps only `.text`). Not asserted here.
     assert!(
         found.contains(&d("skills/odd.yaml", "skill.unknown-mcp-server", "nowhere")),
+        "{found:?}"
+    );
+    // The first replaced byte is reported, on the replacement character itself.
+    assert!(
+        found.contains(&d("skills/odd.yaml", "file.encoding", "\u{fffd}")),
         "{found:?}"
     );
 }

@@ -181,19 +181,16 @@ parity! {
 }
 
 #[test]
-#[ignore = "parity: SwarmKit drops a composed skill whose parts do not resolve, so grants of it fail as unknown (and the nested error repeats per composed skill reaching it); we keep the skill and report the bad entry once"]
 fn composed_unknown_cascade() {
     assert_parity("skill.composed-unknown--cascade");
 }
 
 #[test]
-#[ignore = "parity: SwarmKit reports workspace.deep-nesting for a hidden file too deep (skills/group/deeper/.x.yaml); we skip hidden files entirely"]
 fn hidden_file_too_deep() {
     assert_parity("workspace.deep-nesting--hidden-deep-file");
 }
 
 #[test]
-#[ignore = "parity: SwarmKit reports a missing `kind:` as workspace.kind-mismatch; we report schema.required-field only"]
 fn missing_kind() {
     assert_parity("workspace.kind-mismatch--missing-kind");
 }

@@ -137,8 +137,14 @@ impl Client {
 
     /// Starts `skillgraph lsp` and runs `initialize` (with these params) / `initialized`.
     pub fn start_with(initialize: Value) -> (Client, Value) {
+        Client::start_with_env(initialize, &[])
+    }
+
+    /// Like `start_with`, with extra environment variables for the server process.
+    pub fn start_with_env(initialize: Value, env: &[(&str, &str)]) -> (Client, Value) {
         let mut child = Command::new(binary())
             .arg("lsp")
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

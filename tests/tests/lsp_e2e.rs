@@ -620,3 +620,120 @@ fn settings_from_initialization_options_and_configuration_changes() {
     assert!(!diagnostics.is_empty());
     assert!(client.shutdown().success());
 }
+
+#[test]
+fn a_panicking_handler_answers_an_error_and_the_server_keeps_answering() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_fixture("estate", root);
+    let uri = file_uri(root);
+    // Debug builds read SKILLGRAPH_TEST_PANIC: the first `hover` panics inside its handler.
+    let (mut client, _) = Client::start_with_env(
+        json!({
+            "processId": null,
+            "rootUri": uri,
+            "capabilities": vscode_capabilities(),
+            "workspaceFolders": [{"uri": uri, "name": "fixture"}],
+        }),
+        &[("SKILLGRAPH_TEST_PANIC", "hover")],
+    );
+    let topology = file_uri(&root.join(TOPOLOGY));
+    client.diagnostics(&topology);
+
+    let response = client.request_raw("textDocument/hover", position(&topology, 25, 14));
+    if response.get("error").is_none() {
+        eprintln!("the server under test is a release build: no panic to provoke");
+        assert!(client.shutdown().success());
+        return;
+    }
+    let error = &response["error"];
+    assert_eq!(error["code"], -32603, "{error}");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("SKILLGRAPH_TEST_PANIC=hover"),
+        "{error}"
+    );
+    let log = client.wait_for("window/logMessage about the panic", |m| {
+        m["method"] == "window/logMessage"
+            && m["params"]["message"]
+                .as_str()
+                .is_some_and(|t| t.contains("hover panicked"))
+    });
+    assert_eq!(log["params"]["type"], 1, "logged as an error");
+
+    // The same request again, other requests, and edits all go on working.
+    let hover = client.request("textDocument/hover", position(&topology, 25, 14));
+    assert!(hover["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .contains("search-code"));
+    let definition = client.request("textDocument/definition", position(&topology, 22, 20));
+    assert_eq!(
+        definition["uri"],
+        file_uri(&root.join("skills/list-conventions.yaml"))
+    );
+    let opened = open(&mut client, root, TOPOLOGY, 1);
+    edit(&mut client, &opened, 2, [22, 43, 22, 57], "get-convention");
+    let (diagnostics, version) = client.diagnostics(&topology);
+    assert_eq!(version, 2);
+    assert_eq!(agent_diagnostics(&diagnostics).len(), 2);
+    assert!(client.shutdown().success());
+}
+
+#[test]
+fn changes_to_a_document_never_opened_leave_the_state_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_fixture("estate", root);
+    let (mut client, _) = Client::start(root, vscode_capabilities());
+    let topology = file_uri(&root.join(TOPOLOGY));
+    let (before, _) = client.diagnostics(&topology);
+
+    // The client "fixes" the typo in a file it never opened, and sends edits past its end: the
+    // server has no text to apply them to and keeps the disk's.
+    edit(
+        &mut client,
+        &topology,
+        2,
+        [22, 43, 22, 57],
+        "get-convention",
+    );
+    edit(&mut client, &topology, 3, [400, 0, 401, 7], "garbage");
+    let skill = file_uri(&root.join("skills/search-code.yaml"));
+    edit(&mut client, &skill, 1, [0, 0, 99, 0], "");
+    let hover = client.request("textDocument/hover", position(&topology, 22, 20));
+    assert!(hover["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .contains("list-conventions"));
+    assert!(
+        !client
+            .seen
+            .iter()
+            .any(|m| m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["version"] != Value::Null),
+        "no diagnostics for a version the server never had"
+    );
+
+    // Opening it afterwards starts from the text given at open, not from the stray edits.
+    assert_eq!(agent_diagnostics(&before).len(), 5);
+    let uri = open(&mut client, root, TOPOLOGY, 5);
+    // `skills_additional: [audit-log]` becomes `[get-convention]`: the unknown additional skill
+    // goes, and so do the rules that named `get-convention` while the agent did not hold it.
+    edit(&mut client, &uri, 6, [23, 28, 23, 37], "get-convention");
+    let (after, version) = client.diagnostics(&topology);
+    assert_eq!(version, 6);
+    assert_eq!(
+        agent_diagnostics(&after),
+        vec![
+            d("agent.unknown-skill", [22, 35, 22, 41]),
+            d("agent.unknown-skill", [22, 43, 22, 57]),
+        ]
+    );
+    // The skill file's definition is intact.
+    let definition = client.request("textDocument/definition", position(&topology, 22, 62));
+    assert_eq!(definition["uri"], skill);
+    assert!(client.shutdown().success());
+}

@@ -7,6 +7,7 @@ use crate::diagnostic::{Diagnostic, FileId};
 use crate::model::config::Config;
 use crate::model::skill_md::SkillMd;
 use crate::model::swarmkit::{Artifact, ArtifactKind};
+use crate::model::tools::ToolList;
 use crate::syntax::{bom_len, YamlDocument};
 
 /// Files over this size get one `file.too-large` diagnostic and are otherwise skipped.
@@ -22,6 +23,8 @@ pub enum Content {
     SwarmKit(Artifact),
     Config(Config),
     SkillMd(SkillMd),
+    /// A `.json` file read as a saved MCP `tools/list` result.
+    ToolList(ToolList),
 }
 
 /// The result of analysing one file on its own.
@@ -45,6 +48,19 @@ impl ParsedFile {
 }
 
 pub(crate) fn analyze(id: FileId, path: &Path, text: &str, role: &FileRole) -> ParsedFile {
+    if *role == FileRole::Json {
+        // Parsed whether or not a config names it (cheap, and it keeps roles independent of
+        // configs); its problems are reported only when one does (`rules::tools`).
+        if text.len() > MAX_FILE_BYTES || text.contains('\0') {
+            return ParsedFile::empty(Vec::new());
+        }
+        let bom = bom_len(text);
+        return ParsedFile {
+            yaml: None,
+            content: Content::ToolList(ToolList::parse(&text[bom..], bom as u32)),
+            local: Vec::new(),
+        };
+    }
     if !role.is_ours() {
         return ParsedFile::empty(Vec::new());
     }
@@ -68,10 +84,27 @@ pub(crate) fn analyze(id: FileId, path: &Path, text: &str, role: &FileRole) -> P
             "this file holds NUL bytes, so it is binary, not text; it was not checked",
         )]);
     }
+    let mut parsed = analyze_text(id, path, text, role);
+    // Bytes that were not UTF-8 were replaced by U+FFFD when the file was read; the file is
+    // still checked, and the first replacement is reported.
+    if let Some(at) = text.find('\u{fffd}') {
+        let at = at as u32;
+        parsed.local.push(Diagnostic::new(
+            "file.encoding",
+            id,
+            crate::syntax::TextRange::new(at, at + '\u{fffd}'.len_utf8() as u32),
+            "this file is not valid UTF-8 here (read as the replacement character �); re-save it as UTF-8",
+        ));
+    }
+    parsed
+}
+
+fn analyze_text(id: FileId, path: &Path, text: &str, role: &FileRole) -> ParsedFile {
     match role {
         FileRole::WorkspaceManifest | FileRole::SwarmKit { .. } => analyze_swarmkit(id, text, role),
         FileRole::Config => {
-            let (config, local) = Config::parse(id, text);
+            let (config, mut local) = Config::parse(id, text);
+            crate::rules::tools::check_config_local(id, text, &config, &mut local);
             ParsedFile {
                 yaml: None,
                 content: Content::Config(config),
@@ -79,7 +112,7 @@ pub(crate) fn analyze(id: FileId, path: &Path, text: &str, role: &FileRole) -> P
             }
         }
         FileRole::SkillMd => analyze_skill_md(id, path, text),
-        FileRole::Unrelated => ParsedFile::empty(Vec::new()),
+        FileRole::Unrelated | FileRole::Json => ParsedFile::empty(Vec::new()),
     }
 }
 
@@ -92,7 +125,9 @@ fn analyze_swarmkit(id: FileId, text: &str, role: &FileRole) -> ParsedFile {
     };
     // Lowered as the kind its directory holds: that is how SwarmKit loads it, and a wrong `kind:`
     // is reported on its own.
-    let content = match yaml.root().filter(|root| root.is_mapping()) {
+    // A file nested too deep is never loaded, so it defines nothing.
+    let loaded = !matches!(role, FileRole::SwarmKit { too_deep: true, .. });
+    let content = match yaml.root().filter(|root| root.is_mapping() && loaded) {
         Some(root) => Content::SwarmKit(Artifact::lower(kind, root)),
         None => Content::None,
     };

@@ -26,13 +26,16 @@ pub enum FileRole {
     },
     SkillMd,
     Config,
+    /// A `.json` file: a saved MCP `tools/list` result when a config's `mcp-tool-lists` names
+    /// it (parsed always, judged only then; see ARCHITECTURE.md, "Tool lists").
+    Json,
     /// Not a file we have anything to say about.
     Unrelated,
 }
 
 impl FileRole {
     pub fn is_ours(&self) -> bool {
-        !matches!(self, FileRole::Unrelated)
+        !matches!(self, FileRole::Unrelated | FileRole::Json)
     }
 }
 
@@ -41,6 +44,10 @@ pub fn is_yaml(path: &Path) -> bool {
         path.extension().and_then(|e| e.to_str()),
         Some("yaml" | "yml")
     )
+}
+
+pub fn is_json(path: &Path) -> bool {
+    path.extension().and_then(|e| e.to_str()) == Some("json")
 }
 
 pub fn is_workspace_manifest(path: &Path) -> bool {
@@ -61,6 +68,9 @@ pub fn classify(path: &Path, workspace_of: impl Fn(&Path) -> Option<FileId>) -> 
     }
     if name == "skillgraph.toml" {
         return FileRole::Config;
+    }
+    if is_json(path) {
+        return FileRole::Json;
     }
     if !is_yaml(path) {
         return FileRole::Unrelated;
@@ -90,15 +100,21 @@ fn swarmkit_role(workspace: FileId, below_reversed: &[&str], name: &str) -> File
     let Some(&directory) = below_reversed.last() else {
         return FileRole::Unrelated; // a YAML file at the workspace root other than the manifest
     };
-    let hidden = name.starts_with('.') || below_reversed.iter().any(|d| d.starts_with('.'));
-    let Some(expected) = ArtifactKind::for_directory(directory).filter(|_| !hidden) else {
+    let Some(expected) = ArtifactKind::for_directory(directory) else {
         return FileRole::Unrelated;
     };
+    // SwarmKit refuses a file nested too deep before it looks at hidden names, so even a hidden
+    // file there is reported; otherwise hidden files and directories are skipped.
+    let too_deep = below_reversed.len() > 2;
+    let hidden = name.starts_with('.') || below_reversed.iter().any(|d| d.starts_with('.'));
+    if hidden && !too_deep {
+        return FileRole::Unrelated;
+    }
     FileRole::SwarmKit {
         workspace,
         expected,
         directory: directory.to_owned(),
-        too_deep: below_reversed.len() > 2,
+        too_deep,
     }
 }
 

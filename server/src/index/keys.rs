@@ -39,6 +39,10 @@ pub enum Key {
     McpTool { name: String },
     /// A `skillgraph.toml`.
     Config { dir: std::path::PathBuf },
+    /// A `.json` file's reading as a saved MCP `tools/list` result, by its path.
+    ToolList { path: std::path::PathBuf },
+    /// The configs whose `[tools] mcp-tool-lists` name the file at `path`.
+    ToolListNamed { path: std::path::PathBuf },
 }
 
 pub(crate) fn fingerprint<T: Hash + ?Sized>(value: &T) -> u64 {
@@ -188,13 +192,31 @@ pub(crate) fn contributions(
                     },
                     fingerprint(config),
                 ));
+                for entry in &config.mcp_tool_lists {
+                    out.push((
+                        Key::ToolListNamed {
+                            path: crate::model::tools::tool_list_path(dir, entry),
+                        },
+                        fingerprint(config),
+                    ));
+                }
             }
+        }
+        (Content::ToolList(list), FileRole::Json) => {
+            out.push((
+                Key::ToolList {
+                    path: path.to_owned(),
+                },
+                fingerprint(list),
+            ));
         }
         (Content::SkillMd(skill), FileRole::SkillMd) => {
             // Other skills read these to find a same-named skill under the same root (and,
             // later, chain targets); the name's range appears in their related locations.
             if let Some(name) = skill.normalized_name() {
-                let entry = fingerprint(&(&name, skill.name_range()));
+                // The chain's entries too: other skills' chain checks walk through this one.
+                let chain = crate::rules::chain::fingerprint(parsed.yaml.as_ref());
+                let entry = fingerprint(&(&name, skill.name_range(), chain));
                 if let Some(root) = crate::rules::skill_md::skill_root(path) {
                     out.push((
                         Key::SkillMdIn {

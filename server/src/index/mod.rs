@@ -135,6 +135,7 @@ impl Index {
         let mut reclassify_under: Vec<PathBuf> = Vec::new();
         // The last text of every file set in this batch, analysed together below.
         let mut pending: HashMap<FileId, (PathBuf, Arc<str>)> = HashMap::new();
+        let mut removed_config_dirs: Vec<PathBuf> = Vec::new();
 
         for change in changes {
             match change {
@@ -155,6 +156,9 @@ impl Index {
                         continue;
                     };
                     pending.remove(&id);
+                    if path.file_name().is_some_and(|n| n == "skillgraph.toml") {
+                        removed_config_dirs.extend(path.parent().map(Path::to_owned));
+                    }
                     if let Some(entry) = self.files.remove(&id) {
                         self.replace_contributions(
                             id,
@@ -230,6 +234,23 @@ impl Index {
             (diagnostics, lookup.into_reads())
         });
         let mut affected = touched;
+        // A config changes the level of every diagnostic below it: all those files must be
+        // republished. Rare, like a manifest appearing.
+        let mut config_dirs: Vec<PathBuf> = affected
+            .iter()
+            .filter_map(|id| self.files.get(id))
+            .filter(|f| f.role == FileRole::Config)
+            .filter_map(|f| f.path.parent().map(Path::to_owned))
+            .collect();
+        config_dirs.extend(removed_config_dirs);
+        for dir in config_dirs {
+            affected.extend(
+                self.files
+                    .values()
+                    .filter(|f| f.path.starts_with(&dir))
+                    .map(|f| f.id),
+            );
+        }
         for (id, (diagnostics, reads)) in order.into_iter().zip(results) {
             if self.store_check(id, diagnostics, reads) {
                 affected.insert(id);
@@ -400,19 +421,45 @@ impl Index {
             .local
             .iter()
             .chain(entry.cross.iter())
-            .filter_map(|d| self.apply_overrides(d))
+            .filter_map(|d| self.apply_overrides(&entry.path, d))
             .collect();
         all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         all.dedup();
         all
     }
 
-    fn apply_overrides(&self, diagnostic: &Diagnostic) -> Option<Diagnostic> {
-        match self.settings.severity_overrides.get(diagnostic.code) {
+    /// The `[rules]` level for a code: the nearest `skillgraph.toml` above the file decides
+    /// (it is what CI sees too); the editor's settings apply to codes it does not mention.
+    fn apply_overrides(&self, path: &Path, diagnostic: &Diagnostic) -> Option<Diagnostic> {
+        let from_config = self.nearest_config(path).and_then(|config| {
+            config
+                .rules
+                .iter()
+                .find(|(code, _)| code == diagnostic.code)
+                .map(|(_, level)| *level)
+        });
+        let level = from_config.or_else(|| {
+            self.settings
+                .severity_overrides
+                .get(diagnostic.code)
+                .copied()
+        });
+        match level {
             None => Some(diagnostic.clone()),
             Some(None) => None,
-            Some(Some(severity)) => Some(diagnostic.clone().with_severity(*severity)),
+            Some(Some(severity)) => Some(diagnostic.clone().with_severity(severity)),
         }
+    }
+
+    /// The parsed `skillgraph.toml` nearest above `path`, if any.
+    pub fn nearest_config(&self, path: &Path) -> Option<&crate::model::config::Config> {
+        path.ancestors().skip(1).find_map(|dir| {
+            let entry = self.file(self.file_id(&dir.join("skillgraph.toml"))?)?;
+            match &entry.parsed.content {
+                Content::Config(config) => Some(config),
+                _ => None,
+            }
+        })
     }
 }
 

@@ -116,7 +116,8 @@ fn may_be_ours(roots: &[PathBuf], path: &Path) -> bool {
     !in_skipped_directory(roots, path)
         && (name == "SKILL.md"
             || name == "skillgraph.toml"
-            || crate::index::classify::is_yaml(path))
+            || crate::index::classify::is_yaml(path)
+            || crate::index::classify::is_json(path))
 }
 
 /// True below `.git`, `node_modules` or `target` inside a root (the root's own location does
@@ -139,6 +140,23 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .map(|s| s.to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "unknown panic".to_owned())
+}
+
+/// Debug builds only: `SKILLGRAPH_TEST_PANIC=hover` (any request name) makes the first such
+/// request panic, so the end-to-end tests can prove a panic is caught, logged and answered as an
+/// error for that request alone. Release builds compile this to nothing.
+fn panic_on_request_for_tests(what: &str) {
+    #[cfg(debug_assertions)]
+    {
+        static PANICKED: AtomicBool = AtomicBool::new(false);
+        if std::env::var("SKILLGRAPH_TEST_PANIC").is_ok_and(|v| v == what)
+            && !PANICKED.swap(true, Ordering::SeqCst)
+        {
+            panic!("SKILLGRAPH_TEST_PANIC={what}");
+        }
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = what;
 }
 
 impl Backend {
@@ -282,6 +300,7 @@ impl Backend {
     ) -> Result<Option<T>> {
         let (index, encoding) = self.snapshot();
         let outcome = catch_unwind(AssertUnwindSafe(|| {
+            panic_on_request_for_tests(what);
             let path = convert::path_of(&document.text_document.uri)?;
             let file = index.file_id(&path)?;
             let offset = convert::offset(&index, file, document.position, encoding)?;
@@ -395,13 +414,18 @@ impl Backend {
         if !lock(&self.state).watch_dynamic {
             return;
         }
-        let watchers = ["**/*.{yaml,yml}", "**/SKILL.md", "**/skillgraph.toml"]
-            .into_iter()
-            .map(|glob| FileSystemWatcher {
-                glob_pattern: GlobPattern::String(glob.to_owned()),
-                kind: None,
-            })
-            .collect();
+        let watchers = [
+            "**/*.{yaml,yml}",
+            "**/SKILL.md",
+            "**/skillgraph.toml",
+            "**/*.json",
+        ]
+        .into_iter()
+        .map(|glob| FileSystemWatcher {
+            glob_pattern: GlobPattern::String(glob.to_owned()),
+            kind: None,
+        })
+        .collect();
         let options = DidChangeWatchedFilesRegistrationOptions { watchers };
         let registration = Registration {
             id: "skillgraph-watched-files".to_owned(),

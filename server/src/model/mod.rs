@@ -5,6 +5,7 @@
 pub mod config;
 pub mod skill_md;
 pub mod swarmkit;
+pub mod tools;
 
 use crate::syntax::{Node, TextRange};
 

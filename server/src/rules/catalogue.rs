@@ -20,7 +20,7 @@ pub struct RuleDoc {
 }
 
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 12] {
+fn families() -> [&'static [RuleDoc]; 16] {
     [
         super::RULES,
         super::swarmkit_file::RULES,
@@ -34,6 +34,10 @@ fn families() -> [&'static [RuleDoc]; 12] {
         super::made_up_skills::RULES,
         crate::model::config::RULES,
         super::skill_md::RULES,
+        super::dependencies::RULES,
+        super::chain::RULES,
+        super::precondition::RULES,
+        super::tools::RULES,
     ]
 }
 

@@ -178,22 +178,32 @@ impl GrantResolver<'_, '_> {
             })
         };
         match grant {
-            Grant::Skill(id) => {
-                if registry::skill_named(self.lookup, self.workspace, &id.value).is_none() {
-                    diagnostics.push(Diagnostic::new(
-                        unknown_code,
-                        file,
-                        id.range,
-                        format!(
-                            "no skill has the id `{}` in this workspace{}",
-                            id.value,
-                            self.suggest_skill(&id.value)
-                        ),
-                    ));
-                } else {
-                    push(out, id.value.clone(), source.clone(), id.range);
-                }
-            }
+            Grant::Skill(id) => match registry::skill_named(self.lookup, self.workspace, &id.value) {
+                None => diagnostics.push(Diagnostic::new(
+                    unknown_code,
+                    file,
+                    id.range,
+                    format!(
+                        "no skill has the id `{}` in this workspace{}",
+                        id.value,
+                        self.suggest_skill(&id.value)
+                    ),
+                )),
+                Some(found) => match found.skill.and_then(|s| registry::unbuildable_composition(self.lookup, self.workspace, s)) {
+                    // SwarmKit drops a composed skill it cannot build, so a grant of it is a
+                    // grant of nothing.
+                    Some(reason) => diagnostics.push(
+                        Diagnostic::new(
+                            unknown_code,
+                            file,
+                            id.range,
+                            format!("`{}` is a composed skill that cannot be built ({reason}), so the runtime drops it and this grant names no skill; fix the composed skill", id.value),
+                        )
+                        .with_related(found.file, found.range, format!("`{}` is defined here", id.value)),
+                    ),
+                    None => push(out, id.value.clone(), source.clone(), id.range),
+                },
+            },
             Grant::Server { id, range } => {
                 // As SwarmKit: the grant is unknown when no mcp_tool skill targets the server,
                 // whether or not workspace.yaml declares it (that is `skill.unknown-mcp-server`).

@@ -4,9 +4,12 @@
 pub mod agents;
 pub mod archetypes;
 pub mod catalogue;
+pub mod chain;
+pub mod dependencies;
 pub mod grants;
 pub mod ids;
 pub mod made_up_skills;
+pub mod precondition;
 pub mod registry;
 pub mod requires;
 pub mod schema;
@@ -14,6 +17,7 @@ pub mod skill_md;
 pub mod skills;
 pub mod suggest;
 pub(crate) mod swarmkit_file;
+pub mod tools;
 
 use crate::diagnostic::{Diagnostic, FileId, Severity};
 use crate::index::{Content, FileRole, Lookup};
@@ -28,6 +32,22 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
     };
     if let Content::SkillMd(skill) = &entry.parsed.content {
         skill_md::check(lookup, file, &entry.path, skill, &mut out);
+        if let Some(root) = entry.parsed.yaml.as_ref().and_then(|y| y.root()) {
+            if root.is_mapping() {
+                dependencies::check(lookup, file, &entry.path, root, &mut out);
+                chain::check(lookup, file, &entry.path, root, &mut out);
+                precondition::check(lookup, file, &entry.path, root, &mut out);
+            }
+        }
+    }
+    match (&entry.role, &entry.parsed.content) {
+        (FileRole::Config, Content::Config(config)) => {
+            tools::check_config(lookup, entry, config, &mut out)
+        }
+        (FileRole::Json, Content::ToolList(list)) => {
+            tools::check_tool_list(lookup, entry, list, &mut out)
+        }
+        _ => {}
     }
     if let (FileRole::WorkspaceManifest, Content::SwarmKit(Artifact::Workspace(manifest))) =
         (&entry.role, &entry.parsed.content)

@@ -218,6 +218,9 @@ pub(crate) fn check_local(
     if let Some(metadata) = root.get("metadata") {
         check_metadata(file, metadata, &mut out);
     }
+    super::dependencies::check_local(file, root, &mut out);
+    super::chain::check_local(file, root, &mut out);
+    super::precondition::check_local(file, root, &mut out);
     out
 }
 
@@ -451,7 +454,11 @@ fn check_metadata(file: FileId, metadata: Node<'_>, out: &mut Vec<Diagnostic>) {
             ));
             continue;
         };
-        if METADATA_EXTENSION_KEYS.contains(&key_text) {
+        // Chain options are the chain's only beside a `chain`; elsewhere they are plain metadata.
+        let is_chain_option = super::chain::is_option(key_text);
+        if METADATA_EXTENSION_KEYS.contains(&key_text)
+            && (!is_chain_option || metadata.get("chain").is_some())
+        {
             continue;
         }
         let problem = match value.value() {

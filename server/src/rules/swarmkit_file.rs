@@ -37,22 +37,23 @@ file, a list or a lone scalar cannot be loaded. Write the artifact as a mapping,
 
 /// The local diagnostics of a SwarmKit file (manifest or artifact).
 pub(crate) fn check(file: FileId, role: &FileRole, yaml: &YamlDocument) -> Vec<Diagnostic> {
-    let mut out = syntax_diagnostics(file, yaml);
+    // A file nested too deep is never loaded: that is all there is to say about it.
     if let FileRole::SwarmKit {
         too_deep: true,
         directory,
         ..
     } = role
     {
-        out.push(Diagnostic::new(
+        return vec![Diagnostic::new(
             "workspace.deep-nesting",
             file,
             first_line(yaml),
             format!(
                 "this file is more than one directory below `{directory}/`; SwarmKit does not load it, so move it up to `{directory}/` or one subdirectory below"
             ),
-        ));
+        )];
     }
+    let mut out = syntax_diagnostics(file, yaml);
     let Some(root) = yaml.root() else {
         if !yaml.has_syntax_error() {
             out.push(Diagnostic::new(
@@ -80,6 +81,22 @@ pub(crate) fn check(file: FileId, role: &FileRole, yaml: &YamlDocument) -> Vec<D
         FileRole::SwarmKit { expected, .. } => *expected,
         _ => ArtifactKind::Workspace,
     };
+    if root.get("kind").is_none() {
+        let anchor = root
+            .entries()
+            .next()
+            .map_or(TextRange::empty(0), |(k, _)| k.range());
+        out.push(Diagnostic::new(
+            "workspace.kind-mismatch",
+            file,
+            anchor,
+            format!(
+                "this file has no `kind:`; files in `{}/` must say `kind: {}`",
+                expected.directory(),
+                expected.kind_field()
+            ),
+        ));
+    }
     if let Some(kind) = root.get("kind") {
         if let Some(found) = kind.scalar() {
             if found != expected.kind_field() {
@@ -105,14 +122,9 @@ pub(crate) fn check(file: FileId, role: &FileRole, yaml: &YamlDocument) -> Vec<D
         }
     }
     // Schema-check only what SwarmKit would load as this kind: not a partial tree cut by a
-    // syntax error (it would flood the file with missing fields), not a file of another kind,
-    // not a file too deep to be loaded at all.
-    let kind_matches = root
-        .get("kind")
-        .and_then(|k| k.scalar())
-        .is_none_or(|found| found == expected.kind_field());
-    let too_deep = matches!(role, FileRole::SwarmKit { too_deep: true, .. });
-    if !yaml.has_syntax_error() && kind_matches && !too_deep {
+    // syntax error (it would flood the file with missing fields), not a file of another kind.
+    let kind_matches = root.get("kind").and_then(|k| k.scalar()) == Some(expected.kind_field());
+    if !yaml.has_syntax_error() && kind_matches {
         out.extend(super::schema::check_schema(
             schema_kind(expected),
             root,

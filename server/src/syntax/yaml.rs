@@ -581,7 +581,15 @@ impl<'t> Builder<'t> {
                     Some(target) => {
                         let size = self.doc.nodes[target.0 as usize].expanded;
                         if size > MAX_EXPANDED_NODES {
-                            self.alias_error(range, "this alias stands for too many nodes (an alias bomb?); it is read as null");
+                            // One report is enough: a bomb repeats the same alias many times.
+                            if !self
+                                .doc
+                                .errors
+                                .iter()
+                                .any(|e| e.kind == YamlErrorKind::Alias)
+                            {
+                                self.alias_error(range, "this alias stands for too many nodes (an alias bomb?); it and aliases like it are read as null");
+                            }
                             (NodeKind::BadAlias, 1)
                         } else {
                             (NodeKind::Alias(target), size)

@@ -106,7 +106,13 @@ impl Topology {
 }
 
 fn lower_agent(anchor_range: TextRange, node: Node<'_>, parent: Option<AgentIndex>) -> Agent {
-    let grant_list = |key: &str| node.entry(key).map(|(k, v)| (k.range(), grants(Some(v))));
+    // `skills:` with no value reads as absent (the archetype's defaults apply), as in SwarmKit;
+    // `skills: []` is present and empty.
+    let grant_list = |key: &str| {
+        node.entry(key)
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| (k.range(), grants(Some(v))))
+    };
     Agent {
         id: field(node, "id"),
         anchor_range,

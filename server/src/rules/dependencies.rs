@@ -1,0 +1,243 @@
+//! The proposed `dependencies:` field of a SKILL.md (seeds/skill-md-dependencies-proposal.txt):
+//! its shape (type keys `tools`, `resources`, `prompts`; each a list, shorthand for `all`, or a
+//! mapping with `all` and/or `any`), and, when a tool inventory is configured, which tools are
+//! missing. Evaluation is soft, as the proposal asks: a missing tool is a warning, never an error.
+
+use std::path::Path;
+
+use super::catalogue::RuleDoc;
+use super::tools::Inventory;
+use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::index::Lookup;
+use crate::syntax::Node;
+
+pub const RULES: &[RuleDoc] = &[
+    RuleDoc {
+        code: "skillmd.dependencies-shape",
+        severity: Severity::Error,
+        summary: "`dependencies:` does not have the proposed shape.",
+        explanation: "`dependencies` maps a type (`tools`, `resources` or `prompts`) to either a list of names \
+(every one needed; shorthand for `all`) or a mapping with `all` (every one needed) and/or `any` (at least one \
+needed), each a list of strings. An unknown type or key, a name that is not a string, a lone string where a \
+list belongs, or an empty `any` (which no environment could satisfy) makes the declaration unreadable for hosts, \
+which would then surface a skill that cannot run. Example:\n\n```yaml\ndependencies:\n  tools:\n    all: \
+[get_order, get_check_details]\n    any: [dispute_chargeback, dispute_chargeback_v2]\n```",
+    },
+    RuleDoc {
+        code: "skillmd.dependencies-unsatisfied",
+        severity: Severity::Warning,
+        summary: "A tool the skill declares in `dependencies.tools` is not in the configured tool inventory.",
+        explanation: "Reported per missing `all` entry, and once per `any` group none of whose members is \
+available. A host evaluating the declaration would hide the skill, or the agent would start it and stop at the \
+missing tool. Only checked when the nearest `skillgraph.toml` configures a tool inventory (`[tools] available`, \
+`presets` or `mcp-tool-lists`; SwarmKit MCP tools below it count too); without one, dependencies are not \
+evaluated. `resources` and `prompts` are never evaluated. Add the tool to the inventory if the environment has \
+it, or fix the name.",
+    },
+];
+
+const TYPES: &[&str] = &["tools", "resources", "prompts"];
+
+/// One type's requirement: names that are all needed, and `any` groups.
+struct Requirement<'a> {
+    kind: &'a str,
+    all: Vec<Node<'a>>,
+    /// The `any` key and its members.
+    any: Option<(Node<'a>, Vec<Node<'a>>)>,
+}
+
+/// Reads `dependencies`, reporting every shape problem into `out` (when given).
+fn read<'a>(
+    file: FileId,
+    root: Node<'a>,
+    mut out: Option<&mut Vec<Diagnostic>>,
+) -> Vec<Requirement<'a>> {
+    let mut report = |node: Node<'_>, message: String| {
+        if let Some(out) = out.as_deref_mut() {
+            out.push(Diagnostic::new(
+                "skillmd.dependencies-shape",
+                file,
+                node.range(),
+                message,
+            ));
+        }
+    };
+    let mut found = Vec::new();
+    let Some((key, deps)) = root.entry("dependencies") else {
+        return found;
+    };
+    if !deps.is_mapping() {
+        let at = if deps.is_null() { key } else { deps };
+        report(
+            at,
+            format!(
+                "`dependencies` must be a mapping of `tools`, `resources` or `prompts` to lists, found {}",
+                super::tools::article(deps.type_name())
+            ),
+        );
+        return found;
+    }
+    for (kind_key, value) in deps.entries() {
+        let kind = kind_key.scalar().unwrap_or_default();
+        if !TYPES.contains(&kind) {
+            let hint = super::suggest::closest(kind, TYPES.iter().copied())
+                .map_or_else(String::new, |best| format!("; did you mean `{best}`?"));
+            report(
+                kind_key,
+                format!("`{kind}` is not a dependency type; use `tools`, `resources` or `prompts`{hint}"),
+            );
+            continue;
+        }
+        let mut requirement = Requirement {
+            kind,
+            all: Vec::new(),
+            any: None,
+        };
+        if value.is_sequence() {
+            requirement.all = names(value, &format!("dependencies.{kind}"), &mut report);
+        } else if value.is_mapping() {
+            let mut seen = false;
+            for (group_key, members) in value.entries() {
+                let group = group_key.scalar().unwrap_or_default();
+                let label = format!("dependencies.{kind}.{group}");
+                match group {
+                    "all" => {
+                        seen = true;
+                        if members.is_sequence() {
+                            requirement.all = names(members, &label, &mut report);
+                        } else {
+                            report(members, format!("`{label}` must be a list of names, found {}", super::tools::article(members.type_name())));
+                        }
+                    }
+                    "any" => {
+                        seen = true;
+                        if !members.is_sequence() {
+                            report(members, format!("`{label}` must be a list of names, found {}", super::tools::article(members.type_name())));
+                        } else if members.items().next().is_none() {
+                            report(members, format!("`{label}` is empty, so no environment can satisfy it; list the alternatives, or remove it"));
+                        } else {
+                            requirement.any = Some((group_key, names(members, &label, &mut report)));
+                        }
+                    }
+                    _ => report(
+                        group_key,
+                        format!("`{group}` is not a key of `dependencies.{kind}`; use `all` (every one needed) or `any` (at least one)"),
+                    ),
+                }
+            }
+            if !seen && value.entries().next().is_none() {
+                report(
+                    value,
+                    format!("`dependencies.{kind}` is empty; give it `all` and/or `any` lists"),
+                );
+            }
+        } else {
+            let hint = match value.as_str() {
+                Some(name) => format!("; write `{kind}: [{name}]`"),
+                None => String::new(),
+            };
+            report(
+                value,
+                format!("`dependencies.{kind}` must be a list of names or a mapping with `all` / `any`, found {}{hint}", super::tools::article(value.type_name())),
+            );
+        }
+        found.push(requirement);
+    }
+    found
+}
+
+/// The string items of a list; other items are reported.
+fn names<'a>(
+    list: Node<'a>,
+    label: &str,
+    report: &mut impl FnMut(Node<'_>, String),
+) -> Vec<Node<'a>> {
+    let mut out = Vec::new();
+    for item in list.items() {
+        match item.as_str() {
+            Some(name) if !name.trim().is_empty() => out.push(item),
+            Some(_) => report(
+                item,
+                format!("an entry of `{label}` is empty; write a name"),
+            ),
+            None => report(
+                item,
+                format!(
+                    "entries of `{label}` must be strings, found {}{}",
+                    super::tools::article(item.type_name()),
+                    if item.scalar().is_some() {
+                        "; quote it"
+                    } else {
+                        ""
+                    }
+                ),
+            ),
+        }
+    }
+    out
+}
+
+/// File-local: the shape of `dependencies`.
+pub(crate) fn check_local(file: FileId, root: Node<'_>, out: &mut Vec<Diagnostic>) {
+    read(file, root, Some(out));
+}
+
+/// Cross-file: the declared tools against the inventory.
+pub(crate) fn check(
+    lookup: &Lookup<'_>,
+    file: FileId,
+    path: &Path,
+    root: Node<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    if root.get("dependencies").is_none() {
+        return;
+    }
+    let requirements = read(file, root, None);
+    let Some(tools) = requirements.iter().find(|r| r.kind == "tools") else {
+        return;
+    };
+    let Some(inventory) = Inventory::of(lookup, path) else {
+        return;
+    };
+    let related = |d: Diagnostic| {
+        d.with_related(
+            inventory.config.id,
+            inventory.related_range(),
+            inventory.related_message(),
+        )
+    };
+    for entry in &tools.all {
+        let name = entry.as_str().unwrap_or_default();
+        if inventory.find(lookup, name).is_none() {
+            out.push(related(Diagnostic::new(
+                "skillmd.dependencies-unsatisfied",
+                file,
+                entry.range(),
+                format!("the skill needs the tool `{name}`, which is not in the tool inventory; a host would not offer this skill here. Add `{name}` to the inventory if the environment has it, or fix the name"),
+            )));
+        }
+    }
+    if let Some((key, members)) = &tools.any {
+        let available = members.iter().any(|m| {
+            inventory
+                .find(lookup, m.as_str().unwrap_or_default())
+                .is_some()
+        });
+        if !available && !members.is_empty() {
+            let listed: Vec<String> = members
+                .iter()
+                .map(|m| format!("`{}`", m.as_str().unwrap_or_default()))
+                .collect();
+            out.push(related(Diagnostic::new(
+                "skillmd.dependencies-unsatisfied",
+                file,
+                key.range(),
+                format!(
+                    "the skill needs one of {}, and none is in the tool inventory",
+                    listed.join(", ")
+                ),
+            )));
+        }
+    }
+}

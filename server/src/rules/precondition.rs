@@ -1,0 +1,396 @@
+//! The symfonic skill gate's `metadata.precondition` and `metadata.action_tool`
+//! (seeds/symfonic-skill-gate.txt). A precondition is a tool name with optional arguments
+//! (`get_integration_status`, `get_x(brand_id=<x>)`), a list of predicates (a conjunction),
+//! `{tool: NAME}`, or `{state: {path, op, value}}` with `op` in eq|neq|in|exists. The gate's
+//! rule is "broken rules do not admit": a malformed predicate blocks every call, so it is an
+//! error. Free text is shown to the model but never enforced (info). Tool names are checked
+//! against the tool inventory when one is configured.
+
+use std::path::Path;
+
+use super::catalogue::RuleDoc;
+use super::tools::Inventory;
+use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::index::Lookup;
+use crate::syntax::{Node, NodeKind};
+
+pub const RULES: &[RuleDoc] = &[
+    RuleDoc {
+        code: "skillmd.precondition-malformed",
+        severity: Severity::Error,
+        summary: "`metadata.precondition` or `metadata.action_tool` is present but broken.",
+        explanation: "The skill gate evaluates a skill's precondition before the tool named by `action_tool` is \
+dispatched, and a rule that exists but cannot be evaluated closes the gate: every call of that tool is refused. \
+Reported: an unclosed `(` or text after `)` in `tool(arg=value)`, an argument that is not `name=value`, an \
+empty list or value, a mapping that is neither `{tool: NAME}` nor `{state: {path, op, value}}`, a state `path` \
+that is not dotted identifiers, an `op` outside `eq`, `neq`, `in`, `exists`, `in` without a list, a missing \
+`value`, and an `action_tool` that is not a tool name. The message says which.",
+    },
+    RuleDoc {
+        code: "skillmd.precondition-advisory",
+        severity: Severity::Info,
+        summary: "The precondition is free text, not a tool name: it is shown to the model, never enforced.",
+        explanation: "Only tool predicates and `state` predicates can be evaluated by the gate; a sentence such \
+as `the user has confirmed the order` reads as guidance for the model and guards nothing. If the condition \
+matters, express it as a tool whose success establishes it (`get_order_confirmation`) or as `{state: {path: \
+order.confirmed, op: eq, value: true}}`.",
+    },
+    RuleDoc {
+        code: "skillmd.action-tool-unknown",
+        severity: Severity::Warning,
+        summary: "`metadata.action_tool` names a tool that is not in the configured tool inventory.",
+        explanation: "The gate consults a skill only for calls of the tool its `action_tool` names, so with a \
+misspelt or unavailable name the skill's precondition never applies. Only checked when the nearest \
+`skillgraph.toml` configures a tool inventory. Fix the name, or add the tool to the inventory.",
+    },
+    RuleDoc {
+        code: "skillmd.precondition-unsatisfied",
+        severity: Severity::Warning,
+        summary: "A tool named in the precondition is not in the configured tool inventory.",
+        explanation: "A tool predicate holds once that tool has been called; a tool this environment does not \
+have can never be called, so the precondition never holds and the gated action is always refused. Only checked \
+when the nearest `skillgraph.toml` configures a tool inventory; `state` predicates are not evaluated. Fix the \
+name, or add the tool to the inventory.",
+    },
+];
+
+/// One readable predicate.
+enum Predicate<'a> {
+    /// A tool predicate: the node holding it and the tool's name.
+    Tool(Node<'a>, String),
+    /// Free text.
+    Advisory(Node<'a>),
+    State,
+}
+
+fn is_identifier(s: &str, extra: &[char]) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || extra.contains(&c))
+}
+
+const TOOL_CHARS: &[char] = &['-', '.'];
+
+/// What a string predicate is: a tool (name), free text, or broken (why).
+fn read_call(text: &str) -> Result<Option<String>, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("the precondition is empty; name a tool, or remove it".to_owned());
+    }
+    if is_identifier(text, TOOL_CHARS) {
+        return Ok(Some(text.to_owned()));
+    }
+    let Some(open) = text.find('(') else {
+        return Ok(None);
+    };
+    let name = text[..open].trim_end();
+    if !is_identifier(name, TOOL_CHARS) {
+        return Ok(None);
+    }
+    let Some(close) = text.rfind(')').filter(|&c| c > open) else {
+        return Err(format!(
+            "`{text}` opens `(` after `{name}` but never closes it; write `{name}(arg=value)`"
+        ));
+    };
+    let rest = text[close + 1..].trim();
+    if !rest.is_empty() {
+        return Err(format!(
+            "`{rest}` follows the closing `)` of `{name}(…)`; a tool predicate ends at `)` (list several predicates instead)"
+        ));
+    }
+    let args = text[open + 1..close].trim();
+    if !args.is_empty() {
+        for arg in args.split(',') {
+            let Some((key, value)) = arg.split_once('=') else {
+                return Err(format!(
+                    "the argument `{}` of `{name}` is not `name=value`",
+                    arg.trim()
+                ));
+            };
+            if !is_identifier(key.trim(), &[]) {
+                return Err(format!(
+                    "`{}` is not an argument name in `{name}(…)`; use letters, digits and `_`",
+                    key.trim()
+                ));
+            }
+            let value = value.trim();
+            if value.is_empty() || value.contains('(') || value.contains(')') {
+                return Err(format!(
+                    "the argument `{}` of `{name}` has no usable value",
+                    key.trim()
+                ));
+            }
+        }
+    }
+    Ok(Some(name.to_owned()))
+}
+
+/// Reads `metadata.precondition`, reporting broken parts into `report`.
+fn read<'a>(
+    node: Node<'a>,
+    nested: bool,
+    report: &mut impl FnMut(Node<'_>, String),
+    out: &mut Vec<Predicate<'a>>,
+) {
+    match node.kind() {
+        NodeKind::Sequence(_) if nested => report(
+            node,
+            "a precondition list cannot hold another list; list the predicates side by side".to_owned(),
+        ),
+        NodeKind::Sequence(items) if items.is_empty() => report(
+            node,
+            "the precondition is an empty list; list at least one predicate, or remove it".to_owned(),
+        ),
+        NodeKind::Sequence(_) => {
+            for item in node.items() {
+                read(item, true, report, out);
+            }
+        }
+        NodeKind::Mapping(_) => read_mapping(node, report, out),
+        _ => match node.as_str() {
+            Some(text) => match read_call(text) {
+                Ok(Some(name)) => out.push(Predicate::Tool(node, name)),
+                Ok(None) => out.push(Predicate::Advisory(node)),
+                Err(problem) => report(node, problem),
+            },
+            None => report(
+                node,
+                format!(
+                    "a precondition must be a tool name, a list, `{{tool: NAME}}` or `{{state: {{path, op, value}}}}`, found {}",
+                    super::tools::article(node.type_name())
+                ),
+            ),
+        },
+    }
+}
+
+fn read_mapping<'a>(
+    node: Node<'a>,
+    report: &mut impl FnMut(Node<'_>, String),
+    out: &mut Vec<Predicate<'a>>,
+) {
+    let keys: Vec<Node<'a>> = node.entries().map(|(k, _)| k).collect();
+    for key in &keys {
+        let name = key.scalar().unwrap_or_default();
+        if name != "tool" && name != "state" {
+            report(
+                *key,
+                format!("`{name}` is not a predicate key; a predicate is `{{tool: NAME}}` or `{{state: {{path, op, value}}}}`"),
+            );
+        }
+    }
+    match (node.entry("tool"), node.entry("state")) {
+        (Some((_, _)), Some((second, _))) => report(
+            second,
+            "a predicate is either `tool` or `state`, not both; write them as two list items"
+                .to_owned(),
+        ),
+        (Some((_, tool)), None) => match tool.as_str().map(read_call) {
+            Some(Ok(Some(name))) => out.push(Predicate::Tool(tool, name)),
+            Some(Err(problem)) => report(tool, problem),
+            _ => report(
+                tool,
+                "`tool` must name a tool, such as `get_order`".to_owned(),
+            ),
+        },
+        (None, Some((_, state))) => {
+            read_state(state, report);
+            out.push(Predicate::State);
+        }
+        (None, None) if keys.is_empty() => report(
+            node,
+            "the predicate is empty; write `{tool: NAME}` or `{state: {path, op, value}}`"
+                .to_owned(),
+        ),
+        (None, None) => {}
+    }
+}
+
+fn read_state(state: Node<'_>, report: &mut impl FnMut(Node<'_>, String)) {
+    if !state.is_mapping() {
+        report(
+            state,
+            format!(
+                "`state` must be a mapping with `path`, `op` and `value`, found {}",
+                super::tools::article(state.type_name())
+            ),
+        );
+        return;
+    }
+    for (key, _) in state.entries() {
+        let name = key.scalar().unwrap_or_default();
+        if !["path", "op", "value"].contains(&name) {
+            report(
+                key,
+                format!("`{name}` is not a key of a state predicate; use `path`, `op`, `value`"),
+            );
+        }
+    }
+    match state.get("path") {
+        None => report(
+            state,
+            "the state predicate has no `path`; name the state to test, e.g. `order.status`"
+                .to_owned(),
+        ),
+        Some(path) => {
+            let text = path.as_str().unwrap_or_default();
+            if !text.split('.').all(|part| is_identifier(part, &[])) {
+                report(
+                    path,
+                    format!(
+                        "`path` must be dotted identifiers such as `order.status`, found `{}`",
+                        path.scalar().unwrap_or(path.type_name())
+                    ),
+                );
+            }
+        }
+    }
+    let op = match state.get("op") {
+        None => {
+            report(
+                state,
+                "the state predicate has no `op`; use `eq`, `neq`, `in` or `exists`".to_owned(),
+            );
+            return;
+        }
+        Some(op) => match op.as_str() {
+            Some(o @ ("eq" | "neq" | "in" | "exists")) => o,
+            _ => {
+                report(
+                    op,
+                    format!(
+                        "`{}` is not an operator; use `eq`, `neq`, `in` or `exists`",
+                        op.scalar().unwrap_or(op.type_name())
+                    ),
+                );
+                return;
+            }
+        },
+    };
+    match (op, state.entry("value")) {
+        ("exists", Some((key, _))) => report(
+            key,
+            "`exists` takes no `value`; remove it, or use `eq`".to_owned(),
+        ),
+        ("exists", None) => {}
+        (_, None) => report(state, format!("`{op}` needs a `value` to compare with")),
+        ("in", Some((_, value))) if !value.is_sequence() => report(
+            value,
+            format!(
+                "`in` needs a list of values, found {}; write `value: [a, b]`",
+                super::tools::article(value.type_name())
+            ),
+        ),
+        _ => {}
+    }
+}
+
+fn metadata(root: Node<'_>) -> Option<Node<'_>> {
+    root.get("metadata").filter(|m| m.is_mapping())
+}
+
+/// The tool `action_tool` names, or what is wrong with it.
+fn action_tool(node: Node<'_>) -> Result<String, String> {
+    match node.as_str() {
+        Some(name) if is_identifier(name.trim(), TOOL_CHARS) => Ok(name.trim().to_owned()),
+        Some(name) => Err(format!(
+            "`action_tool` must be one tool's name (the gate matches calls on it), found `{name}`"
+        )),
+        None => Err(format!(
+            "`action_tool` must be one tool's name, found {}",
+            super::tools::article(node.type_name())
+        )),
+    }
+}
+
+/// File-local: the grammar, and free text.
+pub(crate) fn check_local(file: FileId, root: Node<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(metadata) = metadata(root) else {
+        return;
+    };
+    let mut report = |node: Node<'_>, message: String| {
+        out.push(Diagnostic::new(
+            "skillmd.precondition-malformed",
+            file,
+            node.range(),
+            message,
+        ));
+    };
+    if let Some(tool) = metadata.get("action_tool") {
+        if let Err(problem) = action_tool(tool) {
+            report(tool, problem);
+        }
+    }
+    let mut predicates = Vec::new();
+    if let Some(precondition) = metadata.get("precondition") {
+        read(precondition, false, &mut report, &mut predicates);
+    }
+    for predicate in predicates {
+        if let Predicate::Advisory(node) = predicate {
+            out.push(Diagnostic::new(
+                "skillmd.precondition-advisory",
+                file,
+                node.range(),
+                "this precondition is free text, not a tool name: the model sees it, but the gate cannot evaluate it, so it guards nothing; name a tool, or use `{state: {path, op, value}}`",
+            ));
+        }
+    }
+}
+
+/// Cross-file: tool names against the inventory.
+pub(crate) fn check(
+    lookup: &Lookup<'_>,
+    file: FileId,
+    path: &Path,
+    root: Node<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(metadata) = metadata(root) else {
+        return;
+    };
+    let action = metadata.get("action_tool");
+    let condition = metadata.get("precondition");
+    if action.is_none() && condition.is_none() {
+        return;
+    }
+    let Some(inventory) = Inventory::of(lookup, path) else {
+        return;
+    };
+    let related = |d: Diagnostic| {
+        d.with_related(
+            inventory.config.id,
+            inventory.related_range(),
+            inventory.related_message(),
+        )
+    };
+    if let Some(node) = action {
+        if let Ok(name) = action_tool(node) {
+            if inventory.find(lookup, &name).is_none() {
+                out.push(related(Diagnostic::new(
+                    "skillmd.action-tool-unknown",
+                    file,
+                    node.range(),
+                    format!("`{name}` is not in the tool inventory, so no call is ever gated by this skill's precondition; fix the name, or add the tool to the inventory"),
+                )));
+            }
+        }
+    }
+    let mut predicates = Vec::new();
+    if let Some(node) = condition {
+        read(node, false, &mut |_, _| {}, &mut predicates);
+    }
+    for predicate in predicates {
+        if let Predicate::Tool(node, name) = predicate {
+            if inventory.find(lookup, &name).is_none() {
+                out.push(related(Diagnostic::new(
+                    "skillmd.precondition-unsatisfied",
+                    file,
+                    node.range(),
+                    format!("the precondition needs a call of `{name}`, which is not in the tool inventory; it can never hold, so the gated call is always refused"),
+                )));
+            }
+        }
+    }
+}
