@@ -591,3 +591,119 @@ fn precondition_and_action_tool_against_the_inventory() {
         &skill("gate", extra),
     )]));
 }
+
+// ---------------------------------------------------------------------------------------------
+// the demo
+
+#[test]
+fn the_demo_shows_every_skill_md_code() {
+    let demo = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/demo"));
+    let (found, errors) = skillgraph::discover::discover(std::slice::from_ref(&demo));
+    assert!(errors.is_empty(), "{errors:?}");
+    let outcome = check_changes(found, demo);
+    let shown: std::collections::BTreeSet<&str> =
+        outcome.diagnostics.iter().map(|d| d.code).collect();
+    for rule in skillgraph::rules::catalogue::all() {
+        let ours = rule.code.starts_with("skillmd.")
+            || rule.code.starts_with("tools.")
+            || rule.code == "config.unknown-preset";
+        assert!(
+            !ours || shown.contains(rule.code),
+            "examples/demo shows no {}",
+            rule.code
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// incremental = batch
+
+/// Every diagnostic of an index, as comparable text.
+fn all_diagnostics(index: &Index) -> Vec<String> {
+    let mut out: Vec<String> = index
+        .files()
+        .flat_map(|f| {
+            index.diagnostics(f.id).into_iter().map(move |d| {
+                let related: Vec<String> = d
+                    .related
+                    .iter()
+                    .map(|r| {
+                        let path = &index.file(r.file).unwrap().path;
+                        format!("{}@{}", path.display(), r.range.start)
+                    })
+                    .collect();
+                format!(
+                    "{} {} {}..{} {} {:?}",
+                    f.path.display(),
+                    d.code,
+                    d.range.start,
+                    d.range.end,
+                    d.message,
+                    related
+                )
+            })
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn one_file_at_a_time_in_any_order_matches_one_batch() {
+    let files: Vec<(&str, String)> = vec![
+        ("/r/skillgraph.toml", CONFIG.to_owned()),
+        ("/r/lists/orders.json", ORDERS.to_owned()),
+        (
+            "/r/s/a/SKILL.md",
+            skill(
+                "a",
+                "dependencies:\n  tools: [get_order, dispute_chargeback_v2, nope]\nmetadata:\n  chain: [b, leaf]\n",
+            ),
+        ),
+        ("/r/s/b/SKILL.md", skill("b", "metadata:\n  chain: [c]\n")),
+        ("/r/s/c/SKILL.md", skill("c", "metadata:\n  chain: [a]\n")),
+        ("/r/s/leaf/SKILL.md", skill("leaf", "")),
+        (
+            "/r/s/outer/SKILL.md",
+            skill("outer", "metadata:\n  chain: [b, missing]\n  action_tool: get_order\n"),
+        ),
+        (
+            "/r/s/top/SKILL.md",
+            skill("top", "metadata:\n  chain: [outer]\n  max_depth: 1\n  precondition: [nope]\n"),
+        ),
+    ];
+    let batch = {
+        let mut index = Index::new();
+        index.apply(changes(
+            &files
+                .iter()
+                .map(|(p, t)| (*p, t.as_str()))
+                .collect::<Vec<_>>(),
+        ));
+        all_diagnostics(&index)
+    };
+    assert!(batch.len() >= 6, "{batch:#?}");
+    for seed in 0..8u64 {
+        // A deterministic permutation per seed.
+        let mut order: Vec<usize> = (0..files.len()).collect();
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        for i in (1..order.len()).rev() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            order.swap(i, (state % (i as u64 + 1)) as usize);
+        }
+        let mut index = Index::new();
+        for &i in &order {
+            index.apply(changes(&[(files[i].0, files[i].1.as_str())]));
+        }
+        assert_eq!(all_diagnostics(&index), batch, "order {order:?}");
+        // Remove and restore one file: back to the same answer.
+        let (path, text) = &files[order[0]];
+        index.apply(vec![Change::Remove {
+            path: PathBuf::from(path),
+        }]);
+        index.apply(changes(&[(path, text.as_str())]));
+        assert_eq!(all_diagnostics(&index), batch, "after restoring {path}");
+    }
+}

@@ -164,7 +164,12 @@ fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
         .collect();
     assert_eq!(
         globs,
-        ["**/*.{yaml,yml}", "**/SKILL.md", "**/skillgraph.toml"]
+        [
+            "**/*.{yaml,yml}",
+            "**/SKILL.md",
+            "**/skillgraph.toml",
+            "**/*.json"
+        ]
     );
 
     // Fixing the typo after the emoji (UTF-16 columns) clears its diagnostic and the requires

@@ -86,6 +86,7 @@ struct Document {
 }
 
 /// One replacement of `text[start..end]`.
+#[derive(Debug)]
 struct Replace {
     start: usize,
     end: usize,
@@ -439,7 +440,14 @@ fn flush(client: &mut Client, marker: &mut Document) {
     });
 }
 
-fn compare(client: &Client, root: &Path, root_uri: &str, documents: &[Document], at: usize) {
+fn compare(
+    client: &Client,
+    root: &Path,
+    root_uri: &str,
+    documents: &[Document],
+    at: usize,
+    last_edit: &str,
+) {
     let server = server_diagnostics(client, root_uri);
     let check = check_diagnostics(root, documents);
     let files: BTreeSet<&String> = server.keys().chain(check.keys()).collect();
@@ -458,7 +466,7 @@ fn compare(client: &Client, root: &Path, root_uri: &str, documents: &[Document],
     }
     assert!(
         differences.is_empty(),
-        "after {at} edits the server and check disagree:\n{}",
+        "after {at} edits the server and check disagree (the last edit: {last_edit}):\n{}",
         differences.join("\n")
     );
 }
@@ -531,7 +539,12 @@ fn a_thousand_edit_session_ends_with_the_diagnostics_of_a_fresh_check() {
 
     let mut rng = Rng(SEED);
     let mut done = 0;
-    let mut next_checkpoint = CHECKPOINT_EVERY;
+    // SKILLGRAPH_SESSION_CHECK_EVERY=1 compares after every edit, to find the first that differs.
+    let every = std::env::var("SKILLGRAPH_SESSION_CHECK_EVERY")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(CHECKPOINT_EVERY);
+    let mut next_checkpoint = every;
     while done < EDITS {
         let which = rng.below(documents.len());
         // One notification in ten carries two changes.
@@ -554,9 +567,10 @@ fn a_thousand_edit_session_ends_with_the_diagnostics_of_a_fresh_check() {
             continue;
         }
         done += edits.len();
+        let last_edit = format!("{} {edits:?}", documents[which].relative);
         send_edits(&mut client, &mut documents[which], edits);
         if done >= next_checkpoint || done >= EDITS {
-            next_checkpoint += CHECKPOINT_EVERY;
+            next_checkpoint = done + every;
             flush(&mut client, &mut marker);
             let mut all: Vec<&Document> = documents.iter().collect();
             all.push(&marker);
@@ -570,7 +584,7 @@ fn a_thousand_edit_session_ends_with_the_diagnostics_of_a_fresh_check() {
                     version: d.version,
                 })
                 .collect();
-            compare(&client, root, &root_uri, &snapshot, done);
+            compare(&client, root, &root_uri, &snapshot, done, &last_edit);
         }
     }
     // The session changed things: not every file is back to where it started.

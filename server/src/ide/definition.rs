@@ -11,6 +11,9 @@ use crate::syntax::TextRange;
 /// value, a topology's `metadata.name`, the `mcp_servers` entry in `workspace.yaml`, an agent's
 /// `id`. Several targets when the id is defined more than once; none when it is unknown.
 pub fn definition(index: &Index, file: FileId, offset: u32) -> Vec<(FileId, TextRange)> {
+    if let Some(target) = super::extensions::definition(index, file, offset) {
+        return vec![target];
+    }
     let Some(occurrence) = at(index, file, offset) else {
         return Vec::new();
     };

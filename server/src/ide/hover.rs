@@ -68,6 +68,9 @@ fn skill_md_hover(
     skill: &crate::model::skill_md::SkillMd,
     offset: u32,
 ) -> Option<HoverResult> {
+    if let Some(hover) = super::extensions::hover(index, file, offset) {
+        return Some(hover);
+    }
     if let Some(range) = skill.name_range().filter(|r| r.contains_inclusive(offset)) {
         let name = skill.normalized_name()?;
         let folder = index

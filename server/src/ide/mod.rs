@@ -5,6 +5,7 @@
 pub mod completion;
 mod cursor;
 pub mod definition;
+mod extensions;
 pub mod hover;
 pub mod references;
 pub mod symbols;

@@ -23,6 +23,8 @@ pub enum Key {
         workspace: FileId,
         kind: ArtifactKind,
     },
+    /// The role registries declaring a role id (`roles[].id`).
+    Role { workspace: FileId, id: String },
     /// The workspace manifest's content (MCP servers, command packs).
     Manifest { workspace: FileId },
     /// The skills whose implementation targets an MCP server (for `server:` grants).
@@ -87,6 +89,17 @@ pub(crate) fn contributions(
                     },
                     fingerprint(&id.value),
                 ));
+            }
+            if let Artifact::Other { roles, .. } = artifact {
+                for role in roles {
+                    out.push((
+                        Key::Role {
+                            workspace,
+                            id: role.value.clone(),
+                        },
+                        fingerprint(&(&role.value, role.range)),
+                    ));
+                }
             }
             if let Artifact::Topology(topology) = artifact {
                 if let Some(name) = &topology.name {

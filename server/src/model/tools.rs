@@ -132,12 +132,12 @@ fn line_column_offset(text: &str, line: usize, column: usize) -> usize {
     text.len()
 }
 
-/// The file a `mcp-tool-lists` entry names: relative to the config's directory, `.` and `..`
-/// folded away lexically (the index keys files by such paths).
+/// The file a `mcp-tool-lists` entry names: relative to the config's directory, the entry's `.`
+/// and `..` folded away lexically. The directory is kept as the index knows it, so the result
+/// compares equal to the path the file was handed in under.
 pub fn tool_list_path(config_dir: &Path, entry: &str) -> PathBuf {
-    let joined = config_dir.join(entry);
-    let mut out = PathBuf::new();
-    for component in joined.components() {
+    let mut out = config_dir.to_path_buf();
+    for component in Path::new(entry).components() {
         match component {
             Component::CurDir => {}
             Component::ParentDir => {
@@ -183,6 +183,10 @@ mod tests {
         assert_eq!(
             tool_list_path(Path::new("/r/a"), "./tools/../lists/x.json"),
             PathBuf::from("/r/a/lists/x.json")
+        );
+        assert_eq!(
+            tool_list_path(Path::new("/r/x/../a"), "../b.json"),
+            PathBuf::from("/r/x/../b.json")
         );
     }
 

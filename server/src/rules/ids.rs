@@ -27,6 +27,14 @@ pub const RULES: &[RuleDoc] = &[
     duplicate_rule!("topology.duplicate-id", "topology"),
     duplicate_rule!("trigger.duplicate-id", "trigger"),
     duplicate_rule!("funnel.duplicate-id", "funnel"),
+    RuleDoc {
+        code: "role.duplicate-id",
+        severity: Severity::Error,
+        summary: "A role id is declared twice across the workspace's role registries.",
+        explanation: "Roles are looked up by id, so a second declaration (in another file of `roles/`, or \
+further down the same file) makes it unclear which one applies, and SwarmKit refuses it. The repeat is reported, \
+with the first declaration as related location. Remove the repeat or rename it.",
+    },
     duplicate_rule!("contract.duplicate-id", "contract"),
     RuleDoc {
         code: "agent.unknown-archetype",
@@ -172,5 +180,68 @@ fn same_version(artifact: &Artifact, other: &crate::index::Content) -> bool {
     match other {
         crate::index::Content::SwarmKit(other) => version(artifact) == version(other),
         _ => true,
+    }
+}
+
+/// `role.duplicate-id`: a role declared again after its first declaration (path order, then
+/// position), reported on the repeat as SwarmKit does.
+pub fn check_roles(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    file: FileId,
+    roles: &[SpannedStr],
+    out: &mut Vec<Diagnostic>,
+) {
+    let path = lookup.file(file).map(|f| f.path.clone());
+    for (i, role) in roles.iter().enumerate() {
+        if let Some(first) = roles[..i].iter().find(|r| r.value == role.value) {
+            out.push(
+                Diagnostic::new(
+                    "role.duplicate-id",
+                    file,
+                    role.range,
+                    format!(
+                        "the role `{}` is already declared above; remove this repeat or rename it",
+                        role.value
+                    ),
+                )
+                .with_related(
+                    file,
+                    first.range,
+                    format!("`{}` first declared here", role.value),
+                ),
+            );
+            continue;
+        }
+        let earlier = lookup
+            .get(Key::Role {
+                workspace,
+                id: role.value.clone(),
+            })
+            .into_iter()
+            .find(|entry| entry.id != file && Some(&entry.path) < path.as_ref());
+        if let Some(entry) = earlier {
+            let range = match &entry.parsed.content {
+                crate::index::Content::SwarmKit(Artifact::Other { roles, .. }) => roles
+                    .iter()
+                    .find(|r| r.value == role.value)
+                    .map(|r| r.range),
+                _ => None,
+            };
+            let mut d = Diagnostic::new(
+                "role.duplicate-id",
+                file,
+                role.range,
+                format!("the role `{}` is already declared in another role registry; remove this one or rename it", role.value),
+            );
+            if let Some(range) = range {
+                d = d.with_related(
+                    entry.id,
+                    range,
+                    format!("`{}` first declared here", role.value),
+                );
+            }
+            out.push(d);
+        }
     }
 }

@@ -81,7 +81,10 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
                     );
                 }
             }
-            Artifact::Workspace(_) | Artifact::Other { .. } => {}
+            Artifact::Other { roles, .. } => {
+                ids::check_roles(lookup, workspace, file, roles, &mut out)
+            }
+            Artifact::Workspace(_) => {}
         }
     }
     out

@@ -201,7 +201,7 @@ pub(crate) fn check_config(
             continue;
         }
         let why = if crate::index::classify::is_json(&path) {
-            "there is no such file (or `.gitignore` hides it)"
+            "there is no such file (or `.gitignore` hides it, or it is over the size cap)"
         } else {
             "a tool list must be a `.json` file"
         };

@@ -105,10 +105,13 @@ pub enum Artifact {
     Skill(Skill),
     Archetype(Archetype),
     Trigger(Trigger),
-    /// Funnels, contracts, role registries, adapters: only their id matters to resolution.
+    /// Funnels, contracts, role registries, adapters: only their id matters to resolution (and,
+    /// for a role registry, the ids of the roles it declares).
     Other {
         kind: ArtifactKind,
         id: Option<SpannedStr>,
+        /// `roles[].id` of a role registry; empty for other kinds.
+        roles: Vec<SpannedStr>,
     },
 }
 
@@ -124,6 +127,15 @@ impl Artifact {
             other => Artifact::Other {
                 kind: other,
                 id: metadata_id(root, other.id_field()),
+                roles: match other {
+                    ArtifactKind::RoleRegistry => root
+                        .get("roles")
+                        .into_iter()
+                        .flat_map(|r| r.items())
+                        .filter_map(|role| field(role, "id"))
+                        .collect(),
+                    _ => Vec::new(),
+                },
             },
         }
     }

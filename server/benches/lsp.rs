@@ -1,0 +1,408 @@
+//! `cargo bench -p skillgraph --bench lsp`: the real `skillgraph lsp` binary over stdio, as an
+//! editor drives it, on generated SwarmKit workspaces of 100 skills / 5 agents and 10,000 skills /
+//! 500 agents. Measured:
+//!
+//! - initial index: `initialize` sent → the indexing `$/progress` ends (the first diagnostics go
+//!   out before it ends);
+//! - didChange → publishDiagnostics: a keystroke in an open topology that toggles an unknown-skill
+//!   typo in a grant, to the diagnostics carrying its version (median of ~200);
+//! - hover and definition latency on a grant (median of ~200 each);
+//! - the server's peak RSS (`VmHWM` in /proc/<pid>/status).
+//!
+//! A bench binary rather than a timed test: these machines are shared and noisy, so we print
+//! medians and the ratio between sizes, never assert a time. The generator is a copy of the one in
+//! benches/check.rs (bench targets cannot share modules without a path hack).
+
+use std::collections::VecDeque;
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+const SAMPLES: usize = 200;
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Writes a workspace of `skills` mcp_tool skills (every 10th an llm_prompt), `agents` worker
+/// agents over `agents / 50` topologies, each agent granting 20 skills with a few requires rules.
+fn generate(root: &Path, skills: usize, agents: usize) {
+    std::fs::create_dir_all(root.join("skills")).unwrap();
+    std::fs::create_dir_all(root.join("topologies")).unwrap();
+    std::fs::create_dir_all(root.join("archetypes")).unwrap();
+    std::fs::write(
+        root.join("workspace.yaml"),
+        "apiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: bench\n  name: Bench\nmcp_servers:\n  - id: tools\n    transport: stdio\n    command: [\"python\", \"server.py\"]\n",
+    )
+    .unwrap();
+    for i in 0..skills {
+        let implementation = if i % 10 == 9 {
+            "  type: llm_prompt\n  prompt: Summarise the input.\n".to_owned()
+        } else {
+            format!("  type: mcp_tool\n  server: tools\n  tool: tool_{i}\n")
+        };
+        std::fs::write(
+            root.join(format!("skills/skill-{i}.yaml")),
+            format!(
+                "apiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: skill-{i}\n  name: Skill {i}\n  description: Generated skill number {i}.\ncategory: capability\nimplementation:\n{implementation}provenance:\n  authored_by: human\n  version: 1.0.0\n"
+            ),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        root.join("archetypes/worker.yaml"),
+        "apiVersion: swarmkit/v1\nkind: Archetype\nmetadata:\n  id: worker\n  name: Worker\n  description: A generated worker archetype.\nrole: worker\ndefaults:\n  skills: [skill-0, skill-1, skill-2]\nprovenance:\n  authored_by: human\n  version: 1.0.0\n",
+    )
+    .unwrap();
+    let per_topology = 50;
+    for t in 0..agents.div_ceil(per_topology) {
+        let mut text = format!(
+            "apiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: topology-{t}\n  version: 1.0.0\nagents:\n  root:\n    id: root\n    role: root\n    model:\n      provider: anthropic\n      name: claude-opus-4-7\n    prompt:\n      system: Coordinate.\n    children:\n"
+        );
+        for a in 0..per_topology.min(agents - t * per_topology) {
+            let n = t * per_topology + a;
+            let base = (n * 20) % skills.saturating_sub(20).max(1);
+            let granted: Vec<String> = (base..base + 20).map(|s| format!("skill-{s}")).collect();
+            let _ = write!(
+                text,
+                "      - id: agent-{n}\n        role: worker\n        archetype: worker\n        skills: [{}]\n        requires:\n          {}: [{}]\n          {}: [{}]\n",
+                granted.join(", "),
+                granted[1],
+                granted[0],
+                granted[2],
+                granted[1],
+            );
+        }
+        std::fs::write(root.join(format!("topologies/topology-{t}.yaml")), text).unwrap();
+    }
+}
+
+/// A minimal LSP client over the server's stdio.
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    incoming: Receiver<(Instant, Value)>,
+    pending: VecDeque<(Instant, Value)>,
+    next_id: i64,
+}
+
+fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(value) = line.strip_prefix("Content-Length:") {
+            length = value.trim().parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    reader.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+impl Client {
+    fn spawn() -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_skillgraph"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn skillgraph lsp");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, incoming) = mpsc::channel();
+        // The reader stamps each message as it arrives, so a slow consumer does not inflate times.
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(message) = read_message(&mut reader) {
+                if tx.send((Instant::now(), message)).is_err() {
+                    break;
+                }
+            }
+        });
+        Client {
+            child,
+            stdin,
+            incoming,
+            pending: VecDeque::new(),
+            next_id: 1,
+        }
+    }
+
+    fn write(&mut self, message: &Value) {
+        let body = serde_json::to_vec(message).unwrap();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n", body.len()).unwrap();
+        self.stdin.write_all(&body).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.write(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    fn send_request(&mut self, method: &str, params: Value) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.write(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    /// Waits for the first message matching `accept`; answers the server's own requests
+    /// (progress tokens, registrations) on the way. Returns when it arrived, and the message.
+    fn wait_for(&mut self, what: &str, accept: impl Fn(&Value) -> bool) -> (Instant, Value) {
+        if let Some(at) = self.pending.iter().position(|(_, m)| accept(m)) {
+            return self.pending.remove(at).unwrap();
+        }
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let (when, message) = self
+                .incoming
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("timed out waiting for {what}"));
+            if message.get("method").is_some() {
+                if let Some(id) = message.get("id") {
+                    let id = id.clone();
+                    self.write(&json!({"jsonrpc": "2.0", "id": id, "result": null}));
+                }
+            }
+            if accept(&message) {
+                return (when, message);
+            }
+            // Keep only what a later wait may look for; diagnostics of other versions are noise.
+            if message.get("method").is_none() {
+                self.pending.push_back((when, message));
+            }
+        }
+    }
+
+    /// Sends a request and returns its round-trip time.
+    fn timed_request(&mut self, method: &str, params: Value) -> (Duration, Value) {
+        let start = Instant::now();
+        let id = self.send_request(method, params);
+        let (when, response) = self.wait_for(method, |m| {
+            m.get("method").is_none() && m["id"] == json!(id)
+        });
+        assert!(response.get("error").is_none(), "{method}: {response}");
+        (when - start, response)
+    }
+
+    /// Peak resident set size of the server, in KiB.
+    fn peak_rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .unwrap_or_default();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap_or(0)
+    }
+
+    fn shutdown(mut self) {
+        let id = self.send_request("shutdown", Value::Null);
+        self.wait_for("shutdown", |m| {
+            m.get("method").is_none() && m["id"] == json!(id)
+        });
+        self.notify("exit", Value::Null);
+        let _ = self.child.wait();
+    }
+}
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+struct Figures {
+    files: usize,
+    initial_index: Duration,
+    change_to_publish: Duration,
+    hover: Duration,
+    definition: Duration,
+    peak_rss_kib: u64,
+}
+
+fn measure(skills: usize, agents: usize) -> Figures {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    generate(&root, skills, agents);
+    let files = std::fs::read_dir(root.join("skills")).unwrap().count()
+        + std::fs::read_dir(root.join("topologies")).unwrap().count()
+        + 2;
+
+    let mut client = Client::spawn();
+    let root_uri = uri(&root);
+    let start = Instant::now();
+    let id = client.send_request(
+        "initialize",
+        json!({
+            "processId": std::process::id(),
+            "rootUri": root_uri,
+            "workspaceFolders": [{"uri": root_uri, "name": "bench"}],
+            "capabilities": {
+                "general": {"positionEncodings": ["utf-16"]},
+                "window": {"workDoneProgress": true},
+                "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}},
+            },
+        }),
+    );
+    client.wait_for("initialize", |m| m["id"] == json!(id));
+    client.notify("initialized", json!({}));
+    let (ended, _) = client.wait_for("the end of the indexing progress", |m| {
+        m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end"
+    });
+    let initial_index = ended - start;
+
+    // The first agent of topology-0 grants skill-0 … skill-19 on line 19 (0-based).
+    let topology = root.join("topologies/topology-0.yaml");
+    let text = std::fs::read_to_string(&topology).unwrap();
+    let topology_uri = uri(&topology);
+    let line_number = 18;
+    let line = text.lines().nth(line_number).unwrap();
+    assert!(line.contains("skills: [skill-0, "), "{line}");
+    let grant = line.find("skill-7,").unwrap() as u32;
+    let after_grant = grant + "skill-7".len() as u32;
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": topology_uri, "languageId": "yaml", "version": 0, "text": text}}),
+    );
+
+    // Keystrokes: type `x` after `skill-7` (an unknown skill), then delete it (fixed again).
+    let mut change_to_publish = Vec::new();
+    for version in 1..=SAMPLES as i64 {
+        let typo = version % 2 == 1;
+        let (range, text) = if typo {
+            ([after_grant, after_grant], "x")
+        } else {
+            ([after_grant, after_grant + 1], "")
+        };
+        let sent = Instant::now();
+        client.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": topology_uri, "version": version},
+                "contentChanges": [{
+                    "range": {
+                        "start": {"line": line_number, "character": range[0]},
+                        "end": {"line": line_number, "character": range[1]},
+                    },
+                    "text": text,
+                }],
+            }),
+        );
+        let (arrived, message) = client.wait_for("diagnostics after a keystroke", |m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == topology_uri.as_str()
+                && m["params"]["version"] == json!(version)
+        });
+        let unknown = message["params"]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "agent.unknown-skill");
+        assert_eq!(unknown, typo, "{message}");
+        change_to_publish.push(arrived - sent);
+    }
+
+    let at_grant = json!({
+        "textDocument": {"uri": topology_uri},
+        "position": {"line": line_number, "character": grant + 2},
+    });
+    let mut hover = Vec::new();
+    let mut definition = Vec::new();
+    for _ in 0..SAMPLES {
+        let (took, response) = client.timed_request("textDocument/hover", at_grant.clone());
+        assert!(response["result"]["contents"]["value"]
+            .as_str()
+            .is_some_and(|t| t.contains("skill-7")));
+        hover.push(took);
+        let (took, response) = client.timed_request("textDocument/definition", at_grant.clone());
+        assert!(response["result"]["uri"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("skills/skill-7.yaml")));
+        definition.push(took);
+    }
+
+    let peak_rss_kib = client.peak_rss_kib();
+    client.shutdown();
+    Figures {
+        files,
+        initial_index,
+        change_to_publish: median(change_to_publish),
+        hover: median(hover),
+        definition: median(definition),
+        peak_rss_kib,
+    }
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; nothing else to parse.
+    let small = measure(100, 5);
+    let large = measure(10_000, 500);
+    let ms = |d: Duration| format!("{:.2} ms", d.as_secs_f64() * 1000.0);
+    let ratio = |a: Duration, b: Duration| format!("{:.2}x", b.as_secs_f64() / a.as_secs_f64());
+    println!("skillgraph lsp, medians of {SAMPLES} samples (didChange, hover, definition each)\n");
+    println!(
+        "| measure                          | 100 skills / 5 agents | 10,000 skills / 500 agents | ratio |"
+    );
+    println!(
+        "|----------------------------------|-----------------------|----------------------------|-------|"
+    );
+    let rows = [
+        (
+            "files indexed",
+            small.files.to_string(),
+            large.files.to_string(),
+            String::new(),
+        ),
+        (
+            "initial index (initialize → end)",
+            ms(small.initial_index),
+            ms(large.initial_index),
+            ratio(small.initial_index, large.initial_index),
+        ),
+        (
+            "didChange → publishDiagnostics",
+            ms(small.change_to_publish),
+            ms(large.change_to_publish),
+            ratio(small.change_to_publish, large.change_to_publish),
+        ),
+        (
+            "hover",
+            ms(small.hover),
+            ms(large.hover),
+            ratio(small.hover, large.hover),
+        ),
+        (
+            "definition",
+            ms(small.definition),
+            ms(large.definition),
+            ratio(small.definition, large.definition),
+        ),
+        (
+            "peak RSS (VmHWM)",
+            format!("{:.1} MiB", small.peak_rss_kib as f64 / 1024.0),
+            format!("{:.1} MiB", large.peak_rss_kib as f64 / 1024.0),
+            format!(
+                "{:.2}x",
+                large.peak_rss_kib as f64 / small.peak_rss_kib.max(1) as f64
+            ),
+        ),
+    ];
+    for (name, a, b, r) in rows {
+        println!("| {name:<32} | {a:>21} | {b:>26} | {r:>5} |");
+    }
+}
