@@ -23,6 +23,8 @@ pub enum Key {
         workspace: FileId,
         kind: ArtifactKind,
     },
+    /// A JSON file, by path (the target of an `output_schema` path).
+    JsonFile { path: std::path::PathBuf },
     /// The role registries declaring a role id (`roles[].id`).
     Role { workspace: FileId, id: String },
     /// The workspace manifest's content (MCP servers, command packs).
@@ -58,10 +60,20 @@ pub(crate) fn fingerprint<T: Hash + ?Sized>(value: &T) -> u64 {
 pub(crate) fn contributions(
     id: FileId,
     path: &Path,
+    text: &str,
     role: &FileRole,
     parsed: &ParsedFile,
 ) -> Vec<(Key, u64)> {
     let mut out = Vec::new();
+    if *role == FileRole::Json {
+        // Any JSON file may be a schema an `output_schema` points at; readers need its text.
+        out.push((
+            Key::JsonFile {
+                path: path.to_owned(),
+            },
+            fingerprint(text),
+        ));
+    }
     match (&parsed.content, role) {
         (Content::SwarmKit(artifact), FileRole::SwarmKit { workspace, .. }) => {
             let workspace = *workspace;

@@ -307,7 +307,7 @@ impl Index {
         changed_keys: &mut HashSet<Key>,
     ) {
         let parsed = Arc::new(parsed);
-        let contributions = keys::contributions(id, &path, &role, &parsed);
+        let contributions = keys::contributions(id, &path, &text, &role, &parsed);
         let (old_contributions, reads, cross) = match self.files.remove(&id) {
             Some(old) => {
                 let old = Arc::try_unwrap(old).unwrap_or_else(|shared| (*shared).clone());

@@ -105,6 +105,7 @@ pub fn check(
                 out,
             );
         }
+        super::output_schema::check(lookup, workspace, file, agent, out);
         let effective = effective_skills(lookup, workspace, file, agent, out);
         check_duplicate_grants(file, agent, &effective, out);
         super::requires::check(lookup, workspace, file, agent, &effective, out);

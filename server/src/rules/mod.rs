@@ -9,6 +9,7 @@ pub mod dependencies;
 pub mod grants;
 pub mod ids;
 pub mod made_up_skills;
+pub mod output_schema;
 pub mod precondition;
 pub mod registry;
 pub mod requires;

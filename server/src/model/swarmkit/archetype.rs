@@ -13,6 +13,8 @@ pub struct Archetype {
     pub default_skills: Vec<Grant>,
     /// The `skills:` key under `defaults`, when present.
     pub default_skills_key: Option<TextRange>,
+    /// `defaults.output_schema`, inherited by agents that do not write their own.
+    pub default_output_schema: Option<super::OutputSchema>,
     /// `executor:` key, `kind` and `ref`, when present.
     pub executor: Option<Executor>,
 }
@@ -34,6 +36,9 @@ impl Archetype {
             description: root.get("metadata").and_then(|m| field(m, "description")),
             default_skills: grants(skills.map(|(_, v)| v)),
             default_skills_key: skills.map(|(k, _)| k.range()),
+            default_output_schema: defaults
+                .and_then(|d| d.get("output_schema"))
+                .map(super::OutputSchema::lower),
             executor: root.entry("executor").map(|(key, value)| Executor {
                 key_range: key.range(),
                 kind: field(value, "kind"),

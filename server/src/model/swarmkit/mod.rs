@@ -245,3 +245,31 @@ pub(crate) fn grants(node: Option<Node<'_>>) -> Vec<Grant> {
     node.map(|n| n.items().map(Grant::lower).collect())
         .unwrap_or_default()
 }
+
+/// `output_schema:` of an agent or of an archetype's defaults.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum OutputSchema {
+    /// A path to a JSON Schema file, relative to the file that declares it.
+    Path(SpannedStr),
+    /// A schema written inline, kept as JSON text (so the artifact stays hashable).
+    Inline { json: String, range: TextRange },
+    /// `output_schema: null`: the agent opts out of its archetype's schema.
+    OptOut { range: TextRange },
+}
+
+impl OutputSchema {
+    pub(crate) fn lower(node: Node<'_>) -> OutputSchema {
+        if node.is_null() {
+            OutputSchema::OptOut {
+                range: node.range(),
+            }
+        } else if let Some(path) = node.as_str() {
+            OutputSchema::Path(Spanned::new(path.to_owned(), node.range()))
+        } else {
+            OutputSchema::Inline {
+                json: node.to_json().to_string(),
+                range: node.range(),
+            }
+        }
+    }
+}

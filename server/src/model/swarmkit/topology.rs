@@ -43,6 +43,8 @@ pub struct Agent {
     pub requires: Option<RequiresBlock>,
     pub depends_on: Vec<SpannedStr>,
     pub funnel: Option<SpannedStr>,
+    /// `output_schema:` when written (an explicit null opts out of the archetype's).
+    pub output_schema: Option<super::OutputSchema>,
     pub parent: Option<AgentIndex>,
     pub children: Vec<AgentIndex>,
 }
@@ -126,6 +128,7 @@ fn lower_agent(anchor_range: TextRange, node: Node<'_>, parent: Option<AgentInde
             .map(|(k, v)| lower_requires(k.range(), v)),
         depends_on: scalar_list(node.get("depends_on")),
         funnel: field(node, "funnel"),
+        output_schema: node.get("output_schema").map(super::OutputSchema::lower),
         parent,
         children: Vec::new(),
     }
