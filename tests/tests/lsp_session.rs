@@ -19,26 +19,27 @@ const EDITS: usize = 1_000;
 const CHECKPOINT_EVERY: usize = 250;
 const SEED: u64 = 0x5eed_2026_1129;
 
-/// A skill file toggled between valid and invalid to flush the server's diagnostics: its
-/// publication, carrying the version of the toggle, follows every publication of earlier edits.
-const MARKER: &str = "skills/zz-marker.yaml";
+/// An archetype nobody uses, toggled between a valid and an invalid `role` to flush the server's
+/// diagnostics: the toggle changes only its own diagnostics, so their publication, carrying the
+/// toggle's version, comes after every publication of the edits before it. (A skill would not
+/// do: its change re-checks the files that read it, and their diagnostics may follow its own.)
+const MARKER: &str = "archetypes/zz-marker.yaml";
 const MARKER_VALID: &str = "apiVersion: swarmkit/v1
-kind: Skill
+kind: Archetype
 metadata:
   id: zz-marker
-  name: marker
-  description: Flushes the session's diagnostics.
-category: capability
-implementation:
-  type: llm_prompt
-  prompt: Say nothing.
+  name: Marker
+  description: Flushes the diagnostics of the session.
+role: worker
+defaults:
+  skills: []
 provenance:
   authored_by: human
   version: 1.0.0
 ";
 
 fn marker_invalid() -> String {
-    MARKER_VALID.replace("category: capability", "category: not-a-category")
+    MARKER_VALID.replace("role: worker", "role: not-a-role")
 }
 
 /// SplitMix64: a small, seeded, dependency-free generator.
