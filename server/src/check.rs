@@ -40,9 +40,7 @@ pub fn check_changes(changes: Vec<Change>, cwd: PathBuf) -> CheckOutcome {
     let mut index = Index::new();
     index.apply(changes);
     let mut files: Vec<(&Path, FileId)> = index.files().map(|f| (f.path.as_path(), f.id)).collect();
-    // Byte order of the path text: deterministic, and much cheaper than comparing component by
-    // component.
-    files.sort_unstable_by(|a, b| a.0.as_os_str().cmp(b.0.as_os_str()));
+    files.sort();
     let diagnostics = files
         .iter()
         .flat_map(|&(_, id)| index.diagnostics(id))

@@ -52,7 +52,7 @@ pub fn discover(roots: &[PathBuf]) -> (Vec<Change>, Vec<ReadError>) {
         });
     }
     let mut paths = paths.into_inner().expect("no poisoning");
-    paths.sort_unstable_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
+    paths.sort();
     paths.dedup();
     read_all(paths)
 }
