@@ -1,11 +1,12 @@
 //! `cargo bench -p skillgraph --bench lsp`: the real `skillgraph lsp` binary over stdio, as an
-//! editor drives it, on generated SwarmKit workspaces of 100 skills / 5 agents and 10,000 skills /
+//! editor drives it, on generated SwarmKit workspaces of 100 skills / 50 agents and 10,000 skills /
 //! 500 agents. Measured:
 //!
 //! - initial index: `initialize` sent → the indexing `$/progress` ends (the first diagnostics go
 //!   out before it ends);
 //! - didChange → publishDiagnostics: a keystroke in an open topology that toggles an unknown-skill
-//!   typo in a grant, to the diagnostics carrying its version (median of ~200);
+//!   typo in a grant, to the diagnostics carrying its version (median of ~200, and of the typing
+//!   and the fixing halves apart);
 //! - hover and definition latency on a grant (median of ~200 each);
 //! - the server's peak RSS (`VmHWM` in /proc/<pid>/status).
 //!
@@ -15,7 +16,7 @@
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
@@ -230,6 +231,8 @@ struct Figures {
     files: usize,
     initial_index: Duration,
     change_to_publish: Duration,
+    typo_to_publish: Duration,
+    fix_to_publish: Duration,
     hover: Duration,
     definition: Duration,
     peak_rss_kib: u64,
@@ -282,6 +285,7 @@ fn measure(skills: usize, agents: usize) -> Figures {
 
     // Keystrokes: type `x` after `skill-7` (an unknown skill), then delete it (fixed again).
     let mut change_to_publish = Vec::new();
+    let (mut typo_to_publish, mut fix_to_publish) = (Vec::new(), Vec::new());
     for version in 1..=SAMPLES as i64 {
         let typo = version % 2 == 1;
         let (range, text) = if typo {
@@ -315,6 +319,11 @@ fn measure(skills: usize, agents: usize) -> Figures {
             .any(|d| d["code"] == "agent.unknown-skill");
         assert_eq!(unknown, typo, "{message}");
         change_to_publish.push(arrived - sent);
+        if typo {
+            typo_to_publish.push(arrived - sent);
+        } else {
+            fix_to_publish.push(arrived - sent);
+        }
     }
 
     let at_grant = json!({
@@ -342,6 +351,8 @@ fn measure(skills: usize, agents: usize) -> Figures {
         files,
         initial_index,
         change_to_publish: median(change_to_publish),
+        typo_to_publish: median(typo_to_publish),
+        fix_to_publish: median(fix_to_publish),
         hover: median(hover),
         definition: median(definition),
         peak_rss_kib,
@@ -350,16 +361,18 @@ fn measure(skills: usize, agents: usize) -> Figures {
 
 fn main() {
     // `cargo bench` passes `--bench`; nothing else to parse.
-    let small = measure(100, 5);
+    // The same 50 agents per topology in both: the edited file is the same size, so the ratio
+    // shows what the workspace's size costs.
+    let small = measure(100, 50);
     let large = measure(10_000, 500);
     let ms = |d: Duration| format!("{:.2} ms", d.as_secs_f64() * 1000.0);
     let ratio = |a: Duration, b: Duration| format!("{:.2}x", b.as_secs_f64() / a.as_secs_f64());
     println!("skillgraph lsp, medians of {SAMPLES} samples (didChange, hover, definition each)\n");
     println!(
-        "| measure                          | 100 skills / 5 agents | 10,000 skills / 500 agents | ratio |"
+        "| measure                          | 100 skills / 50 agents | 10,000 skills / 500 agents | ratio |"
     );
     println!(
-        "|----------------------------------|-----------------------|----------------------------|-------|"
+        "|----------------------------------|------------------------|----------------------------|-------|"
     );
     let rows = [
         (
@@ -379,6 +392,18 @@ fn main() {
             ms(small.change_to_publish),
             ms(large.change_to_publish),
             ratio(small.change_to_publish, large.change_to_publish),
+        ),
+        (
+            "  typing half (unknown skill)",
+            ms(small.typo_to_publish),
+            ms(large.typo_to_publish),
+            ratio(small.typo_to_publish, large.typo_to_publish),
+        ),
+        (
+            "  fixing half (resolved)",
+            ms(small.fix_to_publish),
+            ms(large.fix_to_publish),
+            ratio(small.fix_to_publish, large.fix_to_publish),
         ),
         (
             "hover",
@@ -403,6 +428,6 @@ fn main() {
         ),
     ];
     for (name, a, b, r) in rows {
-        println!("| {name:<32} | {a:>21} | {b:>26} | {r:>5} |");
+        println!("| {name:<32} | {a:>22} | {b:>26} | {r:>5} |");
     }
 }

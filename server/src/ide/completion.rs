@@ -1,16 +1,24 @@
 //! Completion of ids: skill ids in grants, `requires:` (only the agent's held skills there) and
-//! `composes`; archetype ids; `server:` ids; topology ids in trigger targets.
+//! `composes`; archetype ids; `server:` ids; topology ids in trigger targets. Enum values of
+//! SwarmKit keys (`category`, `implementation.type`, `role`, trigger `type`, `transport`). In a
+//! SKILL.md frontmatter: `metadata.chain` entries (the skills the entry would resolve to), chain
+//! option values, and top-level keys.
 //!
 //! Two ways to know where the cursor is: on an id already written (replace it), or on an empty
 //! list item or value being typed, recognised from the text of the line and the key above it,
 //! since a half-typed document is often not valid YAML.
 
+use std::collections::{BTreeSet, HashSet};
+
 use super::cursor::{at, Ref, Site};
 use crate::diagnostic::FileId;
-use crate::index::{Content, Index, Lookup};
+use crate::index::{Content, FileEntry, FileRole, Index, Lookup};
+use crate::model::skill_md::{SkillMd, KNOWN_FIELDS};
 use crate::model::swarmkit::{AgentIndex, Artifact, ArtifactKind, Topology};
+use crate::rules::chain::{resolve, Target};
 use crate::rules::grants::effective_skills;
-use crate::syntax::TextRange;
+use crate::rules::skill_md::skill_root;
+use crate::syntax::{Frontmatter, TextRange};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompletionKind {
@@ -18,6 +26,10 @@ pub enum CompletionKind {
     Archetype,
     McpServer,
     Topology,
+    /// A value of a key that takes one of a few (an enum, a boolean).
+    Value,
+    /// A SKILL.md frontmatter key.
+    Field,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,8 +54,11 @@ enum Want {
 }
 
 pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completions> {
-    let workspace = index.workspace_of(file)?;
     let entry = index.file(file)?;
+    if let Content::SkillMd(skill) = &entry.parsed.content {
+        return skill_md(index, entry, skill, offset);
+    }
+    let workspace = index.workspace_of(file)?;
     let (want, range) = match at(index, file, offset) {
         Some(o) => {
             let want = match (&o.what, o.site) {
@@ -59,7 +74,10 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
             };
             (want, o.range)
         }
-        None => from_text(index, file, &entry.text, offset)?,
+        None => match from_text(index, file, &entry.text, offset) {
+            Some(found) => found,
+            None => return enum_values(entry, offset),
+        },
     };
     let mut items = Vec::new();
     match want {
@@ -243,6 +261,320 @@ fn innermost_agent(index: &Index, file: FileId, offset: u32) -> Option<AgentInde
         .map(|(i, _)| i)
 }
 
+// The values of the SwarmKit keys with a fixed set, as the bundled schemas (`server/schemas/`)
+// list them (the test `enum_tables_match_the_bundled_schemas` holds them to it), each with the
+// line shown beside it.
+const CATEGORY: &[(&str, &str)] = &[
+    (
+        "capability",
+        "does work: calls a tool, runs a prompt or a command",
+    ),
+    ("decision", "judges: returns a verdict other steps act on"),
+    (
+        "coordination",
+        "coordinates agents: delegation, escalation, messages",
+    ),
+    ("persistence", "stores or recalls state: memory, logs"),
+];
+const IMPLEMENTATION: &[(&str, &str)] = &[
+    (
+        "mcp_tool",
+        "calls a tool of an MCP server (`server`, `tool`)",
+    ),
+    ("llm_prompt", "runs a prompt on a model"),
+    ("composed", "runs other skills in turn (`composes`)"),
+    ("command", "runs a command of a command pack"),
+    ("agent", "calls another agent"),
+];
+/// `root` is the top agent's role and only its (the schema makes it a constant there);
+/// `children` are leaders or workers.
+const ROLE: &[(&str, &str)] = &[
+    ("root", "the topology's top agent"),
+    ("leader", "an agent that delegates to its children"),
+    ("worker", "an agent that does the work itself"),
+];
+const TRIGGER: &[(&str, &str)] = &[
+    ("cron", "on a schedule (needs a `config` block)"),
+    ("webhook", "on an HTTP request (needs a `config` block)"),
+    (
+        "file_watch",
+        "when watched files change (needs a `config` block)",
+    ),
+    ("manual", "when started by hand"),
+    ("plugin", "from a trigger plugin (needs a `config` block)"),
+];
+const TRANSPORT: &[(&str, &str)] = &[
+    ("stdio", "a local process spoken to over stdin/stdout"),
+    ("http", "a server reached over HTTP"),
+];
+// The chain options that take one of a few values (their types live in `rules::chain`; the test
+// `chain_option_values` holds the names to it).
+const EARLY_EXIT_ON: &[(&str, &str)] = &[
+    ("none", "run every skill of the chain (default)"),
+    ("failure", "stop at the first skill that fails"),
+    ("success", "stop at the first skill that succeeds"),
+    ("critical", "stop only on a critical failure"),
+];
+const RETRY_UNTIL: &[(&str, &str)] = &[
+    ("none", "no condition: retry `retry_count` times"),
+    ("stable", "retry until the result stops changing"),
+    ("success", "retry until the chain succeeds"),
+];
+const BOOLEAN: &[(&str, &str)] = &[("true", "boolean"), ("false", "boolean")];
+const BOOLEAN_OPTIONS: &[&str] = &[
+    "async",
+    "continue_on_error",
+    "validate_on_load",
+    "cleanup_after",
+    "continue_on_success",
+    "pass_state",
+    "race_mode",
+];
+
+fn chain_option_values(key: &str) -> Option<&'static [(&'static str, &'static str)]> {
+    match key {
+        "early_exit_on" => Some(EARLY_EXIT_ON),
+        "retry_until" => Some(RETRY_UNTIL),
+        k if BOOLEAN_OPTIONS.contains(&k) => Some(BOOLEAN),
+        _ => None,
+    }
+}
+
+fn values(range: TextRange, values: &[(&str, &str)]) -> Option<Completions> {
+    Some(Completions {
+        range,
+        items: values
+            .iter()
+            .map(|(label, detail)| CompletionItem {
+                label: (*label).to_owned(),
+                detail: Some((*detail).to_owned()),
+                kind: CompletionKind::Value,
+            })
+            .collect(),
+    })
+}
+
+/// An enum value after `key:` in a SwarmKit file, the key recognised with the keys enclosing it.
+fn enum_values(entry: &FileEntry, offset: u32) -> Option<Completions> {
+    let line = line_at(&entry.text, offset)?;
+    let (key, col) = key_of(line.head)?;
+    let keys = enclosing_keys(&entry.text, line.start, col, false);
+    let kind = match &entry.role {
+        FileRole::SwarmKit { expected, .. } => *expected,
+        FileRole::WorkspaceManifest => ArtifactKind::Workspace,
+        _ => return None,
+    };
+    let table = match (kind, key, keys.as_slice()) {
+        (ArtifactKind::Skill, "category", []) => CATEGORY,
+        (ArtifactKind::Archetype, "category", ["abstract", ..]) => CATEGORY,
+        (ArtifactKind::Skill, "type", ["implementation"]) => IMPLEMENTATION,
+        (ArtifactKind::Archetype, "role", []) => ROLE,
+        (ArtifactKind::Topology, "role", [.., "agents"]) if keys.contains(&"children") => {
+            &ROLE[1..]
+        }
+        (ArtifactKind::Topology, "role", ["root", "agents"]) => &ROLE[..1],
+        (ArtifactKind::Trigger, "type", []) => TRIGGER,
+        (ArtifactKind::Workspace, "transport", ["mcp_servers"]) => TRANSPORT,
+        _ => return None,
+    };
+    values(line.word, table)
+}
+
+/// Completion inside a SKILL.md frontmatter.
+fn skill_md(index: &Index, entry: &FileEntry, skill: &SkillMd, offset: u32) -> Option<Completions> {
+    let inside = match skill.frontmatter {
+        Frontmatter::Closed { yaml, .. } => yaml.contains_inclusive(offset),
+        Frontmatter::Unclosed { open } => offset >= open.end,
+        Frontmatter::Missing => false,
+    };
+    if !inside {
+        return None;
+    }
+    let text = &entry.text;
+    let line = line_at(text, offset)?;
+    if line.word.start as usize == line.start {
+        // A top-level key being typed (at the start of its line): the known ones not written yet.
+        let written: HashSet<&str> = skill
+            .fields
+            .iter()
+            .filter(|f| !f.key.range.contains_inclusive(offset))
+            .map(|f| f.key.value.as_str())
+            .collect();
+        let items = KNOWN_FIELDS
+            .iter()
+            .filter(|f| !written.contains(f.key))
+            .map(|f| CompletionItem {
+                label: f.key.to_owned(),
+                detail: Some(f.hover.to_owned()),
+                kind: CompletionKind::Field,
+            })
+            .collect();
+        return Some(Completions {
+            range: line.word,
+            items,
+        });
+    }
+    let trimmed = line.head.trim_start();
+    let indent = line.head.len() - trimmed.len();
+    let in_chain = if trimmed == "-" {
+        enclosing_keys(text, line.start, indent, true) == ["chain", "metadata"]
+    } else if let Some((key, rest)) = trimmed.split_once(": [") {
+        key == "chain"
+            && !rest.contains(']')
+            && enclosing_keys(text, line.start, indent, false) == ["metadata"]
+    } else {
+        let (key, col) = key_of(line.head)?;
+        if enclosing_keys(text, line.start, col, false) != ["metadata"] {
+            return None;
+        }
+        return values(line.word, chain_option_values(key)?);
+    };
+    in_chain.then(|| Completions {
+        range: line.word,
+        items: chain_targets(index, entry),
+    })
+}
+
+/// The SKILL.md skills a chain entry of `from` may name: each name that resolves (as
+/// `rules::chain` resolves entries) to a skill inside the chain's parent folder; those in the same
+/// parent folder first, then by depth.
+fn chain_targets(index: &Index, from: &FileEntry) -> Vec<CompletionItem> {
+    let names: BTreeSet<String> = index
+        .files()
+        .filter(|f| matches!(f.role, FileRole::SkillMd))
+        .filter_map(|f| match &f.parsed.content {
+            Content::SkillMd(skill) => skill.normalized_name(),
+            _ => None,
+        })
+        .collect();
+    let lookup = Lookup::new(index);
+    let parent = skill_root(&from.path);
+    let mut found: Vec<(bool, usize, String, &FileEntry)> = names
+        .into_iter()
+        .filter_map(|name| match resolve(&lookup, &from.path, &name) {
+            Target::Found(target) if target.id != from.id => Some((
+                skill_root(&target.path) != parent,
+                target.path.components().count(),
+                name,
+                target,
+            )),
+            _ => None,
+        })
+        .collect();
+    found.sort_by(|a, b| (a.0, a.1, &a.2).cmp(&(b.0, b.1, &b.2)));
+    found
+        .into_iter()
+        .map(|(_, _, name, target)| CompletionItem {
+            label: name,
+            detail: Some(format!(
+                "SKILL.md at {}",
+                super::extensions::relative(&from.path, &target.path)
+            )),
+            kind: CompletionKind::Skill,
+        })
+        .collect()
+}
+
+/// The cursor's line, read from the text.
+struct Line<'t> {
+    /// Where the line starts.
+    start: usize,
+    /// The line up to the word being typed, without trailing spaces.
+    head: &'t str,
+    /// The word around the cursor: what the chosen item replaces.
+    word: TextRange,
+}
+
+fn line_at(text: &str, offset: u32) -> Option<Line<'_>> {
+    let offset = offset as usize;
+    if offset > text.len() || !text.is_char_boundary(offset) {
+        return None;
+    }
+    let is_word = |c: char| c.is_alphanumeric() || c == '-' || c == '_' || c == '.';
+    let start = text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let before = text[start..offset]
+        .chars()
+        .rev()
+        .take_while(|c| is_word(*c))
+        .map(char::len_utf8)
+        .sum::<usize>();
+    let after = text[offset..]
+        .chars()
+        .take_while(|c| is_word(*c))
+        .map(char::len_utf8)
+        .sum::<usize>();
+    Some(Line {
+        start,
+        head: text[start..offset - before].trim_end(),
+        word: TextRange::new((offset - before) as u32, (offset + after) as u32),
+    })
+}
+
+/// The key a line's head ends with (`  - role:` gives `role`), and the column of the key.
+fn key_of(head: &str) -> Option<(&str, usize)> {
+    // A value being typed inside quotes (`role: "wo|`).
+    let head = head.strip_suffix(['"', '\'']).map_or(head, str::trim_end);
+    let rest = strip_dashes(head.trim_start());
+    let key = rest.strip_suffix(':')?.trim_end();
+    let plain = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '-' || c == '_' || c == '.');
+    plain.then_some((key, head.len() - rest.len()))
+}
+
+/// `- - x` gives `x`.
+fn strip_dashes(mut body: &str) -> &str {
+    while let Some(rest) = body.strip_prefix("- ") {
+        body = rest.trim_start();
+    }
+    body
+}
+
+/// The keys of the mappings enclosing a line, innermost first, from the indentation of the lines
+/// above (a half-typed document is often not valid YAML). `col` is the column of the line's key,
+/// or of its `-` with `in_list` (whose owning key may then sit at the same column).
+fn enclosing_keys(text: &str, line_start: usize, col: usize, in_list: bool) -> Vec<&str> {
+    let mut keys = Vec::new();
+    let mut limit = col;
+    let mut flush = in_list;
+    for line in text[..line_start].lines().rev() {
+        let body = line.trim_start_matches(' ');
+        if body.trim().is_empty() || body.starts_with('#') {
+            continue;
+        }
+        let spaces = line.len() - body.len();
+        let rest = strip_dashes(body);
+        let key = rest
+            .trim_end()
+            .strip_suffix(':')
+            .filter(|k| !k.contains(": "))
+            .map(str::trim);
+        if rest.len() != body.len() {
+            // An item of a list whose `-` sits at `spaces`.
+            if spaces >= limit {
+                continue;
+            }
+            if line.len() - rest.len() < limit {
+                keys.extend(key);
+            }
+            limit = spaces;
+            flush = true;
+        } else {
+            if spaces > limit || (spaces == limit && !flush) {
+                continue;
+            }
+            keys.extend(key);
+            if spaces == 0 {
+                break;
+            }
+            limit = spaces;
+            flush = false;
+        }
+    }
+    keys
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::test_support::fixture;
@@ -317,6 +649,278 @@ metadata:
         assert_eq!(
             labels("    id: root\n    skills: [server:conv$0]\n"),
             ["conventions"]
+        );
+    }
+
+    fn complete(text: &str) -> Option<Completions> {
+        let f = fixture(text);
+        completion(&f.index, f.cursor_file, f.offset)
+    }
+
+    fn labels_of(text: &str) -> Vec<String> {
+        complete(text)
+            .map(|c| c.items.into_iter().map(|i| i.label).collect())
+            .unwrap_or_default()
+    }
+
+    const WORKSPACE: &str =
+        "//- /w/workspace.yaml\napiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: w\n";
+
+    #[test]
+    fn enum_values_in_swarmkit_files() {
+        let skill = |body: &str| {
+            labels_of(&format!(
+                "{WORKSPACE}//- /w/skills/s.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: s\n{body}"
+            ))
+        };
+        assert_eq!(
+            skill("category: $0\n"),
+            ["capability", "decision", "coordination", "persistence"]
+        );
+        assert_eq!(
+            skill("implementation:\n  type: m$0\n"),
+            ["mcp_tool", "llm_prompt", "composed", "command", "agent"]
+        );
+        // `type` elsewhere, and `category` below another key, take no enum.
+        assert!(skill("inputs:\n  type: $0\n").is_empty());
+        assert!(skill("metadata2:\n  category: $0\n").is_empty());
+
+        let trigger = labels_of(&format!(
+            "{WORKSPACE}//- /w/triggers/t.yaml\napiVersion: swarmkit/v1\nkind: Trigger\nmetadata:\n  id: t\ntype: $0\n"
+        ));
+        assert_eq!(
+            trigger,
+            ["cron", "webhook", "file_watch", "manual", "plugin"]
+        );
+
+        for servers in [
+            "mcp_servers:\n  - id: a\n    transport: $0\n",
+            "mcp_servers:\n- id: a\n  command: x\n  transport: st$0\n",
+            "mcp_servers:\n  - transport: $0\n",
+        ] {
+            let labels = labels_of(&format!(
+                "{WORKSPACE}{servers}//- /w/skills/x.yaml\nid: x\n"
+            ));
+            assert_eq!(labels, ["stdio", "http"], "{servers}");
+        }
+
+        let archetype = labels_of(&format!(
+            "{WORKSPACE}//- /w/archetypes/a.yaml\napiVersion: swarmkit/v1\nkind: Archetype\nmetadata:\n  id: a\nrole: $0\n"
+        ));
+        assert_eq!(archetype, ["root", "leader", "worker"]);
+
+        let topology = |body: &str| {
+            labels_of(&format!(
+                "{WORKSPACE}//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nagents:\n  root:\n{body}"
+            ))
+        };
+        // `root` is the top agent's role only.
+        assert_eq!(topology("    id: root\n    role: $0\n"), ["root"]);
+        assert_eq!(
+            topology(
+                "    id: root\n    role: root\n    children:\n      - id: a\n        role: $0\n"
+            ),
+            ["leader", "worker"]
+        );
+        assert_eq!(
+            topology("    id: root\n    children:\n      - id: a\n        children:\n          - role: w$0\n"),
+            ["leader", "worker"]
+        );
+    }
+
+    #[test]
+    fn an_enum_value_replaces_the_whole_word() {
+        let text = format!(
+            "{WORKSPACE}//- /w/skills/s.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: s\ncategory: capa$0bility\n"
+        );
+        let f = fixture(&text);
+        let found = completion(&f.index, f.cursor_file, f.offset).expect("values");
+        let file = f.index.file(f.cursor_file).unwrap();
+        assert_eq!(
+            &file.text[found.range.start as usize..found.range.end as usize],
+            "capability"
+        );
+        assert_eq!(found.items[0].kind, CompletionKind::Value);
+        assert!(found.items.iter().all(|i| i.detail.is_some()));
+    }
+
+    #[test]
+    fn enum_tables_match_the_bundled_schemas() {
+        fn at<'v>(v: &'v serde_json::Value, path: &[&str]) -> &'v serde_json::Value {
+            path.iter().fold(v, |v, key| match key.parse::<usize>() {
+                Ok(i) => &v[i],
+                Err(_) => &v[*key],
+            })
+        }
+        fn labels(table: &[(&str, &str)]) -> Vec<String> {
+            table.iter().map(|(l, _)| (*l).to_owned()).collect()
+        }
+        fn strings(v: &serde_json::Value) -> Vec<String> {
+            v.as_array()
+                .expect("an enum")
+                .iter()
+                .map(|s| s.as_str().unwrap().to_owned())
+                .collect()
+        }
+        let parse = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap();
+        let skill = parse(include_str!("../../schemas/skill.schema.json"));
+        let topology = parse(include_str!("../../schemas/topology.schema.json"));
+        let trigger = parse(include_str!("../../schemas/trigger.schema.json"));
+        let workspace = parse(include_str!("../../schemas/workspace.schema.json"));
+        let archetype = parse(include_str!("../../schemas/archetype.schema.json"));
+        assert_eq!(
+            strings(at(&skill, &["properties", "category", "enum"])),
+            labels(CATEGORY)
+        );
+        let implementations: Vec<String> = at(&skill, &["$defs", "implementation", "oneOf"])
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| {
+                o["properties"]["type"]["const"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        assert_eq!(implementations, labels(IMPLEMENTATION));
+        assert_eq!(
+            strings(at(
+                &topology,
+                &["$defs", "agent", "properties", "role", "enum"]
+            )),
+            labels(ROLE)
+        );
+        assert_eq!(
+            at(
+                &topology,
+                &[
+                    "$defs",
+                    "agents",
+                    "properties",
+                    "root",
+                    "allOf",
+                    "1",
+                    "properties",
+                    "role",
+                    "const"
+                ]
+            ),
+            ROLE[0].0
+        );
+        assert_eq!(
+            strings(at(
+                &topology,
+                &[
+                    "$defs",
+                    "child_agent",
+                    "allOf",
+                    "1",
+                    "properties",
+                    "role",
+                    "enum"
+                ]
+            )),
+            labels(&ROLE[1..])
+        );
+        assert_eq!(
+            strings(at(&archetype, &["properties", "role", "enum"])),
+            labels(ROLE)
+        );
+        assert_eq!(
+            strings(at(&trigger, &["properties", "type", "enum"])),
+            labels(TRIGGER)
+        );
+        assert_eq!(
+            strings(at(
+                &workspace,
+                &["$defs", "mcp_server", "properties", "transport", "enum"]
+            )),
+            labels(TRANSPORT)
+        );
+    }
+
+    const CHAIN_SKILLS: &str = "//- /r/s/unit/SKILL.md\n---\nname: unit\ndescription: d\n---\n//- /r/s/e2e/smoke/SKILL.md\n---\nname: smoke\ndescription: d\n---\n//- /r/other/far/SKILL.md\n---\nname: far\ndescription: d\n---\n";
+
+    #[test]
+    fn chain_entries_are_the_skills_they_would_resolve_to() {
+        // The same parent folder first, then deeper; never the chain itself, nor a skill
+        // outside the chain's parent folder (`far`).
+        for chain in [
+            "metadata:\n  chain: [unit, $0]\n",
+            "metadata:\n  chain:\n    - unit\n    - sm$0\n",
+            "metadata:\n  chain:\n  - $0\n",
+        ] {
+            let text = format!(
+                "//- /r/s/chain/SKILL.md\n---\nname: chain\ndescription: d\n{chain}---\n{CHAIN_SKILLS}"
+            );
+            let found = complete(&text).expect("chain entries");
+            let labels: Vec<&str> = found.items.iter().map(|i| i.label.as_str()).collect();
+            assert_eq!(labels, ["unit", "smoke"], "{chain}");
+            assert_eq!(
+                found.items[1].detail.as_deref(),
+                Some("SKILL.md at e2e/smoke/SKILL.md")
+            );
+            assert_eq!(found.items[0].kind, CompletionKind::Skill);
+        }
+        // A `chain` that is not under `metadata` is not a chain.
+        assert!(labels_of(&format!(
+            "//- /r/s/chain/SKILL.md\n---\nname: chain\ndescription: d\nchain:\n  - $0\n---\n{CHAIN_SKILLS}"
+        ))
+        .is_empty());
+    }
+
+    #[test]
+    fn chain_option_values() {
+        let option = |line: &str| {
+            labels_of(&format!(
+                "//- /r/s/chain/SKILL.md\n---\nname: chain\ndescription: d\nmetadata:\n  chain: [unit]\n{line}\n---\n"
+            ))
+        };
+        assert_eq!(
+            option("  early_exit_on: $0"),
+            ["none", "failure", "success", "critical"]
+        );
+        assert_eq!(option("  retry_until: st$0"), ["none", "stable", "success"]);
+        assert_eq!(option("  async: $0"), ["true", "false"]);
+        assert_eq!(
+            option("  early_exit_on: \"fa$0\""),
+            EARLY_EXIT_ON.iter().map(|v| v.0).collect::<Vec<_>>()
+        );
+        assert!(option("  timeout: $0").is_empty());
+        for key in BOOLEAN_OPTIONS
+            .iter()
+            .chain(&["early_exit_on", "retry_until"])
+        {
+            assert!(crate::rules::chain::is_option(key), "{key}");
+        }
+    }
+
+    #[test]
+    fn frontmatter_keys() {
+        let found =
+            complete("//- /r/s/a/SKILL.md\n---\nname: a\ndescription: d\nlic$0\n---\nbody\n")
+                .expect("keys");
+        let labels: Vec<&str> = found.items.iter().map(|i| i.label.as_str()).collect();
+        assert!(labels.contains(&"license"), "{labels:?}");
+        assert!(labels.contains(&"metadata"), "{labels:?}");
+        assert!(!labels.contains(&"name"), "{labels:?}");
+        assert!(!labels.contains(&"description"), "{labels:?}");
+        let license = found.items.iter().find(|i| i.label == "license").unwrap();
+        assert_eq!(license.kind, CompletionKind::Field);
+        assert_eq!(
+            license.detail.as_deref(),
+            crate::model::skill_md::known_field("license").map(|f| f.hover)
+        );
+        assert_eq!(found.range.len(), 3);
+        // On the written key itself, that key is offered too.
+        assert!(
+            labels_of("//- /r/s/a/SKILL.md\n---\nna$0me: a\n---\n").contains(&"name".to_owned())
+        );
+        // Not in the body, nor below a key.
+        assert!(complete("//- /r/s/a/SKILL.md\n---\nname: a\n---\nli$0\n").is_none());
+        assert!(
+            labels_of("//- /r/s/a/SKILL.md\n---\nname: a\nmetadata:\n  au$0\n---\n").is_empty()
         );
     }
 }

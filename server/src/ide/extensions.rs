@@ -175,7 +175,7 @@ fn tool_availability(lookup: &Lookup<'_>, path: &Path, name: &str) -> String {
     }
 }
 
-fn relative(from: &Path, to: &Path) -> String {
+pub(crate) fn relative(from: &Path, to: &Path) -> String {
     let base = crate::rules::skill_md::skill_root(from).unwrap_or(Path::new("/"));
     to.strip_prefix(base).unwrap_or(to).display().to_string()
 }

@@ -1,8 +1,10 @@
-//! Find references: every place in the workspace that names the id under the cursor.
+//! Find references: every place in the workspace that names the id under the cursor; for a
+//! SKILL.md skill (its `name`, or a chain entry naming it), every chain entry that resolves to it.
 
 use super::cursor::{at, occurrences, Ref};
 use crate::diagnostic::FileId;
-use crate::index::Index;
+use crate::index::{Content, FileEntry, FileRole, Index, Lookup};
+use crate::rules::chain::{resolve, Chain, Target};
 use crate::syntax::TextRange;
 
 /// Every occurrence of the id under the cursor in its workspace (agents: in their topology),
@@ -13,6 +15,9 @@ pub fn references(
     offset: u32,
     include_declaration: bool,
 ) -> Vec<(FileId, TextRange)> {
+    if let Some(entry) = index.file(file).filter(|e| is_skill_md(e)) {
+        return skill_md_references(index, entry, offset, include_declaration);
+    }
     let Some(occurrence) = at(index, file, offset) else {
         return Vec::new();
     };
@@ -42,4 +47,156 @@ pub fn references(
         out.extend(found.into_iter().map(|r| (f, r)));
     }
     out
+}
+
+fn is_skill_md(entry: &FileEntry) -> bool {
+    matches!(entry.role, FileRole::SkillMd) && matches!(entry.parsed.content, Content::SkillMd(_))
+}
+
+fn chain_of(entry: &FileEntry) -> Option<Chain<'_>> {
+    entry.parsed.yaml.as_ref()?.root().and_then(Chain::of)
+}
+
+/// What a chain entry of `from` resolves to (also a name found only outside the chain's parent
+/// folder, as go to definition does).
+fn target_of<'a>(lookup: &Lookup<'a>, from: &FileEntry, entry: &str) -> Option<&'a FileEntry> {
+    match resolve(lookup, &from.path, entry) {
+        Target::Found(target) | Target::Outside(target) => Some(target),
+        Target::Unknown | Target::Invalid => None,
+    }
+}
+
+/// On a SKILL.md `name` or chain entry: every chain entry of every SKILL.md that resolves to that
+/// skill, sorted by file and position, and its `name` when `include_declaration`. All reads go
+/// through the index.
+fn skill_md_references(
+    index: &Index,
+    entry: &FileEntry,
+    offset: u32,
+    include_declaration: bool,
+) -> Vec<(FileId, TextRange)> {
+    let lookup = Lookup::new(index);
+    let name_range = |e: &FileEntry| match &e.parsed.content {
+        Content::SkillMd(skill) => skill.name_range(),
+        _ => None,
+    };
+    let target = if name_range(entry).is_some_and(|r| r.contains_inclusive(offset)) {
+        Some(entry)
+    } else {
+        chain_of(entry)
+            .and_then(|c| {
+                c.entries
+                    .into_iter()
+                    .find(|n| n.range().contains_inclusive(offset))
+            })
+            .and_then(|n| target_of(&lookup, entry, n.as_str()?))
+    };
+    let Some(target) = target else {
+        return Vec::new();
+    };
+    let mut files: Vec<&FileEntry> = index.files().filter(|e| is_skill_md(e)).collect();
+    files.sort_by_key(|e| e.id);
+    let mut out = Vec::new();
+    if include_declaration {
+        if let Some(range) = name_range(target) {
+            out.push((target.id, range));
+        }
+    }
+    for file in files {
+        let Some(chain) = chain_of(file) else {
+            continue;
+        };
+        let mut found: Vec<TextRange> = chain
+            .entries
+            .iter()
+            .filter(|n| {
+                n.as_str()
+                    .and_then(|name| target_of(&lookup, file, name))
+                    .is_some_and(|t| t.id == target.id)
+            })
+            .map(|n| n.range())
+            .collect();
+        found.sort_by_key(|r| (r.start, r.end));
+        out.extend(found.into_iter().map(|r| (file.id, r)));
+    }
+    out.sort_by_key(|(f, r)| (*f, r.start, r.end));
+    out.dedup();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::fixture;
+    use super::*;
+
+    const SKILLS: &str = "//- /r/s/chain/SKILL.md\n---\nname: chain\ndescription: d\nmetadata:\n  chain: [unit, smoke]\n---\n//- /r/s/e2e/smoke/SKILL.md\n---\nname: smoke\ndescription: d\n---\n//- /r/s/e2e/all/SKILL.md\n---\nname: all\ndescription: d\nmetadata:\n  chain:\n    - smoke\n    - unit\n---\n//- /r/s/unit/SKILL.md\n---\nname: unit\ndescription: d\n---\n//- /r/s/nightly/SKILL.md\n---\nname: nightly\ndescription: d\nmetadata:\n  chain: [e2e/smoke]\n---\n//- /x/smoke/SKILL.md\n---\nname: smoke\ndescription: d\n---\n";
+
+    /// The references as `path: text` pairs, in the order returned.
+    fn refs(text: &str, include_declaration: bool) -> Vec<String> {
+        let f = fixture(text);
+        references(&f.index, f.cursor_file, f.offset, include_declaration)
+            .into_iter()
+            .map(|(file, range)| {
+                let entry = f.index.file(file).unwrap();
+                format!(
+                    "{}: {}",
+                    entry.path.display(),
+                    &entry.text[range.start as usize..range.end as usize]
+                )
+            })
+            .collect()
+    }
+
+    fn sorted(mut v: Vec<String>) -> Vec<String> {
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn skill_md_name_finds_the_chain_entries_resolving_to_it() {
+        // By name and by path; not the other `smoke` at /x (chains under /r/s resolve to theirs).
+        let on_name = SKILLS.replace(
+            "name: smoke\ndescription: d\n---\n//- /r/s/e2e/all",
+            "name: sm$0oke\ndescription: d\n---\n//- /r/s/e2e/all",
+        );
+        assert_eq!(
+            sorted(refs(&on_name, false)),
+            [
+                "/r/s/chain/SKILL.md: smoke",
+                "/r/s/e2e/all/SKILL.md: smoke",
+                "/r/s/nightly/SKILL.md: e2e/smoke",
+            ]
+        );
+        let with = sorted(refs(&on_name, true));
+        assert_eq!(with.len(), 4, "{with:?}");
+        assert!(with.contains(&"/r/s/e2e/smoke/SKILL.md: smoke".to_owned()));
+        // The other skill named `smoke` is referenced by no chain.
+        let other = SKILLS.replace(
+            "//- /x/smoke/SKILL.md\n---\nname: smoke",
+            "//- /x/smoke/SKILL.md\n---\nname: smo$0ke",
+        );
+        assert!(refs(&other, false).is_empty());
+        assert_eq!(refs(&other, true), ["/x/smoke/SKILL.md: smoke"]);
+    }
+
+    #[test]
+    fn skill_md_chain_entry_finds_its_target_s_references() {
+        let on_entry = SKILLS.replace("chain: [unit, smoke]", "chain: [un$0it, smoke]");
+        assert_eq!(
+            sorted(refs(&on_entry, true)),
+            [
+                "/r/s/chain/SKILL.md: unit",
+                "/r/s/e2e/all/SKILL.md: unit",
+                "/r/s/unit/SKILL.md: unit",
+            ]
+        );
+        // An entry resolving to nothing, and a place that is neither, find nothing.
+        let unknown = SKILLS.replace("chain: [unit, smoke]", "chain: [unit, nope$0]");
+        assert!(refs(&unknown, true).is_empty());
+        let elsewhere = SKILLS.replace(
+            "name: chain\ndescription: d",
+            "name: chain\ndescription: d$0",
+        );
+        assert!(refs(&elsewhere, true).is_empty());
+    }
 }

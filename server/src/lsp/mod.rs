@@ -946,6 +946,8 @@ impl LanguageServer for Backend {
                             crate::ide::CompletionKind::Archetype => CompletionItemKind::CLASS,
                             crate::ide::CompletionKind::McpServer => CompletionItemKind::MODULE,
                             crate::ide::CompletionKind::Topology => CompletionItemKind::STRUCT,
+                            crate::ide::CompletionKind::Value => CompletionItemKind::ENUM_MEMBER,
+                            crate::ide::CompletionKind::Field => CompletionItemKind::PROPERTY,
                         }),
                         detail: item.detail,
                         text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
