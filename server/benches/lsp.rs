@@ -14,8 +14,10 @@
 //! medians and the ratio between sizes, never assert a time. The generator is a copy of the one in
 //! benches/check.rs (bench targets cannot share modules without a path hack).
 
+#[path = "common/workspace.rs"]
+mod workspace;
+
 use std::collections::VecDeque;
-use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -26,59 +28,6 @@ use serde_json::{json, Value};
 
 const SAMPLES: usize = 200;
 const TIMEOUT: Duration = Duration::from_secs(120);
-
-/// Writes a workspace of `skills` mcp_tool skills (every 10th an llm_prompt), `agents` worker
-/// agents over `agents / 50` topologies, each agent granting 20 skills with a few requires rules.
-fn generate(root: &Path, skills: usize, agents: usize) {
-    std::fs::create_dir_all(root.join("skills")).unwrap();
-    std::fs::create_dir_all(root.join("topologies")).unwrap();
-    std::fs::create_dir_all(root.join("archetypes")).unwrap();
-    std::fs::write(
-        root.join("workspace.yaml"),
-        "apiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: bench\n  name: Bench\nmcp_servers:\n  - id: tools\n    transport: stdio\n    command: [\"python\", \"server.py\"]\n",
-    )
-    .unwrap();
-    for i in 0..skills {
-        let implementation = if i % 10 == 9 {
-            "  type: llm_prompt\n  prompt: Summarise the input.\n".to_owned()
-        } else {
-            format!("  type: mcp_tool\n  server: tools\n  tool: tool_{i}\n")
-        };
-        std::fs::write(
-            root.join(format!("skills/skill-{i}.yaml")),
-            format!(
-                "apiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: skill-{i}\n  name: Skill {i}\n  description: Generated skill number {i}.\ncategory: capability\nimplementation:\n{implementation}provenance:\n  authored_by: human\n  version: 1.0.0\n"
-            ),
-        )
-        .unwrap();
-    }
-    std::fs::write(
-        root.join("archetypes/worker.yaml"),
-        "apiVersion: swarmkit/v1\nkind: Archetype\nmetadata:\n  id: worker\n  name: Worker\n  description: A generated worker archetype.\nrole: worker\ndefaults:\n  skills: [skill-0, skill-1, skill-2]\nprovenance:\n  authored_by: human\n  version: 1.0.0\n",
-    )
-    .unwrap();
-    let per_topology = 50;
-    for t in 0..agents.div_ceil(per_topology) {
-        let mut text = format!(
-            "apiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: topology-{t}\n  version: 1.0.0\nagents:\n  root:\n    id: root\n    role: root\n    model:\n      provider: anthropic\n      name: claude-opus-4-7\n    prompt:\n      system: Coordinate.\n    children:\n"
-        );
-        for a in 0..per_topology.min(agents - t * per_topology) {
-            let n = t * per_topology + a;
-            let base = (n * 20) % skills.saturating_sub(20).max(1);
-            let granted: Vec<String> = (base..base + 20).map(|s| format!("skill-{s}")).collect();
-            let _ = write!(
-                text,
-                "      - id: agent-{n}\n        role: worker\n        archetype: worker\n        skills: [{}]\n        requires:\n          {}: [{}]\n          {}: [{}]\n",
-                granted.join(", "),
-                granted[1],
-                granted[0],
-                granted[2],
-                granted[1],
-            );
-        }
-        std::fs::write(root.join(format!("topologies/topology-{t}.yaml")), text).unwrap();
-    }
-}
 
 /// A minimal LSP client over the server's stdio.
 struct Client {
@@ -241,7 +190,7 @@ struct Figures {
 fn measure(skills: usize, agents: usize) -> Figures {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
-    generate(&root, skills, agents);
+    workspace::generate(&root, skills, agents);
     let files = std::fs::read_dir(root.join("skills")).unwrap().count()
         + std::fs::read_dir(root.join("topologies")).unwrap().count()
         + 2;
