@@ -130,25 +130,30 @@ fn strict_mode_fails_exactly_what_skills_ref_fails() {
 }
 
 #[test]
-fn default_mode_only_warns_about_version() {
+fn default_mode_has_no_errors_only_warnings() {
     let Some(root) = corpus() else { return };
     let (_, findings) = run(&root, None);
     let mut errors = Vec::new();
-    let mut warnings = 0;
+    let mut warnings = Vec::new();
     for (dir, found) in &findings {
         for (code, severity) in found {
             match severity {
                 Severity::Error => errors.push((dir.as_str(), *code)),
-                Severity::Warning => {
-                    assert_eq!(*code, "skillmd.unknown-field", "{dir}");
-                    assert!(VERSION_FIELD.contains(&dir.as_str()), "{dir}");
-                    warnings += 1;
-                }
+                Severity::Warning => warnings.push((dir.as_str(), *code)),
                 _ => panic!("{dir}: unexpected {code}"),
             }
         }
     }
-    assert_eq!(warnings, 14);
-    // The corpus's one real error: a name that differs from its folder (`skills-ref` agrees).
-    assert_eq!(errors, [(NAME_MISMATCH, "skillmd.name-mismatch")]);
+    // Hosts load every one of these skills, so nothing is an error: 14 skills carry a top-level
+    // `version` no spec or host defines, and one has a name that differs from its folder (a
+    // warning by default; `skills-ref`, and our strict mode, refuse it).
+    assert_eq!(errors, []);
+    assert_eq!(warnings.len(), 15, "{warnings:#?}");
+    for (dir, code) in warnings {
+        match code {
+            "skillmd.unknown-field" => assert!(VERSION_FIELD.contains(&dir), "{dir}"),
+            "skillmd.name-mismatch" => assert_eq!(dir, NAME_MISMATCH),
+            other => panic!("{dir}: unexpected {other}"),
+        }
+    }
 }

@@ -1,7 +1,5 @@
 //! One file on its own: decode, parse, lower, and the checks that need nothing but the file.
 
-use std::path::Path;
-
 use super::classify::FileRole;
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::model::config::Config;
@@ -47,7 +45,7 @@ impl ParsedFile {
     }
 }
 
-pub(crate) fn analyze(id: FileId, path: &Path, text: &str, role: &FileRole) -> ParsedFile {
+pub(crate) fn analyze(id: FileId, text: &str, role: &FileRole) -> ParsedFile {
     if *role == FileRole::Json {
         // Parsed whether or not a config names it (cheap, and it keeps roles independent of
         // configs); its problems are reported only when one does (`rules::tools`).
@@ -84,7 +82,7 @@ pub(crate) fn analyze(id: FileId, path: &Path, text: &str, role: &FileRole) -> P
             "this file holds NUL bytes, so it is binary, not text; it was not checked",
         )]);
     }
-    let mut parsed = analyze_text(id, path, text, role);
+    let mut parsed = analyze_text(id, text, role);
     // Bytes that were not UTF-8 were replaced by U+FFFD when the file was read; the file is
     // still checked, and the first replacement is reported.
     if let Some(at) = text.find('\u{fffd}') {
@@ -99,7 +97,7 @@ pub(crate) fn analyze(id: FileId, path: &Path, text: &str, role: &FileRole) -> P
     parsed
 }
 
-fn analyze_text(id: FileId, path: &Path, text: &str, role: &FileRole) -> ParsedFile {
+fn analyze_text(id: FileId, text: &str, role: &FileRole) -> ParsedFile {
     match role {
         FileRole::WorkspaceManifest | FileRole::SwarmKit { .. } => analyze_swarmkit(id, text, role),
         FileRole::Config => {
@@ -111,7 +109,7 @@ fn analyze_text(id: FileId, path: &Path, text: &str, role: &FileRole) -> ParsedF
                 local,
             }
         }
-        FileRole::SkillMd => analyze_skill_md(id, path, text),
+        FileRole::SkillMd => analyze_skill_md(id, text),
         FileRole::Unrelated | FileRole::Json => ParsedFile::empty(Vec::new()),
     }
 }
@@ -140,7 +138,7 @@ fn analyze_swarmkit(id: FileId, text: &str, role: &FileRole) -> ParsedFile {
 }
 
 /// A SKILL.md: only the frontmatter is YAML, parsed with offsets in the whole file.
-fn analyze_skill_md(id: FileId, path: &Path, text: &str) -> ParsedFile {
+fn analyze_skill_md(id: FileId, text: &str) -> ParsedFile {
     let frontmatter = crate::syntax::split_frontmatter(text, bom_len(text));
     let yaml = match &frontmatter {
         crate::syntax::Frontmatter::Closed { yaml, .. } => Some(YamlDocument::parse(
@@ -150,7 +148,7 @@ fn analyze_skill_md(id: FileId, path: &Path, text: &str) -> ParsedFile {
         _ => None,
     };
     let skill = SkillMd::lower(frontmatter, yaml.as_ref());
-    let local = crate::rules::skill_md::check_local(id, path, text, &skill, yaml.as_ref());
+    let local = crate::rules::skill_md::check_local(id, text, &skill, yaml.as_ref());
     ParsedFile {
         yaml,
         content: Content::SkillMd(skill),

@@ -208,8 +208,8 @@ impl Index {
         }
 
         jobs.sort_by_key(|job| job.0);
-        let analysed = parallel_map(&jobs, |(id, path, text, role)| {
-            analysis::analyze(*id, path, text, role)
+        let analysed = parallel_map(&jobs, |(id, _, text, role)| {
+            analysis::analyze(*id, text, role)
         });
         for ((id, path, text, role), parsed) in jobs.into_iter().zip(analysed) {
             self.store(id, path, text, role, parsed, &mut changed_keys);

@@ -84,12 +84,13 @@ own. Our Unicode tables (16.0 categories, NFKC from `unicode-normalization`) are
     },
     RuleDoc {
         code: "skillmd.name-mismatch",
-        severity: Severity::Error,
+        severity: Severity::Warning,
         summary: "`name` differs from the name of the folder holding the SKILL.md.",
         explanation: "Hosts discover a skill by its folder and refer to it by its name; when the two differ, \
 some hosts load it under the folder's name and others under `name`, and links between skills break. The \
-comparison is exact and case-sensitive after NFKC on both sides, as in `skills-ref`. Rename the folder or \
-change `name` so they agree.",
+comparison is exact and case-sensitive after NFKC on both sides, as in `skills-ref`. A warning by default, since \
+hosts still load the skill; an error in strict mode, where `skills-ref` refuses it. Rename the folder or change \
+`name` so they agree.",
     },
     RuleDoc {
         code: "skillmd.description-length",
@@ -148,7 +149,6 @@ fn slice_chars(text: &str) -> usize {
 /// The checks of a SKILL.md that need nothing but the file itself.
 pub(crate) fn check_local(
     file: FileId,
-    path: &Path,
     text: &str,
     skill: &SkillMd,
     yaml: Option<&YamlDocument>,
@@ -207,7 +207,7 @@ pub(crate) fn check_local(
         }
     }
     if let Some(name) = &skill.name {
-        check_name(file, path, name, &mut out);
+        check_name(file, name, &mut out);
     }
     if let Some(description) = &skill.description {
         check_description(file, description, &mut out);
@@ -338,7 +338,7 @@ pub fn name_problems(raw: &str) -> Vec<String> {
     problems
 }
 
-fn check_name(file: FileId, path: &Path, name: &FieldValue, out: &mut Vec<Diagnostic>) {
+fn check_name(file: FileId, name: &FieldValue, out: &mut Vec<Diagnostic>) {
     let text = match name {
         FieldValue::Collection { kind, range } => {
             out.push(Diagnostic::new(
@@ -357,27 +357,6 @@ fn check_name(file: FileId, path: &Path, name: &FieldValue, out: &mut Vec<Diagno
             file,
             text.range,
             problem,
-        ));
-    }
-    let normalized = normalize_name(&text.value);
-    if normalized.is_empty() {
-        return;
-    }
-    let Some(folder) = path
-        .parent()
-        .and_then(Path::file_name)
-        .map(|n| n.to_string_lossy().into_owned())
-    else {
-        return;
-    };
-    if nfkc(&folder) != normalized {
-        out.push(Diagnostic::new(
-            "skillmd.name-mismatch",
-            file,
-            text.range,
-            format!(
-                "the name `{normalized}` differs from its folder `{folder}`; hosts find a skill by its folder, so rename the folder to `{normalized}` or set `name: {folder}`"
-            ),
         ));
     }
 }
@@ -524,7 +503,50 @@ pub fn check(
     if !skill.fields.is_empty() {
         check_unknown_fields(lookup, file, path, skill, out);
     }
+    check_name_mismatch(lookup, file, path, skill, out);
     check_duplicate_name(lookup, file, path, skill, out);
+}
+
+/// `skillmd.name-mismatch`. A warning by default — hosts load such a skill (some under the
+/// folder's name, some under `name`) — and an error in strict mode, as `skills-ref` makes it.
+fn check_name_mismatch(
+    lookup: &Lookup<'_>,
+    file: FileId,
+    path: &Path,
+    skill: &SkillMd,
+    out: &mut Vec<Diagnostic>,
+) {
+    let (Some(normalized), Some(range)) = (skill.normalized_name(), skill.name_range()) else {
+        return;
+    };
+    let Some(folder) = path
+        .parent()
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned())
+    else {
+        return;
+    };
+    if nfkc(&folder) == normalized {
+        return;
+    }
+    let mut diagnostic = Diagnostic::new(
+        "skillmd.name-mismatch",
+        file,
+        range,
+        format!(
+            "the name `{normalized}` differs from its folder `{folder}`; hosts find a skill by its folder, so rename the folder to `{normalized}` or set `name: {folder}`"
+        ),
+    );
+    if let Some((config_file, config)) = nearest_config(lookup, path) {
+        if config.strict {
+            diagnostic = diagnostic.with_severity(Severity::Error).with_related(
+                config_file.id,
+                strict_key_range(&config_file.text),
+                "strict mode (`skill-md.strict = true`) is set in this skillgraph.toml",
+            );
+        }
+    }
+    out.push(diagnostic);
 }
 
 fn check_unknown_fields(
