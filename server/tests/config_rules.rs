@@ -88,3 +88,55 @@ fn a_config_elsewhere_changes_nothing() {
         [("skill.unknown-mcp-server", Severity::Error)]
     );
 }
+
+/// The editor's settings act as the config of files with no skillgraph.toml above them, and
+/// changing them re-checks those files.
+#[test]
+fn editor_settings_apply_where_no_config_file_does() {
+    use skillgraph::index::Settings;
+    use skillgraph::model::config::Config;
+
+    let skill_md = "---\nname: pdf\ndescription: Reads PDF files and extracts their text.\nargument-hint: a path\n---\n# PDF\n";
+    let mut index = Index::new();
+    index.apply(vec![set("/r/skills/pdf/SKILL.md", skill_md)]);
+    let id = index
+        .file_id(&PathBuf::from("/r/skills/pdf/SKILL.md"))
+        .unwrap();
+    // `argument-hint` is a known Claude Code field: silent by default.
+    assert!(
+        index.diagnostics(id).is_empty(),
+        "{:?}",
+        index.diagnostics(id)
+    );
+
+    let strict = Config {
+        strict: true,
+        ..Config::default()
+    };
+    let affected = index.set_settings(Settings {
+        config: Some(strict),
+        ..Settings::default()
+    });
+    assert!(affected.contains(&id));
+    let found: Vec<_> = index
+        .diagnostics(id)
+        .into_iter()
+        .map(|d| (d.code, d.severity))
+        .collect();
+    assert_eq!(found, [("skillmd.unknown-field", Severity::Error)]);
+
+    // A skillgraph.toml above the file wins over the editor.
+    index.apply(vec![set(
+        "/r/skillgraph.toml",
+        "[skill-md]\nstrict = false\n",
+    )]);
+    assert!(index.diagnostics(id).is_empty());
+
+    // Without a file, back to the editor's settings; clearing them is back to the defaults.
+    index.apply(vec![Change::Remove {
+        path: PathBuf::from("/r/skillgraph.toml"),
+    }]);
+    assert_eq!(index.diagnostics(id).len(), 1);
+    index.set_settings(Settings::default());
+    assert!(index.diagnostics(id).is_empty());
+}

@@ -32,8 +32,8 @@ pub(crate) fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverRes
         if on(key) {
             let status = match Inventory::of(&lookup, path) {
                 Some(inventory) => format!(
-                    "Evaluated against the tool inventory of `{}`.",
-                    inventory.config.path.display()
+                    "Evaluated against the tool inventory of {}.",
+                    inventory.origin()
                 ),
                 None => NO_INVENTORY.to_owned(),
             };
@@ -168,8 +168,8 @@ fn tool_availability(lookup: &Lookup<'_>, path: &Path, name: &str) -> String {
         Some(inventory) => match inventory.find(lookup, name) {
             Some(source) => format!("Available: from {}.", source.describe()),
             None => format!(
-                "Not available: `{name}` is in no source of the tool inventory of `{}`.",
-                inventory.config.path.display()
+                "Not available: `{name}` is in no source of the tool inventory of {}.",
+                inventory.origin()
             ),
         },
     }

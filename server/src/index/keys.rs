@@ -23,6 +23,8 @@ pub enum Key {
         workspace: FileId,
         kind: ArtifactKind,
     },
+    /// The editor's settings (see [`crate::index::Settings::config`]); no file contributes it.
+    EditorConfig,
     /// A JSON file, by path (the target of an `output_schema` path).
     JsonFile { path: std::path::PathBuf },
     /// The role registries declaring a role id (`roles[].id`).

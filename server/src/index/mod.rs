@@ -31,6 +31,9 @@ use crate::syntax::LineIndex;
 pub struct Settings {
     /// Severity overrides by code; `None` turns a code off.
     pub severity_overrides: HashMap<String, Option<Severity>>,
+    /// The editor's settings as a whole (the keys of `skillgraph.toml`), applied to files with
+    /// no `skillgraph.toml` above them. `None` when the editor sent none.
+    pub config: Option<crate::model::config::Config>,
 }
 
 /// One file in the index.
@@ -215,24 +218,7 @@ impl Index {
             self.store(id, path, text, role, parsed, &mut changed_keys);
         }
 
-        let mut to_check: HashSet<FileId> = touched.clone();
-        for key in &changed_keys {
-            if let Some(readers) = self.readers.get(key) {
-                to_check.extend(readers.iter().copied());
-            }
-        }
-        let mut order: Vec<FileId> = to_check
-            .into_iter()
-            .filter(|id| self.files.contains_key(id))
-            .collect();
-        order.sort();
-        // Cross-file checks read the index only, so they run in parallel; their results are
-        // stored one by one afterwards.
-        let results = parallel_map(&order, |&id| {
-            let lookup = Lookup::new(self);
-            let diagnostics = crate::rules::check_file(&lookup, id);
-            (diagnostics, lookup.into_reads())
-        });
+        let (order, results) = self.run_checks(&touched, &changed_keys);
         let mut affected = touched;
         // A config changes the level of every diagnostic below it: all those files must be
         // republished. Rare, like a manifest appearing.
@@ -257,6 +243,50 @@ impl Index {
             }
         }
         affected
+    }
+
+    /// Runs the cross-file checks of `touched` and of every reader of `changed_keys`, in
+    /// parallel (they only read the index); the caller stores the results.
+    #[allow(clippy::type_complexity)]
+    fn run_checks(
+        &self,
+        touched: &HashSet<FileId>,
+        changed_keys: &HashSet<Key>,
+    ) -> (Vec<FileId>, Vec<(Vec<Diagnostic>, Vec<Key>)>) {
+        let mut to_check: HashSet<FileId> = touched.clone();
+        for key in changed_keys {
+            if let Some(readers) = self.readers.get(key) {
+                to_check.extend(readers.iter().copied());
+            }
+        }
+        let mut order: Vec<FileId> = to_check
+            .into_iter()
+            .filter(|id| self.files.contains_key(id))
+            .collect();
+        order.sort();
+        let results = parallel_map(&order, |&id| {
+            let lookup = Lookup::new(self);
+            let diagnostics = crate::rules::check_file(&lookup, id);
+            (diagnostics, lookup.into_reads())
+        });
+        (order, results)
+    }
+
+    /// Replaces the editor's settings. Files reading the editor's config are re-checked, and
+    /// every file is returned, since a severity may have changed anywhere.
+    pub fn set_settings(&mut self, settings: Settings) -> HashSet<FileId> {
+        let config_changed = self.settings.config != settings.config;
+        self.settings = settings;
+        let changed_keys: HashSet<Key> = if config_changed {
+            HashSet::from([Key::EditorConfig])
+        } else {
+            HashSet::new()
+        };
+        let (order, results) = self.run_checks(&HashSet::new(), &changed_keys);
+        for (id, (diagnostics, reads)) in order.into_iter().zip(results) {
+            self.store_check(id, diagnostics, reads);
+        }
+        self.files.keys().copied().collect()
     }
 
     fn intern(&mut self, path: &Path) -> (FileId, bool) {
@@ -492,6 +522,13 @@ impl<'a> Lookup<'a> {
     pub fn ids_of(&self, workspace: FileId, kind: ArtifactKind) -> impl Iterator<Item = &'a str> {
         self.reads.borrow_mut().push(Key::IdSet { workspace, kind });
         self.index.ids_of(workspace, kind)
+    }
+
+    /// The editor's settings as a config, recording the read (for files with no
+    /// `skillgraph.toml` above them).
+    pub fn editor_config(&self) -> Option<&'a crate::model::config::Config> {
+        self.reads.borrow_mut().push(Key::EditorConfig);
+        self.index.settings.config.as_ref()
     }
 
     /// The files contributing to `key`, recording the read.

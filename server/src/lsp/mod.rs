@@ -15,7 +15,9 @@
 //! - A document opened outside every workspace folder brings in the SwarmKit workspace around it
 //!   (the nearest `workspace.yaml` up to four directories above), so its ids resolve.
 //! - Settings: `initializationOptions` and `workspace/didChangeConfiguration` take the keys of
-//!   `skillgraph.toml` (at the top or under `skillgraph`); today the `[rules]` severities apply.
+//!   `skillgraph.toml` (at the top or under `skillgraph`). They act as the config of files with
+//!   no `skillgraph.toml` above them (strictness, extra fields, the tool inventory, whose list
+//!   paths must then be absolute); `[rules]` levels of a file config win over the editor's.
 
 mod convert;
 
@@ -462,9 +464,8 @@ impl Backend {
                 return;
             }
             catch_unwind(AssertUnwindSafe(|| {
-                Arc::make_mut(&mut state.index).settings = settings;
+                let all = Arc::make_mut(&mut state.index).set_settings(settings);
                 if state.indexed {
-                    let all: Vec<FileId> = state.index.files().map(|f| f.id).collect();
                     self.publish(state, all);
                 }
             }))
@@ -552,7 +553,8 @@ fn settings_from(options: &serde_json::Value) -> Option<(Settings, Vec<String>)>
     };
     let (config, problems) = Config::parse(FileId(u32::MAX), &text);
     let settings = Settings {
-        severity_overrides: config.rules.into_iter().collect(),
+        severity_overrides: config.rules.iter().cloned().collect(),
+        config: Some(config),
     };
     Some((settings, problems.into_iter().map(|d| d.message).collect()))
 }

@@ -200,13 +200,7 @@ pub(crate) fn check(
     let Some(inventory) = Inventory::of(lookup, path) else {
         return;
     };
-    let related = |d: Diagnostic| {
-        d.with_related(
-            inventory.config.id,
-            inventory.related_range(),
-            inventory.related_message(),
-        )
-    };
+    let related = |d: Diagnostic| inventory.relate(d);
     for entry in &tools.all {
         let name = entry.as_str().unwrap_or_default();
         if inventory.find(lookup, name).is_none() {

@@ -358,13 +358,7 @@ pub(crate) fn check(
     let Some(inventory) = Inventory::of(lookup, path) else {
         return;
     };
-    let related = |d: Diagnostic| {
-        d.with_related(
-            inventory.config.id,
-            inventory.related_range(),
-            inventory.related_message(),
-        )
-    };
+    let related = |d: Diagnostic| inventory.relate(d);
     if let Some(node) = action {
         if let Ok(name) = action_tool(node) {
             if inventory.find(lookup, &name).is_none() {

@@ -467,17 +467,21 @@ fn check_metadata(file: FileId, metadata: Node<'_>, out: &mut Vec<Diagnostic>) {
 /// The nearest `skillgraph.toml` above `path` (its directory first), recording each read so a
 /// config appearing, changing or going away re-checks the file. Shared by every SKILL.md rule
 /// that reads settings.
-pub fn nearest_config<'a>(lookup: &Lookup<'a>, path: &Path) -> Option<(&'a FileEntry, &'a Config)> {
+pub fn nearest_config<'a>(
+    lookup: &Lookup<'a>,
+    path: &Path,
+) -> Option<(Option<&'a FileEntry>, &'a Config)> {
     for dir in path.ancestors().skip(1) {
         for entry in lookup.get(Key::Config {
             dir: dir.to_owned(),
         }) {
             if let Content::Config(config) = &entry.parsed.content {
-                return Some((entry, config));
+                return Some((Some(entry), config));
             }
         }
     }
-    None
+    // No skillgraph.toml above the file: the editor's settings, if it sent any.
+    lookup.editor_config().map(|config| (None, config))
 }
 
 /// Where `strict` is written in a config file's text (for the related location).
@@ -539,11 +543,14 @@ fn check_name_mismatch(
     );
     if let Some((config_file, config)) = nearest_config(lookup, path) {
         if config.strict {
-            diagnostic = diagnostic.with_severity(Severity::Error).with_related(
-                config_file.id,
-                strict_key_range(&config_file.text),
-                "strict mode (`skill-md.strict = true`) is set in this skillgraph.toml",
-            );
+            diagnostic = diagnostic.with_severity(Severity::Error);
+            if let Some(config_file) = config_file {
+                diagnostic = diagnostic.with_related(
+                    config_file.id,
+                    strict_key_range(&config_file.text),
+                    "strict mode (`skill-md.strict = true`) is set in this skillgraph.toml",
+                );
+            }
         }
     }
     out.push(diagnostic);
@@ -594,11 +601,14 @@ fn check_unknown_fields(
         match &config {
             Some((config_file, _)) if strict => {
                 message.push_str("; list it in `skill-md.extra-fields` to accept it");
-                diagnostic = diagnostic.with_severity(Severity::Error).with_related(
-                    config_file.id,
-                    strict_key_range(&config_file.text),
-                    "strict mode (`skill-md.strict = true`) is set in this skillgraph.toml",
-                );
+                diagnostic = diagnostic.with_severity(Severity::Error);
+                if let Some(config_file) = config_file {
+                    diagnostic = diagnostic.with_related(
+                        config_file.id,
+                        strict_key_range(&config_file.text),
+                        "strict mode (`skill-md.strict = true`) is set in this skillgraph.toml",
+                    );
+                }
             }
             _ => message
                 .push_str("; list it in `skill-md.extra-fields` of skillgraph.toml if it is meant"),

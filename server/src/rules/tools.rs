@@ -48,7 +48,8 @@ with the MCP inspector). A `.json` file that no config names is never judged.",
 
 /// The tool inventory that applies to one SKILL.md.
 pub struct Inventory<'a> {
-    pub config: &'a FileEntry,
+    /// The `skillgraph.toml` that configures it; `None` when it comes from the editor's settings.
+    pub config: Option<&'a FileEntry>,
     settings: &'a Config,
     lists: Vec<(&'a FileEntry, &'a ToolList)>,
 }
@@ -88,7 +89,13 @@ impl<'a> Inventory<'a> {
         {
             return None;
         }
-        let dir = config.path.parent()?;
+        // Tool-list paths are relative to the config file; the editor's settings carry absolute
+        // paths (the VS Code extension resolves them), which `join` keeps as they are.
+        let dir = match config {
+            Some(file) => file.path.parent()?.to_owned(),
+            None => path.ancestors().last()?.to_owned(),
+        };
+        let dir = dir.as_path();
         let mut lists = Vec::new();
         for entry in &settings.mcp_tool_lists {
             for file in lookup.get(Key::ToolList {
@@ -123,22 +130,43 @@ impl<'a> Inventory<'a> {
                 return Some(Source::ToolList(file.path.clone()));
             }
         }
-        let root = self.config.path.parent()?;
+        let root = match self.config {
+            Some(config) => config.path.parent()?.to_owned(),
+            None => PathBuf::from("/"),
+        };
         lookup
             .get(Key::McpTool {
                 name: tool.to_owned(),
             })
             .into_iter()
-            .find(|file| file.path.starts_with(root))
+            .find(|file| file.path.starts_with(&root))
             .map(|file| Source::SwarmKit(file.path.clone()))
     }
 
     /// The related location every "not available" diagnostic carries: the `[tools]` section.
     pub fn related_range(&self) -> TextRange {
-        let text = &self.config.text;
+        let text = self.config.map_or("", |c| &c.text);
         text.find("[tools]").map_or(TextRange::empty(0), |at| {
             TextRange::new(at as u32, (at + "[tools]".len()) as u32)
         })
+    }
+
+    /// Adds the inventory's configuration as a related location, when it is a file.
+    pub fn relate(&self, diagnostic: Diagnostic) -> Diagnostic {
+        match self.config {
+            Some(config) => {
+                diagnostic.with_related(config.id, self.related_range(), self.related_message())
+            }
+            None => diagnostic,
+        }
+    }
+
+    /// Where the inventory is configured, for hovers.
+    pub fn origin(&self) -> String {
+        match self.config {
+            Some(config) => format!("`{}`", config.path.display()),
+            None => "the editor's settings".to_owned(),
+        }
     }
 
     pub fn related_message(&self) -> &'static str {
