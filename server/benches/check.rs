@@ -16,7 +16,17 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 fn measure(skills: usize, agents: usize, runs: usize) -> (Duration, usize) {
     let dir = tempfile::tempdir().unwrap();
     workspace::generate(dir.path(), skills, agents);
-    let roots = vec![dir.path().to_owned()];
+    time_check(dir.path(), runs)
+}
+
+fn measure_skill_md(skills: usize, runs: usize) -> (Duration, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    workspace::generate_skill_md(dir.path(), skills);
+    time_check(dir.path(), runs)
+}
+
+fn time_check(root: &std::path::Path, runs: usize) -> (Duration, usize) {
+    let roots = vec![root.to_owned()];
     let mut samples = Vec::new();
     let mut diagnostics = 0;
     for _ in 0..runs {
@@ -35,4 +45,8 @@ fn main() {
     let (large, large_diags) = measure(10_000, 500, runs);
     println!("check, 100 skills / 5 agents:        median {small:?} over {runs} runs ({small_diags} diagnostics)");
     println!("check, 10,000 skills / 500 agents:   median {large:?} over {runs} runs ({large_diags} diagnostics)");
+    let (md_small, md_small_diags) = measure_skill_md(100, runs);
+    let (md_large, md_large_diags) = measure_skill_md(5_000, runs);
+    println!("check, 100 SKILL.md skills:          median {md_small:?} over {runs} runs ({md_small_diags} diagnostics)");
+    println!("check, 5,000 SKILL.md skills:        median {md_large:?} over {runs} runs ({md_large_diags} diagnostics)");
 }

@@ -15,6 +15,7 @@
 //! benches/check.rs (bench targets cannot share modules without a path hack).
 
 #[path = "common/workspace.rs"]
+#[allow(dead_code)] // each bench uses the generators it needs
 mod workspace;
 
 use std::collections::VecDeque;

@@ -56,3 +56,44 @@ pub fn generate(root: &Path, skills: usize, agents: usize) {
         std::fs::write(root.join(format!("topologies/topology-{t}.yaml")), text).unwrap();
     }
 }
+
+/// Writes `skills` SKILL.md skills in folders of 50 under `root/skills/group-N/`, with a
+/// `skillgraph.toml` that configures a tool inventory. Every skill declares `dependencies` and
+/// `allowed-tools`; every fifth chains the next four skills of its group (a chain of chains
+/// where the next chaining skill is among them), and every tenth has a precondition.
+pub fn generate_skill_md(root: &Path, skills: usize) {
+    std::fs::write(
+        root.join("skillgraph.toml"),
+        "[tools]\navailable = [\"get_order\", \"list_orders\"]\npresets = [\"claude-code\"]\n",
+    )
+    .unwrap();
+    for i in 0..skills {
+        let group = i / 50;
+        let dir = root.join(format!("skills/group-{group}/skill-{i}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut metadata = String::from("metadata:\n  owner: bench\n");
+        if i % 5 == 0 {
+            let targets: Vec<String> = (i + 1..(i + 5).min((group + 1) * 50))
+                .map(|t| format!("skill-{t}"))
+                .collect();
+            if !targets.is_empty() {
+                let _ = write!(
+                    metadata,
+                    "  chain: [{}]\n  max_depth: 10\n",
+                    targets.join(", ")
+                );
+            }
+        }
+        if i % 10 == 0 {
+            metadata
+                .push_str("  precondition: get_order(order_id=<id>)\n  action_tool: list_orders\n");
+        }
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!(
+                "---\nname: skill-{i}\ndescription: Generated skill number {i}, used to measure the checker.\nallowed-tools: Read Grep\ndependencies:\n  tools:\n    all: [Read, get_order]\n    any: [Grep, Glob]\n{metadata}---\n\n# Skill {i}\n\nDoes generated things.\n"
+            ),
+        )
+        .unwrap();
+    }
+}
