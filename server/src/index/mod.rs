@@ -446,22 +446,28 @@ impl Index {
         let Some(entry) = self.file(id) else {
             return Vec::new();
         };
+        // Found once per file, not once per diagnostic.
+        let config = self.nearest_config(&entry.path);
         let mut all: Vec<Diagnostic> = entry
             .parsed
             .local
             .iter()
             .chain(entry.cross.iter())
-            .filter_map(|d| self.apply_overrides(&entry.path, d))
+            .filter_map(|d| self.apply_overrides(config, d))
             .collect();
         all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         all.dedup();
         all
     }
 
-    /// The `[rules]` level for a code: the nearest `skillgraph.toml` above the file decides
-    /// (it is what CI sees too); the editor's settings apply to codes it does not mention.
-    fn apply_overrides(&self, path: &Path, diagnostic: &Diagnostic) -> Option<Diagnostic> {
-        let from_config = self.nearest_config(path).and_then(|config| {
+    /// The `[rules]` level for a code: the nearest `skillgraph.toml` above the file (`config`)
+    /// decides (it is what CI sees too); the editor's settings apply to codes it does not mention.
+    fn apply_overrides(
+        &self,
+        config: Option<&crate::model::config::Config>,
+        diagnostic: &Diagnostic,
+    ) -> Option<Diagnostic> {
+        let from_config = config.and_then(|config| {
             config
                 .rules
                 .iter()
