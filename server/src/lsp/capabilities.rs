@@ -1,0 +1,127 @@
+//! What the client offers and what the server announces: position encoding, workspace roots,
+//! client capabilities the server acts on, and the server's capabilities.
+
+use std::path::PathBuf;
+
+use tower_lsp_server::ls_types::*;
+
+use super::convert;
+use crate::syntax::PositionEncoding;
+
+/// The client capabilities the server acts on.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClientOffers {
+    /// The client registers `workspace/didChangeWatchedFiles` watchers on request.
+    pub watch_dynamic: bool,
+    /// The client shows `window/workDoneProgress`.
+    pub work_done_progress: bool,
+    /// The client answers `workspace/configuration`.
+    pub pull_configuration: bool,
+}
+
+impl ClientOffers {
+    pub fn of(params: &InitializeParams) -> ClientOffers {
+        let workspace = params.capabilities.workspace.as_ref();
+        ClientOffers {
+            watch_dynamic: workspace
+                .and_then(|w| w.did_change_watched_files.as_ref())
+                .and_then(|w| w.dynamic_registration)
+                .unwrap_or(false),
+            work_done_progress: params
+                .capabilities
+                .window
+                .as_ref()
+                .and_then(|w| w.work_done_progress)
+                .unwrap_or(false),
+            pull_configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
+        }
+    }
+}
+
+/// UTF-8 when the client offers it, else UTF-16 (the protocol's default).
+pub fn negotiate_encoding(params: &InitializeParams) -> PositionEncoding {
+    let offered = params
+        .capabilities
+        .general
+        .as_ref()
+        .and_then(|g| g.position_encodings.as_ref());
+    match offered {
+        Some(list) if list.contains(&PositionEncodingKind::UTF8) => PositionEncoding::Utf8,
+        _ => PositionEncoding::Utf16,
+    }
+}
+
+/// The roots the client names: `workspaceFolders`, else `rootUri`, else `rootPath`.
+#[allow(deprecated)] // `root_uri` / `root_path`: older clients send only those.
+pub fn workspace_roots(params: &InitializeParams) -> Vec<PathBuf> {
+    if let Some(folders) = &params.workspace_folders {
+        return folders
+            .iter()
+            .filter_map(|f| convert::path_of(&f.uri))
+            .collect();
+    }
+    if let Some(path) = params.root_uri.as_ref().and_then(convert::path_of) {
+        return vec![path];
+    }
+    params
+        .root_path
+        .as_ref()
+        .map(|p| vec![PathBuf::from(p)])
+        .unwrap_or_default()
+}
+
+pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
+    ServerCapabilities {
+        position_encoding: Some(match encoding {
+            PositionEncoding::Utf8 => PositionEncodingKind::UTF8,
+            PositionEncoding::Utf16 => PositionEncodingKind::UTF16,
+        }),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                ..Default::default()
+            },
+        )),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        declaration_provider: Some(DeclarationCapability::Simple(true)),
+        references_provider: Some(OneOf::Left(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        completion_provider: Some(CompletionOptions::default()),
+        workspace_symbol_provider: Some(OneOf::Left(true)),
+        workspace: Some(WorkspaceServerCapabilities {
+            workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                supported: Some(true),
+                change_notifications: Some(OneOf::Left(true)),
+            }),
+            file_operations: None,
+        }),
+        ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encoding_prefers_utf8_when_offered() {
+        let mut params = InitializeParams::default();
+        assert_eq!(negotiate_encoding(&params), PositionEncoding::Utf16);
+        params.capabilities.general = Some(GeneralClientCapabilities {
+            position_encodings: Some(vec![
+                PositionEncodingKind::UTF16,
+                PositionEncodingKind::UTF8,
+            ]),
+            ..Default::default()
+        });
+        assert_eq!(negotiate_encoding(&params), PositionEncoding::Utf8);
+        params.capabilities.general = Some(GeneralClientCapabilities {
+            position_encodings: Some(vec![PositionEncodingKind::UTF32]),
+            ..Default::default()
+        });
+        assert_eq!(negotiate_encoding(&params), PositionEncoding::Utf16);
+    }
+}

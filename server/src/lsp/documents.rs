@@ -1,0 +1,74 @@
+//! Open documents: the editor's text wins over the disk while a document is open, and closing
+//! it hands the file back to the disk.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use ropey::Rope;
+use tower_lsp_server::ls_types::*;
+
+use super::files::from_disk;
+use super::state::{lock, OpenDocument};
+use super::{convert, Backend};
+use crate::index::Change;
+
+impl Backend {
+    pub(super) async fn open_document(&self, params: DidOpenTextDocumentParams) {
+        let document = params.text_document;
+        let Some(path) = convert::path_of(&document.uri) else {
+            return;
+        };
+        let rope = Rope::from_str(&document.text);
+        lock(&self.state).open.insert(
+            path.clone(),
+            OpenDocument {
+                rope,
+                version: document.version,
+            },
+        );
+        let result = self.apply(vec![Change::Set {
+            path: path.clone(),
+            text: document.text,
+        }]);
+        self.log_failure("didOpen", result).await;
+        if let Some(root) = self.root_for_stray(&path) {
+            self.index_roots(vec![root]).await;
+        }
+    }
+
+    pub(super) async fn change_document(&self, params: DidChangeTextDocumentParams) {
+        let Some(path) = convert::path_of(&params.text_document.uri) else {
+            return;
+        };
+        let text = {
+            let mut state = lock(&self.state);
+            let encoding = state.encoding;
+            let Some(document) = state.open.get_mut(&path) else {
+                return; // a change to a document never opened: nothing to apply it to
+            };
+            let applied = catch_unwind(AssertUnwindSafe(|| {
+                for change in &params.content_changes {
+                    convert::apply_change(&mut document.rope, change, encoding);
+                }
+            }));
+            document.version = params.text_document.version;
+            applied.map(|_| document.rope.to_string())
+        };
+        let Ok(text) = text else {
+            let failure = Err("an edit did not fit the document".to_owned());
+            self.log_failure("didChange", failure).await;
+            return;
+        };
+        let result = self.apply(vec![Change::Set { path, text }]);
+        self.log_failure("didChange", result).await;
+    }
+
+    pub(super) async fn close_document(&self, params: DidCloseTextDocumentParams) {
+        let Some(path) = convert::path_of(&params.text_document.uri) else {
+            return;
+        };
+        lock(&self.state).open.remove(&path);
+        // Closing without saving leaves the disk's text in force (or no file at all).
+        let result = self.apply(vec![from_disk(&path)]);
+        self.log_failure("didClose", result).await;
+    }
+}

@@ -1,0 +1,280 @@
+//! Request handlers as plain functions of an index snapshot: no client, no lock, no I/O. The
+//! backend runs them under `catch_unwind`; tests call them directly.
+
+use tower_lsp_server::ls_types::*;
+
+use super::convert;
+use crate::diagnostic::FileId;
+use crate::index::Index;
+use crate::syntax::PositionEncoding;
+
+/// The indexed file and byte offset a position names; `None` for unknown documents and
+/// positions past the end.
+fn at(
+    index: &Index,
+    document: &TextDocumentPositionParams,
+    encoding: PositionEncoding,
+) -> Option<(FileId, u32)> {
+    let path = convert::path_of(&document.text_document.uri)?;
+    let file = index.file_id(&path)?;
+    let offset = convert::offset(index, file, document.position, encoding)?;
+    Some((file, offset))
+}
+
+pub fn hover(index: &Index, enc: PositionEncoding, params: &HoverParams) -> Option<Hover> {
+    let (file, offset) = at(index, &params.text_document_position_params, enc)?;
+    let found = crate::ide::hover(index, file, offset)?;
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: found.markdown,
+        }),
+        range: Some(convert::range(index, file, found.range, enc)),
+    })
+}
+
+pub fn definition(
+    index: &Index,
+    enc: PositionEncoding,
+    params: &GotoDefinitionParams,
+) -> Option<GotoDefinitionResponse> {
+    let (file, offset) = at(index, &params.text_document_position_params, enc)?;
+    let locations: Vec<Location> = crate::ide::definition(index, file, offset)
+        .into_iter()
+        .filter_map(|(f, r)| convert::location(index, f, r, enc))
+        .collect();
+    match locations.len() {
+        0 => None,
+        1 => Some(GotoDefinitionResponse::Scalar(
+            locations.into_iter().next()?,
+        )),
+        _ => Some(GotoDefinitionResponse::Array(locations)),
+    }
+}
+
+pub fn declaration(
+    index: &Index,
+    enc: PositionEncoding,
+    params: &request::GotoDeclarationParams,
+) -> Option<request::GotoDeclarationResponse> {
+    let (file, offset) = at(index, &params.text_document_position_params, enc)?;
+    let locations: Vec<Location> = crate::ide::declaration(index, file, offset)
+        .into_iter()
+        .filter_map(|(f, r)| convert::location(index, f, r, enc))
+        .collect();
+    (!locations.is_empty()).then_some(GotoDefinitionResponse::Array(locations))
+}
+
+pub fn references(
+    index: &Index,
+    enc: PositionEncoding,
+    params: &ReferenceParams,
+) -> Option<Vec<Location>> {
+    let (file, offset) = at(index, &params.text_document_position, enc)?;
+    let include = params.context.include_declaration;
+    let locations: Vec<Location> = crate::ide::references(index, file, offset, include)
+        .into_iter()
+        .filter_map(|(f, r)| convert::location(index, f, r, enc))
+        .collect();
+    (!locations.is_empty()).then_some(locations)
+}
+
+pub fn completion(
+    index: &Index,
+    enc: PositionEncoding,
+    params: &CompletionParams,
+) -> Option<CompletionResponse> {
+    let (file, offset) = at(index, &params.text_document_position, enc)?;
+    let found = crate::ide::completion(index, file, offset)?;
+    let range = convert::range(index, file, found.range, enc);
+    let items = found
+        .items
+        .into_iter()
+        .map(|item| CompletionItem {
+            kind: Some(match item.kind {
+                crate::ide::CompletionKind::Skill => CompletionItemKind::FUNCTION,
+                crate::ide::CompletionKind::Archetype => CompletionItemKind::CLASS,
+                crate::ide::CompletionKind::McpServer => CompletionItemKind::MODULE,
+                crate::ide::CompletionKind::Topology => CompletionItemKind::STRUCT,
+                crate::ide::CompletionKind::Value => CompletionItemKind::ENUM_MEMBER,
+                crate::ide::CompletionKind::Field => CompletionItemKind::PROPERTY,
+            }),
+            detail: item.detail,
+            text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
+                range,
+                item.label.clone(),
+            ))),
+            label: item.label,
+            ..Default::default()
+        })
+        .collect();
+    Some(CompletionResponse::Array(items))
+}
+
+pub fn document_symbols(
+    index: &Index,
+    enc: PositionEncoding,
+    params: &DocumentSymbolParams,
+) -> Option<DocumentSymbolResponse> {
+    let path = convert::path_of(&params.text_document.uri)?;
+    let file = index.file_id(&path)?;
+    let symbols = crate::ide::document_symbols(index, file);
+    if symbols.is_empty() {
+        return None;
+    }
+    Some(DocumentSymbolResponse::Nested(
+        symbols
+            .into_iter()
+            .map(|s| document_symbol(index, file, s, enc))
+            .collect(),
+    ))
+}
+
+pub fn workspace_symbols(
+    index: &Index,
+    enc: PositionEncoding,
+    params: &WorkspaceSymbolParams,
+) -> Option<WorkspaceSymbolResponse> {
+    let symbols: Vec<WorkspaceSymbol> = crate::ide::workspace_symbols(index, &params.query)
+        .into_iter()
+        .filter_map(|s| {
+            Some(WorkspaceSymbol {
+                name: s.name,
+                kind: symbol_kind(s.kind),
+                tags: None,
+                container_name: s.detail,
+                location: OneOf::Left(convert::location(index, s.file, s.range, enc)?),
+                data: None,
+            })
+        })
+        .collect();
+    Some(WorkspaceSymbolResponse::Nested(symbols))
+}
+
+fn symbol_kind(kind: crate::ide::SymbolKind) -> SymbolKind {
+    match kind {
+        crate::ide::SymbolKind::Artifact => SymbolKind::FILE,
+        crate::ide::SymbolKind::Agent => SymbolKind::OBJECT,
+        crate::ide::SymbolKind::McpServer => SymbolKind::INTERFACE,
+    }
+}
+
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must still be written.
+fn document_symbol(
+    index: &Index,
+    file: FileId,
+    s: crate::ide::Symbol,
+    enc: PositionEncoding,
+) -> DocumentSymbol {
+    DocumentSymbol {
+        name: s.name,
+        detail: s.detail,
+        kind: symbol_kind(s.kind),
+        tags: None,
+        deprecated: None,
+        range: convert::range(index, file, s.range, enc),
+        selection_range: convert::range(index, file, s.selection_range, enc),
+        children: Some(
+            s.children
+                .into_iter()
+                .map(|c| document_symbol(index, file, c, enc))
+                .collect(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::*;
+    use crate::index::Change;
+
+    /// The end-to-end fixture, indexed under a made-up root: handlers need no client and no disk.
+    fn estate() -> (Index, PathBuf) {
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/estate");
+        let root = PathBuf::from("/estate");
+        let changes = [
+            "workspace.yaml",
+            "topologies/estate.yaml",
+            "skills/list-conventions.yaml",
+            "skills/get-convention.yaml",
+            "skills/search-code.yaml",
+        ]
+        .iter()
+        .map(|relative| Change::Set {
+            path: root.join(relative),
+            text: std::fs::read_to_string(fixture.join(relative)).unwrap(),
+        })
+        .collect();
+        let mut index = Index::new();
+        index.apply(changes);
+        (index, root)
+    }
+
+    fn position(path: &Path, line: u32, character: u32) -> TextDocumentPositionParams {
+        TextDocumentPositionParams {
+            text_document: TextDocumentIdentifier {
+                uri: convert::uri_of(path).unwrap(),
+            },
+            position: Position::new(line, character),
+        }
+    }
+
+    #[test]
+    fn definition_of_a_required_skill_is_its_metadata_id() {
+        let (index, root) = estate();
+        let topology = root.join("topologies/estate.yaml");
+        let params = GotoDefinitionParams {
+            text_document_position_params: position(&topology, 25, 12),
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        };
+        let Some(GotoDefinitionResponse::Scalar(location)) =
+            definition(&index, PositionEncoding::Utf16, &params)
+        else {
+            panic!("one definition expected");
+        };
+        assert_eq!(
+            convert::path_of(&location.uri),
+            Some(root.join("skills/search-code.yaml"))
+        );
+    }
+
+    #[test]
+    fn unknown_documents_and_positions_past_the_end_answer_none() {
+        let (index, root) = estate();
+        let hover_at = |path: &Path, line| HoverParams {
+            text_document_position_params: position(path, line, 0),
+            work_done_progress_params: Default::default(),
+        };
+        let topology = root.join("topologies/estate.yaml");
+        assert!(hover(&index, PositionEncoding::Utf16, &hover_at(&topology, 9999)).is_none());
+        let unknown = root.join("topologies/unknown.yaml");
+        assert!(hover(&index, PositionEncoding::Utf16, &hover_at(&unknown, 0)).is_none());
+    }
+
+    #[test]
+    fn document_symbols_name_the_agents() {
+        let (index, root) = estate();
+        let params = DocumentSymbolParams {
+            text_document: TextDocumentIdentifier {
+                uri: convert::uri_of(&root.join("topologies/estate.yaml")).unwrap(),
+            },
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        };
+        let Some(DocumentSymbolResponse::Nested(symbols)) =
+            document_symbols(&index, PositionEncoding::Utf16, &params)
+        else {
+            panic!("nested symbols expected");
+        };
+        let mut agents = Vec::new();
+        let mut stack: Vec<&DocumentSymbol> = symbols.iter().collect();
+        while let Some(symbol) = stack.pop() {
+            agents.push(symbol.name.as_str());
+            stack.extend(symbol.children.iter().flatten());
+        }
+        assert!(agents.contains(&"engineer"), "{agents:?}");
+    }
+}

@@ -1,0 +1,97 @@
+//! The editor's settings: `initializationOptions`, `workspace/didChangeConfiguration` and, for
+//! pull-model clients, `workspace/configuration`. They take the keys of `skillgraph.toml` (at the
+//! top or under `skillgraph`) and act as the config of files with no `skillgraph.toml` above them.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use tower_lsp_server::ls_types::*;
+
+use super::state::{lock, panic_message};
+use super::Backend;
+use crate::diagnostic::FileId;
+use crate::index::Settings;
+use crate::model::config::Config;
+
+/// Settings from `initializationOptions` or `workspace/configuration`: the keys of
+/// `skillgraph.toml`, either at the top or under a `skillgraph` section. `None` when there are
+/// none; otherwise the settings and what was wrong with them.
+pub fn settings_from(options: &serde_json::Value) -> Option<(Settings, Vec<String>)> {
+    let section = options.get("skillgraph").unwrap_or(options);
+    let object = section.as_object()?;
+    // JSON nulls have no TOML form; a null key means "not set".
+    let object: serde_json::Map<String, serde_json::Value> = object
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let text = match toml::to_string(&object) {
+        Ok(text) => text,
+        Err(error) => {
+            return Some((
+                Settings::default(),
+                vec![format!(
+                    "the settings are not a table of skillgraph.toml keys: {error}"
+                )],
+            ))
+        }
+    };
+    let (config, problems) = Config::parse(FileId(u32::MAX), &text);
+    let settings = Settings {
+        severity_overrides: config.rules.iter().cloned().collect(),
+        config: Some(config),
+    };
+    Some((settings, problems.into_iter().map(|d| d.message).collect()))
+}
+
+impl Backend {
+    /// Replaces the settings and republishes every file whose diagnostics they change.
+    pub(super) async fn apply_settings(&self, options: &serde_json::Value) {
+        let Some((settings, problems)) = settings_from(options) else {
+            return;
+        };
+        for problem in problems {
+            self.log(
+                MessageType::WARNING,
+                format!("skillgraph settings: {problem}"),
+            )
+            .await;
+        }
+        let result = {
+            let mut state = lock(&self.state);
+            let state = &mut *state;
+            if state.index.settings == settings {
+                return;
+            }
+            catch_unwind(AssertUnwindSafe(|| {
+                let all = Arc::make_mut(&mut state.index).set_settings(settings);
+                if state.indexed {
+                    self.publish(state, all);
+                }
+            }))
+            .map_err(|payload| panic_message(payload.as_ref()))
+        };
+        self.log_failure("settings", result).await;
+    }
+
+    pub(super) async fn configuration_changed(&self, params: DidChangeConfigurationParams) {
+        let pushed = params.settings.as_object().is_some_and(|o| !o.is_empty());
+        if pushed {
+            self.apply_settings(&params.settings).await;
+            return;
+        }
+        // Pull-model clients (VS Code) send no settings here: ask for the section.
+        if !lock(&self.state).offers.pull_configuration {
+            return;
+        }
+        let item = ConfigurationItem {
+            scope_uri: None,
+            section: Some("skillgraph".to_owned()),
+        };
+        if let Ok(values) = self.client.configuration(vec![item]).await {
+            if let Some(value) = values.into_iter().next() {
+                self.apply_settings(&value).await;
+            }
+        }
+    }
+}
