@@ -23,6 +23,13 @@ struct Cli {
     command: Command,
 }
 
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check every SwarmKit workspace and SKILL.md under the paths (default: the current directory).
@@ -34,9 +41,9 @@ enum Command {
         /// Exit with 1 when there are warnings, too.
         #[arg(long)]
         deny_warnings: bool,
-        /// Colour in human output: auto, always or never.
-        #[arg(long, default_value = "auto")]
-        color: String,
+        /// Colour in human output (auto: when stdout is a terminal and NO_COLOR is unset).
+        #[arg(long, value_enum, default_value = "auto")]
+        color: ColorChoice,
     },
     /// Run the language server on stdin/stdout.
     Lsp {
@@ -62,10 +69,12 @@ fn main() -> ExitCode {
             deny_warnings,
             color,
         } => {
-            let color = match color.as_str() {
-                "always" => true,
-                "never" => false,
-                _ => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            let color = match color {
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => {
+                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+                }
             };
             check(paths, format, deny_warnings, color)
         }

@@ -54,6 +54,8 @@ struct Summary {
     files: usize,
     errors: usize,
     warnings: usize,
+    infos: usize,
+    hints: usize,
 }
 
 pub(super) fn render(report: &Report, out: &mut dyn io::Write) -> io::Result<()> {
@@ -105,6 +107,8 @@ pub(super) fn render(report: &Report, out: &mut dyn io::Write) -> io::Result<()>
             files: report.files_checked,
             errors: counts.errors,
             warnings: counts.warnings,
+            infos: counts.infos,
+            hints: counts.hints,
         },
     };
     serde_json::to_writer_pretty(&mut *out, &document).map_err(io::Error::from)?;
@@ -253,7 +257,9 @@ mod tests {
               "summary": {
                 "files": 3,
                 "errors": 1,
-                "warnings": 1
+                "warnings": 1,
+                "infos": 1,
+                "hints": 1
               }
             }
         "#]]
@@ -270,7 +276,9 @@ mod tests {
               "summary": {
                 "files": 0,
                 "errors": 0,
-                "warnings": 0
+                "warnings": 0,
+                "infos": 0,
+                "hints": 0
               }
             }
         "#]]

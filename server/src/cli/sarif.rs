@@ -17,7 +17,10 @@ use crate::rules::catalogue;
 use crate::syntax::{PositionEncoding, TextRange};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
-const INFORMATION_URI: &str = "https://github.com/skillgraph/skillgraph";
+/// The project's home, from the Cargo metadata.
+const INFORMATION_URI: &str = env!("CARGO_PKG_REPOSITORY");
+/// Where each code is documented: a section of docs/rules.md (the anchor is `rules_anchor`).
+const RULES_DOC: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/rules.md");
 
 #[derive(Serialize)]
 struct Log<'r> {
@@ -53,6 +56,8 @@ struct Driver {
 #[serde(rename_all = "camelCase")]
 struct Rule {
     id: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help_uri: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     short_description: Option<Text<'static>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -208,6 +213,7 @@ fn rule(code: &'static str) -> Rule {
     let doc = catalogue::lookup(code);
     Rule {
         id: code,
+        help_uri: doc.map(|doc| format!("{RULES_DOC}#{}", rules_anchor(doc.code))),
         short_description: doc.map(|doc| Text { text: doc.summary }),
         full_description: doc.map(|doc| Text {
             text: doc.explanation,
@@ -220,6 +226,17 @@ fn rule(code: &'static str) -> Rule {
             level: level(doc.severity),
         }),
     }
+}
+
+/// The anchor GitHub gives the heading `` ## `code` `` in docs/rules.md: the heading's text
+/// lower-cased, without punctuation other than `-` and `_` (so `yaml.duplicate-key` becomes
+/// `yamlduplicate-key`), spaces made `-`.
+fn rules_anchor(code: &str) -> String {
+    code.chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 /// A display path as a URI reference: `/` separators, percent-encoding for everything but
@@ -283,6 +300,10 @@ mod tests {
         assert_eq!(rules[3]["id"], "yaml.duplicate-key");
         assert_eq!(rules[3]["shortDescription"]["text"], doc.summary);
         assert_eq!(rules[3]["fullDescription"]["text"], doc.explanation);
+        assert_eq!(
+            rules[3]["helpUri"],
+            "https://github.com/skillgraph/skillgraph/blob/main/docs/rules.md#yamlduplicate-key"
+        );
         // Codes unknown to the catalogue get a bare entry.
         assert_eq!(rules[0], serde_json::json!({"id": "test.duplicate-grant"}));
     }
@@ -455,6 +476,36 @@ mod tests {
             }
         "#]]
         .assert_eq(&render_to_string(&fixture.report()));
+    }
+
+    /// Every code's help link lands on its section: the anchors are those of the headings of
+    /// docs/rules.md, computed as GitHub does, and no two sections share one.
+    #[test]
+    fn help_uris_point_at_the_sections_of_the_rules_doc() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/rules.md");
+        let doc = std::fs::read_to_string(path).unwrap();
+        let headings: Vec<&str> = doc
+            .lines()
+            .filter_map(|line| line.strip_prefix("## "))
+            .collect();
+        let anchors: std::collections::HashSet<String> = headings
+            .iter()
+            .map(|heading| rules_anchor(&heading.replace('`', "")))
+            .collect();
+        assert_eq!(
+            anchors.len(),
+            headings.len(),
+            "two sections share an anchor"
+        );
+        let mut checked = 0;
+        for rule in catalogue::all() {
+            let uri = super::rule(rule.code).help_uri.unwrap();
+            let anchor = uri.strip_prefix(&format!("{RULES_DOC}#")).unwrap();
+            assert!(anchors.contains(anchor), "{} -> #{anchor}", rule.code);
+            checked += 1;
+        }
+        assert_eq!(checked, headings.len());
+        assert_eq!(rules_anchor("A b.c_d-e"), "a-bc_d-e");
     }
 
     #[test]

@@ -1,7 +1,13 @@
 //! `skillgraph.toml`: strictness of SKILL.md checks, the tool inventory, severity overrides.
 //! A malformed file is reported on itself and the defaults apply to whatever could not be read.
 
+use std::collections::BTreeMap;
+
+use serde::de::DeserializeOwned;
+use serde::de::IntoDeserializer as _;
 use serde::Deserialize;
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
 
 use crate::diagnostic::{Diagnostic, FileId, Severity};
 use crate::rules::catalogue::RuleDoc;
@@ -18,96 +24,122 @@ pub struct Config {
     pub rules: Vec<(String, Option<Severity>)>,
 }
 
+// The file's shape. These types are the single description of it: the JSON Schema in
+// `docs/skillgraph.toml.schema.json` is generated from them (see the tests), and
+// `Config::parse` reads each section through them one key at a time, so a bad key costs only
+// itself.
+
+/// `skillgraph.toml`: how skillgraph checks the SwarmKit workspaces and SKILL.md skills below it.
 #[derive(Deserialize, Default)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+#[cfg_attr(test, schemars(title = "skillgraph.toml"))]
 #[serde(deny_unknown_fields)]
 struct RawConfig {
+    /// How SKILL.md frontmatter is checked.
     #[serde(rename = "skill-md", default)]
     skill_md: RawSkillMd,
+    /// The tools an agent harness offers, checked against SKILL.md `dependencies`,
+    /// `precondition` and `action_tool`.
     #[serde(default)]
     tools: RawTools,
+    /// Severity per diagnostic code, e.g. `"agent.duplicate-grant" = "off"`. docs/rules.md
+    /// lists the codes.
     #[serde(default)]
-    rules: toml::Table,
+    rules: BTreeMap<String, RawLevel>,
 }
 
+/// How SKILL.md frontmatter is checked.
 #[derive(Deserialize, Default)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(rename = "SkillMd"))]
 #[serde(deny_unknown_fields)]
 struct RawSkillMd {
+    /// Report fields outside the Agent Skills spec as errors (as skills-ref does) instead of
+    /// warnings.
     #[serde(default)]
     strict: bool,
+    /// Frontmatter fields to accept silently, e.g. `x-owner`.
     #[serde(rename = "extra-fields", default)]
     extra_fields: Vec<String>,
 }
 
+/// The tools an agent harness offers.
 #[derive(Deserialize, Default)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(rename = "Tools"))]
 #[serde(deny_unknown_fields)]
 struct RawTools {
+    /// Tool names the harness offers.
     #[serde(default)]
     available: Vec<String>,
+    /// JSON files holding saved MCP `tools/list` results, relative to this file.
     #[serde(rename = "mcp-tool-lists", default)]
     mcp_tool_lists: Vec<String>,
+    /// Built-in harness tool sets, e.g. `claude-code`.
     #[serde(default)]
     presets: Vec<String>,
 }
 
+/// A rule's level; `off` silences the code.
+#[derive(Deserialize, Clone, Copy)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(rename = "Level"))]
+#[serde(rename_all = "lowercase")]
+enum RawLevel {
+    Off,
+    Error,
+    // The spellings `Severity::parse` has always accepted.
+    #[serde(alias = "warn")]
+    Warning,
+    #[serde(alias = "information")]
+    Info,
+    Hint,
+}
+
 impl Config {
     /// Parses a config file's text. Never fails: problems become `config.invalid` diagnostics.
+    /// A file that is not TOML gives the defaults; otherwise each key that cannot be read is
+    /// reported and left at its default, and the rest of the file applies.
     pub fn parse(file: FileId, text: &str) -> (Config, Vec<Diagnostic>) {
         let mut diagnostics = Vec::new();
-        let raw: RawConfig = match toml::from_str(text) {
-            Ok(raw) => raw,
+        let root = match DeTable::parse(text) {
+            Ok(root) => root.into_inner(),
             Err(error) => {
-                let range = error.span().map_or(TextRange::empty(0), |s| {
-                    TextRange::new(s.start as u32, s.end as u32)
-                });
+                let range = error.span().map_or(TextRange::empty(0), span_range);
                 diagnostics.push(Diagnostic::new(
                     "config.invalid",
                     file,
                     range,
                     format!(
-                        "skillgraph.toml could not be read, so the defaults apply: {}",
+                        "skillgraph.toml is not valid TOML, so the defaults apply: {}",
                         error.message()
                     ),
                 ));
                 return (Config::default(), diagnostics);
             }
         };
-        let mut rules = Vec::new();
-        for (code, value) in &raw.rules {
-            let range = find_key(text, code);
-            let Some(level) = value.as_str() else {
-                diagnostics.push(Diagnostic::new(
-                    "config.invalid",
-                    file,
-                    range,
-                    format!(
-                        "the level of `{code}` must be a string: off, error, warning, info or hint"
-                    ),
-                ));
-                continue;
+        // Drop what cannot be read, reporting each piece where it is; the rest then reads as a
+        // whole.
+        let mut readable = DeTable::new();
+        for (key, value) in &root {
+            let kept = match key.get_ref().as_ref() {
+                "skill-md" => readable_section::<RawSkillMd>(file, key, value, &mut diagnostics),
+                "tools" => readable_section::<RawTools>(file, key, value, &mut diagnostics),
+                "rules" => readable_rules(file, value, &mut diagnostics),
+                _ => {
+                    diagnostics.push(unknown_key(file, key, None, field_names::<RawConfig>()));
+                    None
+                }
             };
-            let severity = if level == "off" {
-                None
-            } else if let Some(severity) = Severity::parse(level) {
-                Some(severity)
-            } else {
-                diagnostics.push(Diagnostic::new(
-                    "config.invalid",
-                    file,
-                    range,
-                    format!("`{level}` is not a level; use off, error, warning, info or hint"),
-                ));
-                continue;
-            };
-            if crate::rules::catalogue::lookup(code).is_none() {
-                diagnostics.push(Diagnostic::new(
-                    "config.unknown-rule",
-                    file,
-                    range,
-                    format!("no rule has the code `{code}`, so this line has no effect; `skillgraph check --format json` lists the codes it reports"),
-                ));
+            if let Some(kept) = kept {
+                readable.insert(key.clone(), kept);
             }
-            rules.push((code.clone(), severity));
         }
+        let raw: RawConfig = deserialize(readable, 0..text.len()).unwrap_or_default();
+        // Tables iterate in key order; report in the order of the text.
+        diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
+        let rules = raw
+            .rules
+            .into_iter()
+            .map(|(code, level)| (code, level.severity()))
+            .collect();
         (
             Config {
                 strict: raw.skill_md.strict,
@@ -122,14 +154,194 @@ impl Config {
     }
 }
 
-/// The range of a `[rules]` key as written (quoted or bare); the start of the file if not found.
-fn find_key(text: &str, key: &str) -> TextRange {
-    for candidate in [format!("\"{key}\""), format!("'{key}'"), key.to_owned()] {
-        if let Some(at) = text.find(&candidate) {
-            return TextRange::new(at as u32, (at + candidate.len()) as u32);
+impl RawLevel {
+    fn severity(self) -> Option<Severity> {
+        match self {
+            RawLevel::Off => None,
+            RawLevel::Error => Some(Severity::Error),
+            RawLevel::Warning => Some(Severity::Warning),
+            RawLevel::Info => Some(Severity::Info),
+            RawLevel::Hint => Some(Severity::Hint),
         }
     }
-    TextRange::empty(0)
+}
+
+fn span_range(span: std::ops::Range<usize>) -> TextRange {
+    TextRange::new(span.start as u32, span.end as u32)
+}
+
+/// The keys of a section that read: each key is deserialized on its own, so that an unknown
+/// key or a value of the wrong type is reported where it is and only that key keeps its default.
+fn readable_section<'i, T: DeserializeOwned>(
+    file: FileId,
+    section: &Spanned<toml::de::DeString<'i>>,
+    value: &Spanned<DeValue<'i>>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Spanned<DeValue<'i>>> {
+    let section: &str = section.get_ref();
+    let DeValue::Table(table) = value.get_ref() else {
+        diagnostics.push(Diagnostic::new(
+            "config.invalid",
+            file,
+            span_range(value.span()),
+            format!("`{section}` must be a table (`[{section}]`), so it is ignored"),
+        ));
+        return None;
+    };
+    let keys = field_names::<T>();
+    let mut readable = DeTable::new();
+    for (key, entry) in table {
+        if !keys.contains(&key.get_ref().as_ref()) {
+            diagnostics.push(unknown_key(file, key, Some(section), keys));
+            continue;
+        }
+        let mut alone = DeTable::new();
+        alone.insert(key.clone(), entry.clone());
+        match deserialize::<T>(alone, value.span()) {
+            Ok(_) => {
+                readable.insert(key.clone(), entry.clone());
+            }
+            Err(error) => diagnostics.push(Diagnostic::new(
+                "config.invalid",
+                file,
+                span_range(entry.span()),
+                format!(
+                    "`{}` in `[{section}]` cannot be read, so its default applies: {}",
+                    key.get_ref(),
+                    error.message().trim_end()
+                ),
+            )),
+        }
+    }
+    Some(Spanned::new(value.span(), DeValue::Table(readable)))
+}
+
+fn deserialize<T: DeserializeOwned>(
+    table: DeTable<'_>,
+    span: std::ops::Range<usize>,
+) -> Result<T, toml::de::Error> {
+    T::deserialize(toml::de::ValueDeserializer::from(Spanned::new(
+        span,
+        DeValue::Table(table),
+    )))
+}
+
+/// The `[rules]` entries whose level reads; unknown codes are kept (they are harmless) and
+/// reported with the nearest code.
+fn readable_rules<'i>(
+    file: FileId,
+    value: &Spanned<DeValue<'i>>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Spanned<DeValue<'i>>> {
+    let DeValue::Table(table) = value.get_ref() else {
+        diagnostics.push(Diagnostic::new(
+            "config.invalid",
+            file,
+            span_range(value.span()),
+            "`rules` must be a table (`[rules]`) of code = level, so it is ignored".to_owned(),
+        ));
+        return None;
+    };
+    let mut readable = DeTable::new();
+    for (key, entry) in table {
+        let code: &str = key.get_ref();
+        let problem = match entry.get_ref() {
+            DeValue::String(level)
+                if RawLevel::deserialize(entry.clone().into_deserializer()).is_err() =>
+            {
+                Some(format!(
+                    "`{level}` is not a level; use off, error, warning, info or hint"
+                ))
+            }
+            DeValue::String(_) => None,
+            _ => Some(format!(
+                "the level of `{code}` must be a string: off, error, warning, info or hint"
+            )),
+        };
+        if let Some(problem) = problem {
+            diagnostics.push(Diagnostic::new(
+                "config.invalid",
+                file,
+                span_range(entry.span()),
+                problem,
+            ));
+            continue;
+        }
+        if crate::rules::catalogue::lookup(code).is_none() {
+            let codes = crate::rules::catalogue::all().map(|rule| rule.code);
+            let message = match crate::rules::suggest::closest(code, codes) {
+                Some(nearest) => format!(
+                    "no rule has the code `{code}`, so this line has no effect; did you mean `{nearest}`?"
+                ),
+                None => format!(
+                    "no rule has the code `{code}`, so this line has no effect; docs/rules.md lists the codes"
+                ),
+            };
+            diagnostics.push(Diagnostic::new(
+                "config.unknown-rule",
+                file,
+                span_range(key.span()),
+                message,
+            ));
+        }
+        readable.insert(key.clone(), entry.clone());
+    }
+    Some(Spanned::new(value.span(), DeValue::Table(readable)))
+}
+
+fn unknown_key(
+    file: FileId,
+    key: &Spanned<toml::de::DeString<'_>>,
+    section: Option<&str>,
+    known: &[&str],
+) -> Diagnostic {
+    let name: &str = key.get_ref();
+    let place = match section {
+        Some(section) => format!("`[{section}]` has no key `{name}`"),
+        None => format!("skillgraph.toml has no section `{name}`"),
+    };
+    let hint = match crate::rules::suggest::closest(name, known.iter().copied()) {
+        Some(nearest) => format!("did you mean `{nearest}`?"),
+        None => format!("the known ones are {}", known.join(", ")),
+    };
+    Diagnostic::new(
+        "config.invalid",
+        file,
+        span_range(key.span()),
+        format!("{place}, so it is ignored; {hint}"),
+    )
+}
+
+/// The field names (as renamed for serde) of a struct deriving `Deserialize`: serde hands them
+/// to `deserialize_struct`, which this deserializer records and then declines.
+fn field_names<T: DeserializeOwned>() -> &'static [&'static str] {
+    struct Capture<'a>(&'a mut &'static [&'static str]);
+    impl<'de> serde::Deserializer<'de> for Capture<'_> {
+        type Error = serde::de::value::Error;
+        fn deserialize_any<V: serde::de::Visitor<'de>>(
+            self,
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            Err(serde::de::Error::custom("not a struct"))
+        }
+        fn deserialize_struct<V: serde::de::Visitor<'de>>(
+            self,
+            _name: &'static str,
+            fields: &'static [&'static str],
+            _visitor: V,
+        ) -> Result<V::Value, Self::Error> {
+            *self.0 = fields;
+            Err(serde::de::Error::custom("fields recorded"))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+            option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+            ignored_any
+        }
+    }
+    let mut fields: &'static [&'static str] = &[];
+    let _ = T::deserialize(Capture(&mut fields));
+    fields
 }
 
 pub const RULES: &[RuleDoc] = &[
@@ -138,15 +350,16 @@ pub const RULES: &[RuleDoc] = &[
         severity: Severity::Error,
         summary: "`skillgraph.toml` is malformed.",
         explanation: "The file is not valid TOML, has a key of the wrong type, an unknown section or key, or a \
-`[rules]` level that is not one of off, error, warning, info, hint. What could not be read falls back to the \
-defaults, so checks still run. Fix the line shown.",
+`[rules]` level that is not one of off, error, warning, info, hint. Only what is reported is ignored (a file \
+that is not TOML at all falls back to the defaults); the rest of the file applies, so checks still run. Fix \
+the line shown; `docs/skillgraph.toml.schema.json` describes every key.",
     },
     RuleDoc {
         code: "config.unknown-rule",
         severity: Severity::Warning,
         summary: "A `[rules]` entry names a code that no rule has.",
-        explanation: "The override has no effect, usually because of a typo in the code. `docs/rules.md` lists \
-every code.",
+        explanation: "The override has no effect, usually because of a typo in the code; the message names the \
+nearest code when one is close. `docs/rules.md` lists every code.",
     },
 ];
 
@@ -164,26 +377,149 @@ mod tests {
         assert_eq!(config.rules.len(), 2);
     }
 
+    fn slice(text: &str, range: TextRange) -> &str {
+        &text[range.start as usize..range.end as usize]
+    }
+
     #[test]
-    fn malformed_file_is_a_diagnostic_with_defaults() {
-        let text = "[tools]\navailable = \"Read\"\n";
+    fn text_that_is_not_toml_gives_the_defaults() {
+        let text = "[tools\navailable = [\"Read\"]\n";
         let (config, diagnostics) = Config::parse(FileId(0), text);
         assert_eq!(config, Config::default());
+        assert_eq!(diagnostics.len(), 1);
         assert_eq!(diagnostics[0].code, "config.invalid");
-        let range = diagnostics[0].range;
-        assert_eq!(&text[range.start as usize..range.end as usize], "\"Read\"");
+        assert!(diagnostics[0].message.contains("not valid TOML"));
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_type_costs_only_its_key() {
+        let text = "[tools]\navailable = \"Read\"\npresets = [\"claude-code\"]\n[skill-md]\nstrict = true\n";
+        let (config, diagnostics) = Config::parse(FileId(0), text);
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+        assert_eq!(diagnostics[0].code, "config.invalid");
+        assert_eq!(slice(text, diagnostics[0].range), "\"Read\"");
+        assert!(config.tools_available.is_empty());
+        assert_eq!(config.presets, ["claude-code"]);
+        assert!(config.strict);
+    }
+
+    #[test]
+    fn one_unknown_key_is_reported_and_the_rest_applies() {
+        let text = "[skill-md]\nstrict = true\nextra-field = [\"x-owner\"]\n[tools]\navailable = [\"Read\"]\n[rules]\n\"agent.duplicate-grant\" = \"off\"\n";
+        let (config, diagnostics) = Config::parse(FileId(0), text);
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+        assert_eq!(diagnostics[0].code, "config.invalid");
+        assert_eq!(slice(text, diagnostics[0].range), "extra-field");
+        assert!(
+            diagnostics[0]
+                .message
+                .contains("did you mean `extra-fields`?"),
+            "{}",
+            diagnostics[0].message
+        );
+        assert!(config.strict);
+        assert_eq!(config.tools_available, ["Read"]);
+        assert_eq!(config.rules, [("agent.duplicate-grant".to_owned(), None)]);
+    }
+
+    #[test]
+    fn an_unknown_section_is_reported_and_the_rest_applies() {
+        let text = "[tool]\navailable = [\"Read\"]\n[skill-md]\nstrict = true\n[linting]\nx = 1\n";
+        let (config, diagnostics) = Config::parse(FileId(0), text);
+        let messages: Vec<_> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(diagnostics.len(), 2, "{messages:?}");
+        assert_eq!(slice(text, diagnostics[0].range), "tool");
+        assert!(
+            messages[0].contains("did you mean `tools`?"),
+            "{messages:?}"
+        );
+        assert_eq!(slice(text, diagnostics[1].range), "linting");
+        assert!(
+            messages[1].contains("skill-md, tools, rules"),
+            "{messages:?}"
+        );
+        assert!(config.strict);
+    }
+
+    #[test]
+    fn a_section_that_is_not_a_table_is_reported() {
+        let text = "tools = 3\n[skill-md]\nstrict = true\n";
+        let (config, diagnostics) = Config::parse(FileId(0), text);
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+        assert_eq!(slice(text, diagnostics[0].range), "3");
+        assert!(config.strict);
+    }
+
+    #[test]
+    fn the_sections_read_are_the_fields_of_the_file_type() {
+        // `Config::parse` matches these names; a new field needs a branch there.
+        assert_eq!(field_names::<RawConfig>(), ["skill-md", "tools", "rules"]);
+        assert_eq!(
+            field_names::<RawTools>(),
+            ["available", "mcp-tool-lists", "presets"]
+        );
     }
 
     #[test]
     fn bad_levels_and_unknown_codes() {
-        let text = "[rules]\n\"agent.duplicate-grant\" = \"loud\"\n\"no.such-rule\" = \"off\"\n";
-        let (_, diagnostics) = Config::parse(FileId(0), text);
+        let text = "[rules]\n\"agent.duplicate-grant\" = \"loud\"\n\"no.such-rule\" = \"off\"\n\"yaml.duplicate-key\" = \"warn\"\n\"schema.lenght\" = \"info\"\n";
+        let (config, diagnostics) = Config::parse(FileId(0), text);
         let codes: Vec<_> = diagnostics.iter().map(|d| d.code).collect();
-        assert_eq!(codes, ["config.invalid", "config.unknown-rule"]);
-        let range = diagnostics[1].range;
         assert_eq!(
-            &text[range.start as usize..range.end as usize],
-            "\"no.such-rule\""
+            codes,
+            [
+                "config.invalid",
+                "config.unknown-rule",
+                "config.unknown-rule"
+            ]
+        );
+        assert_eq!(slice(text, diagnostics[0].range), "\"loud\"");
+        assert_eq!(slice(text, diagnostics[1].range), "\"no.such-rule\"");
+        assert!(
+            diagnostics[1].message.contains("docs/rules.md"),
+            "{}",
+            diagnostics[1].message
+        );
+        assert_eq!(slice(text, diagnostics[2].range), "\"schema.lenght\"");
+        assert!(
+            diagnostics[2]
+                .message
+                .contains("did you mean `schema.length`?"),
+            "{}",
+            diagnostics[2].message
+        );
+        assert!(config
+            .rules
+            .contains(&("yaml.duplicate-key".to_owned(), Some(Severity::Warning))));
+        assert_eq!(config.rules.len(), 3, "{:?}", config.rules);
+    }
+
+    /// The committed schema is the one the types generate. `UPDATE_SCHEMA=1 cargo test -p
+    /// skillgraph --lib config` rewrites it.
+    #[test]
+    fn committed_schema_is_generated_from_the_types() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../docs/skillgraph.toml.schema.json"
+        );
+        // Draft 7: the newest draft every TOML language server in use reads.
+        let generator = schemars::generate::SchemaSettings::draft07().into_generator();
+        let mut schema =
+            serde_json::to_value(generator.into_root_schema_for::<RawConfig>()).unwrap();
+        schema["$id"] = SCHEMA_ID.into();
+        let expected = serde_json::to_string_pretty(&schema).unwrap() + "\n";
+        if std::env::var_os("UPDATE_SCHEMA").is_some() {
+            std::fs::write(path, &expected).unwrap();
+            return;
+        }
+        let actual = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            actual == expected,
+            "docs/skillgraph.toml.schema.json is stale; run `UPDATE_SCHEMA=1 cargo test -p skillgraph --lib config`"
         );
     }
+
+    /// Where editors fetch the schema from (the `#:schema` line in the docs).
+    const SCHEMA_ID: &str =
+        "https://raw.githubusercontent.com/skillgraph/skillgraph/main/docs/skillgraph.toml.schema.json";
 }
