@@ -1,4 +1,6 @@
-//! Graphs over ids: cycles with their whole path (each reported once, from its earliest node),
-//! nodes blocked by a cycle or by an unsatisfiable prerequisite, and call orders.
+//! Graphs over ids: strongly connected components (each cyclic one reported once, with a shortest
+//! cycle through its earliest node), dependency orders, and the bounded way diagnostics show a
+//! path. Used for `requires:` rules, `depends_on`, composed skills and SKILL.md chains.
 
 pub mod cycles;
+pub mod path;

@@ -278,7 +278,7 @@ fn skill_in_agent(
     } else {
         let _ = writeln!(text, "- required by: {}", code_list(&required_by));
     }
-    let on_cycle = graph.cycles.iter().any(|c| c.contains(&node));
+    let on_cycle = graph.on_cycle(node);
     let satisfiable = graph.blocked[node].is_none() && !on_cycle;
     if !requires.is_empty() {
         let enforced = graph.types[node].map(|t| t.is_gated());
@@ -365,7 +365,7 @@ fn agent_summary(index: &Index, workspace: FileId, file: FileId, agent: &Agent) 
                     code_list(&prerequisites)
                 );
                 if let Some(node) = graph.index_of(&rule.guarded.value) {
-                    if graph.cycles.iter().any(|c| c.contains(&node)) {
+                    if graph.on_cycle(node) {
                         text.push_str(" — **never satisfiable**: caught in a `requires` cycle");
                     } else if graph.blocked[node].is_some() {
                         let _ = write!(

@@ -7,6 +7,7 @@ use super::catalogue::RuleDoc;
 use super::grants::{check_duplicate_grants, effective_skills};
 use crate::diagnostic::{Diagnostic, FileId, Severity};
 use crate::graph::cycles::Digraph;
+use crate::graph::path;
 use crate::index::Lookup;
 use crate::model::swarmkit::{ArtifactKind, Topology};
 
@@ -45,7 +46,9 @@ suggests the closest.",
         severity: Severity::Error,
         summary: "Agents wait for each other in a loop through `depends_on`.",
         explanation: "Each agent on the loop waits for the next, so none of them ever runs. The message names the \
-whole loop and each edge is a related location; remove one edge.",
+shortest loop through the tangle's first agent (first and last hops of a long one, with a count of the rest) and \
+each edge is a related location; a tangle of several loops is reported once, naming its agents. Remove one edge \
+of each loop.",
     },
 ];
 
@@ -190,36 +193,45 @@ fn check_depends_on(file: FileId, topology: &Topology, out: &mut Vec<Diagnostic>
             }
         }
     }
-    for cycle in graph.cycles() {
-        let names: Vec<&str> = cycle.iter().map(|&i| topology.agents[i].label()).collect();
-        let first = &topology.agents[cycle[0]];
-        let next = topology.agents[cycle[1 % cycle.len()]].label();
-        let range = first
-            .depends_on
-            .iter()
-            .find(|d| d.value == next)
-            .map_or(first.anchor_range, |d| d.range);
+    let components = graph.components();
+    for cycle in graph.cycles_of(&components) {
+        let label = |k: usize| topology.agents[cycle[k % cycle.len()]].label();
+        // The entry of agent `k` of the loop that names the next one.
+        let edge = |k: usize| {
+            let target = label(k + 1);
+            topology.agents[cycle[k]]
+                .depends_on
+                .iter()
+                .find(|d| d.value == target)
+        };
+        let names: Vec<&str> = (0..=cycle.len()).map(label).collect();
+        let tangle = &components.members[components.of[cycle[0]]];
+        let advice = if tangle.len() > cycle.len() {
+            let members: Vec<&str> = tangle.iter().map(|&i| topology.agents[i].label()).collect();
+            format!(
+                "; this loop is one of several among {} agents ({}): remove entries until none loops",
+                path::thousands(tangle.len()),
+                path::render_set(&members)
+            )
+        } else {
+            "; remove one `depends_on` entry".to_owned()
+        };
+        let range = edge(0).map_or(topology.agents[cycle[0]].anchor_range, |d| d.range);
         let mut d = Diagnostic::new(
             "agent.depends-on-cycle",
             file,
             range,
             format!(
-                "these agents wait for each other in a loop, so none of them runs: {} → {}; remove one `depends_on` entry",
-                names.join(" → "),
-                names[0]
+                "these agents wait for each other in a loop, so none of them runs: {}{advice}",
+                path::render(&names)
             ),
         );
-        for (k, &i) in cycle.iter().enumerate() {
-            let target = topology.agents[cycle[(k + 1) % cycle.len()]].label();
-            if let Some(edge) = topology.agents[i]
-                .depends_on
-                .iter()
-                .find(|d| d.value == target)
-            {
+        for k in path::related_hops(cycle.len()) {
+            if let Some(entry) = edge(k) {
                 d = d.with_related(
                     file,
-                    edge.range,
-                    format!("`{}` depends on `{target}`", topology.agents[i].label()),
+                    entry.range,
+                    format!("`{}` depends on `{}`", label(k), label(k + 1)),
                 );
             }
         }

@@ -5,6 +5,8 @@
 //! The effective set: the agent's `skills` if present, else its archetype's `defaults.skills`;
 //! then `skills_additional` appended; `server:`, `pack:` and abstract grants expanded.
 
+use std::collections::HashMap;
+
 use super::catalogue::RuleDoc;
 use super::registry;
 use crate::diagnostic::{Diagnostic, FileId, Severity};
@@ -104,19 +106,29 @@ pub struct EffectiveSkill {
     pub grant_range: TextRange,
 }
 
-/// An agent's effective skills, in grant order, plus what went wrong resolving them.
+/// An agent's effective skills, in grant order.
 #[derive(Clone, Debug, Default)]
 pub struct EffectiveSkills {
     pub skills: Vec<EffectiveSkill>,
+    /// The first grant of each id, so membership costs O(1) however many skills a grant expands to.
+    first: HashMap<String, usize>,
 }
 
 impl EffectiveSkills {
+    pub fn new(skills: Vec<EffectiveSkill>) -> Self {
+        let mut first = HashMap::with_capacity(skills.len());
+        for (i, skill) in skills.iter().enumerate() {
+            first.entry(skill.id.clone()).or_insert(i);
+        }
+        EffectiveSkills { skills, first }
+    }
+
     pub fn contains(&self, id: &str) -> bool {
-        self.skills.iter().any(|s| s.id == id)
+        self.first.contains_key(id)
     }
 
     pub fn get(&self, id: &str) -> Option<&EffectiveSkill> {
-        self.skills.iter().find(|s| s.id == id)
+        self.first.get(id).map(|&i| &self.skills[i])
     }
 }
 
@@ -400,7 +412,7 @@ pub fn effective_skills(
             );
         }
     }
-    EffectiveSkills { skills }
+    EffectiveSkills::new(skills)
 }
 
 /// `agent.duplicate-grant`: the same skill reached twice, reported on the second grant.
@@ -411,7 +423,11 @@ pub fn check_duplicate_grants(
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     for (i, skill) in effective.skills.iter().enumerate() {
-        let Some(first) = effective.skills[..i].iter().find(|s| s.id == skill.id) else {
+        // The first grant of the id, in O(1): duplicates are judged against it.
+        let Some(first) = effective
+            .get(&skill.id)
+            .filter(|_| effective.first[&skill.id] < i)
+        else {
             continue;
         };
         // Only report on grants written in this file (an archetype repeating itself is the

@@ -12,7 +12,10 @@
 use super::catalogue::RuleDoc;
 use super::grants::{skills_named, EffectiveSkills};
 use crate::diagnostic::{Diagnostic, FileId, Severity};
-use crate::graph::cycles::Digraph;
+use std::collections::HashMap;
+
+use crate::graph::cycles::{Components, Digraph};
+use crate::graph::path;
 use crate::index::Lookup;
 use crate::model::swarmkit::{Agent, ImplementationType, RequiresBlock};
 use crate::syntax::TextRange;
@@ -39,8 +42,10 @@ the agent cannot call is either a typo or a missing grant. Grant the skill or fi
         severity: Severity::Error,
         summary: "Skills of one agent require each other in a loop.",
         explanation: "`a requires b, b requires a` blocks both forever: each call is refused until the other has \
-succeeded. The agent cannot recover, and at run time nothing says why. The message names the whole loop and each \
-edge is a related location; remove one rule of the loop.",
+succeeded. The agent cannot recover, and at run time nothing says why. Each tangle of rules requiring each other is \
+reported once, on its first skill, with the shortest loop through it (a long loop shows its first and last hops \
+and how many are left out) and a related location per edge; when the tangle holds more loops, the message names \
+its skills. Remove one rule of each loop.",
     },
     RuleDoc {
         code: "agent.requires-unsatisfiable",
@@ -49,7 +54,8 @@ edge is a related location; remove one rule of the loop.",
         explanation: "The runtime records a prerequisite as satisfied only after a successful MCP tool call \
 (`implementation.type: mcp_tool`). A prerequisite that is an `llm_prompt`, `composed`, `command` or `agent` skill \
 is never recorded, so the skill it guards is refused forever; so is any skill that requires a blocked skill or a \
-skill caught in a `requires` cycle. The message walks the whole path to the cause. Make the prerequisite an \
+skill caught in a `requires` cycle. The message walks the path to the root cause (a long path shows its first hops, \
+how many are left out, and the last hop). Make the prerequisite an \
 `mcp_tool` skill, or drop the rule.",
     },
     RuleDoc {
@@ -91,6 +97,16 @@ pub enum Blocked {
     Transitive { prerequisite: usize },
 }
 
+impl Blocked {
+    fn prerequisite(&self) -> usize {
+        match self {
+            Blocked::NeverRecorded { prerequisite, .. }
+            | Blocked::Cycle { prerequisite }
+            | Blocked::Transitive { prerequisite } => *prerequisite,
+        }
+    }
+}
+
 /// One agent's ordering rules, resolved: the skills they mention, the graph (edges from a
 /// guarded skill to its prerequisites), each skill's implementation type, cycles and blocked
 /// skills. Shared by the checks and the hover.
@@ -98,35 +114,61 @@ pub enum Blocked {
 pub struct RequiresGraph {
     /// Skill ids in order of first appearance in the block.
     pub skills: Vec<String>,
+    positions: HashMap<String, usize>,
     /// Where each skill is first written in the block.
     pub ranges: Vec<TextRange>,
     pub graph: Digraph,
     /// Per edge (guarded, prerequisite): the prerequisite's range.
-    pub edge_ranges: Vec<((usize, usize), TextRange)>,
+    edge_ranges: HashMap<(usize, usize), TextRange>,
     pub types: Vec<Option<ImplementationType>>,
+    pub components: Components,
+    /// One cycle per tangle of rules requiring each other (see [`Digraph::cycles`]).
     pub cycles: Vec<Vec<usize>>,
+    /// The cycle of each cyclic component, by component.
+    cycle_of_component: HashMap<usize, usize>,
     pub blocked: Vec<Option<Blocked>>,
+    /// Per blocked skill: the hops from it to the cause, and the last hop (guarded, prerequisite).
+    cause: Vec<(usize, (usize, usize))>,
 }
 
 impl RequiresGraph {
     pub fn index_of(&self, skill: &str) -> Option<usize> {
-        self.skills.iter().position(|s| s == skill)
+        self.positions.get(skill).copied()
     }
 
     fn node(&mut self, skill: &str, range: TextRange) -> usize {
-        self.index_of(skill).unwrap_or_else(|| {
-            self.skills.push(skill.to_owned());
-            self.ranges.push(range);
-            self.graph.edges.push(Vec::new());
-            self.skills.len() - 1
-        })
+        if let Some(&node) = self.positions.get(skill) {
+            return node;
+        }
+        let node = self.graph.add_node();
+        self.skills.push(skill.to_owned());
+        self.positions.insert(skill.to_owned(), node);
+        self.ranges.push(range);
+        node
     }
 
     pub fn edge_range(&self, from: usize, to: usize) -> Option<TextRange> {
-        self.edge_ranges
+        self.edge_ranges.get(&(from, to)).copied()
+    }
+
+    pub fn on_cycle(&self, node: usize) -> bool {
+        self.components.on_cycle(node)
+    }
+
+    /// The cycle shown for the tangle `node` is caught in.
+    pub fn cycle_through(&self, node: usize) -> Option<&[usize]> {
+        let cycle = self.cycle_of_component.get(&self.components.of[node])?;
+        Some(&self.cycles[*cycle])
+    }
+
+    /// The cycle as names, returning to its first skill, elided when long.
+    pub fn cycle_text(&self, cycle: &[usize]) -> String {
+        let names: Vec<&str> = cycle
             .iter()
-            .find(|((a, b), _)| *a == from && *b == to)
-            .map(|(_, r)| *r)
+            .chain(cycle.first())
+            .map(|&i| self.skills[i].as_str())
+            .collect();
+        path::render(&names)
     }
 
     /// Prerequisites of `node`, transitively, nearest first.
@@ -157,86 +199,80 @@ impl RequiresGraph {
     /// A valid call order for `node`: its prerequisites (transitively) first, then itself.
     /// `None` when the node is blocked or on a cycle.
     pub fn call_order(&self, node: usize) -> Option<Vec<usize>> {
-        if self.blocked[node].is_some() || self.cycles.iter().any(|c| c.contains(&node)) {
+        if self.blocked[node].is_some() || self.on_cycle(node) {
             return None;
         }
-        let needed = self.requires_transitively(node);
+        let mut needed = vec![false; self.skills.len()];
+        needed[node] = true;
+        for n in self.requires_transitively(node) {
+            needed[n] = true;
+        }
         let order = self.graph.dependency_order();
-        Some(
-            order
-                .into_iter()
-                .filter(|n| *n == node || needed.contains(n))
-                .collect(),
-        )
+        Some(order.into_iter().filter(|&n| needed[n]).collect())
+    }
+
+    /// The hops of the path from a blocked skill to the cause that are shown: the first ones,
+    /// then (when the path is long) how many are left out and the last hop.
+    fn shown_blocked_path(&self, node: usize) -> (Vec<(usize, usize)>, usize) {
+        let Some((hops, last)) = self
+            .cause
+            .get(node)
+            .copied()
+            .filter(|_| self.blocked[node].is_some())
+        else {
+            return (Vec::new(), 0);
+        };
+        let shown = path::split(hops + 1, path::MAX_HOPS - 2, 0);
+        let mut edges = Vec::new();
+        let mut current = node;
+        for _ in 0..shown.head.min(hops) {
+            let Some(reason) = &self.blocked[current] else {
+                break;
+            };
+            let prerequisite = reason.prerequisite();
+            edges.push((current, prerequisite));
+            current = prerequisite;
+        }
+        if shown.omitted > 0 {
+            edges.truncate(shown.head - 1);
+            edges.push(last);
+        }
+        (edges, shown.omitted)
     }
 
     /// "it requires A, which requires B, an llm_prompt skill that the runtime never records as
-    /// called" — the path from a blocked skill to the cause.
+    /// called" — the path from a blocked skill to the cause, elided in the middle when long.
     pub fn explain_blocked(&self, node: usize) -> String {
+        let (edges, omitted) = self.shown_blocked_path(node);
         let mut text = String::new();
-        let mut current = node;
-        let mut steps = 0;
-        while let Some(reason) = &self.blocked[current] {
-            steps += 1;
-            if steps > self.skills.len() + 1 {
-                break;
+        for (i, &(_, prerequisite)) in edges.iter().enumerate() {
+            if i > 0 && i == edges.len() - 1 && omitted > 0 {
+                text.push_str(", ");
+                text.push_str(&path::omission(omitted));
             }
-            let (prerequisite, tail) = match reason {
-                Blocked::NeverRecorded { prerequisite, kind } => (
-                    *prerequisite,
-                    Some(format!(
-                        ", {} {} skill that the runtime never records as called",
-                        article(kind.as_str()),
-                        kind.as_str()
-                    )),
-                ),
-                Blocked::Cycle { prerequisite } => {
-                    let cycle = self.cycles.iter().find(|c| c.contains(prerequisite));
-                    let path = cycle.map_or_else(String::new, |c| {
-                        let mut names: Vec<&str> =
-                            c.iter().map(|&i| self.skills[i].as_str()).collect();
-                        names.push(&self.skills[c[0]]);
-                        names.join(" → ")
-                    });
-                    (
-                        *prerequisite,
-                        Some(format!(", which is caught in the requires cycle {path}")),
-                    )
-                }
-                Blocked::Transitive { prerequisite } => (*prerequisite, None),
-            };
-            text.push_str(if current == node {
+            text.push_str(if i == 0 {
                 "it requires "
             } else {
                 ", which requires "
             });
             text.push_str(&self.skills[prerequisite]);
-            if let Some(tail) = tail {
-                text.push_str(&tail);
-                break;
+        }
+        let last = edges.last().map(|&(from, _)| from);
+        match last.and_then(|from| self.blocked[from].as_ref()) {
+            Some(Blocked::NeverRecorded { kind, .. }) => text.push_str(&format!(
+                ", {} {} skill that the runtime never records as called",
+                article(kind.as_str()),
+                kind.as_str()
+            )),
+            Some(Blocked::Cycle { prerequisite }) => {
+                let cycle = self
+                    .cycle_through(*prerequisite)
+                    .map_or_else(String::new, |c| self.cycle_text(c));
+                text.push_str(&format!(", which is caught in the requires cycle {cycle}"));
             }
-            current = prerequisite;
+            _ => {}
         }
         text
-    }
-
-    /// The chain of (guarded, prerequisite) edges from a blocked node to the cause.
-    fn blocked_path(&self, node: usize) -> Vec<(usize, usize)> {
-        let mut path = Vec::new();
-        let mut current = node;
-        while let Some(reason) = &self.blocked[current] {
-            let prerequisite = match reason {
-                Blocked::NeverRecorded { prerequisite, .. }
-                | Blocked::Cycle { prerequisite }
-                | Blocked::Transitive { prerequisite } => *prerequisite,
-            };
-            path.push((current, prerequisite));
-            if !matches!(reason, Blocked::Transitive { .. }) || path.len() > self.skills.len() {
-                break;
-            }
-            current = prerequisite;
-        }
-        path
     }
 }
 
@@ -272,9 +308,11 @@ pub fn build(
                 continue;
             }
             let p = g.node(&prerequisite.value, prerequisite.range);
-            if !g.graph.edges[guarded].contains(&p) {
+            if let std::collections::hash_map::Entry::Vacant(slot) =
+                g.edge_ranges.entry((guarded, p))
+            {
+                slot.insert(prerequisite.range);
                 g.graph.add_edge(guarded, p);
-                g.edge_ranges.push(((guarded, p), prerequisite.range));
             }
         }
     }
@@ -285,40 +323,48 @@ pub fn build(
             super::registry::skill_named(lookup, workspace, id).and_then(|s| s.implementation)
         })
         .collect();
-    g.cycles = g.graph.cycles();
-    let on_cycle = g.graph.on_cycle();
-    // Blocked status, settled in dependency order so prerequisites are decided first; nodes on or
-    // behind a cycle never enter that order and are settled by the fixpoint below.
+    g.components = g.graph.components();
+    g.cycles = g.graph.cycles_of(&g.components);
+    g.cycle_of_component = g
+        .cycles
+        .iter()
+        .enumerate()
+        .map(|(i, cycle)| (g.components.of[cycle[0]], i))
+        .collect();
+    // Blocked status, settled component by component in dependency order, so every prerequisite
+    // is decided before what it guards: one pass, linear in rules.
     g.blocked = vec![None; g.skills.len()];
-    for _ in 0..=g.skills.len() {
-        let mut changed = false;
-        for node in 0..g.skills.len() {
-            // A skill no gate checks is never refused, whatever it requires.
-            let ungated = g.types[node].is_some_and(|t| !t.is_gated());
-            if on_cycle[node] || ungated || g.blocked[node].is_some() {
-                continue;
-            }
-            let reason = g.graph.edges[node].iter().find_map(|&p| {
-                if on_cycle[p] {
-                    Some(Blocked::Cycle { prerequisite: p })
-                } else if let Some(kind) = g.types[p].filter(|k| !k.records_calls()) {
-                    Some(Blocked::NeverRecorded {
-                        prerequisite: p,
-                        kind,
-                    })
-                } else if g.blocked[p].is_some() {
-                    Some(Blocked::Transitive { prerequisite: p })
-                } else {
-                    None
-                }
-            });
-            if reason.is_some() {
-                g.blocked[node] = reason;
-                changed = true;
-            }
+    g.cause = vec![(0, (0, 0)); g.skills.len()];
+    for (component, members) in g.components.members.iter().enumerate() {
+        let node = members[0];
+        // A skill no gate checks is never refused, whatever it requires.
+        let ungated = g.types[node].is_some_and(|t| !t.is_gated());
+        if g.components.cyclic[component] || ungated {
+            continue;
         }
-        if !changed {
-            break;
+        let reason = g.graph.edges[node].iter().find_map(|&p| {
+            if g.components.on_cycle(p) {
+                Some(Blocked::Cycle { prerequisite: p })
+            } else if let Some(kind) = g.types[p].filter(|k| !k.records_calls()) {
+                Some(Blocked::NeverRecorded {
+                    prerequisite: p,
+                    kind,
+                })
+            } else if g.blocked[p].is_some() {
+                Some(Blocked::Transitive { prerequisite: p })
+            } else {
+                None
+            }
+        });
+        if let Some(reason) = reason {
+            g.cause[node] = match reason {
+                Blocked::Transitive { prerequisite } => {
+                    let (hops, last) = g.cause[prerequisite];
+                    (hops + 1, last)
+                }
+                _ => (1, (node, reason.prerequisite())),
+            };
+            g.blocked[node] = Some(reason);
         }
     }
     g
@@ -392,12 +438,13 @@ pub fn check(
                 ));
             }
         }
-        for (i, prerequisite) in rule.prerequisites.iter().enumerate() {
-            if let Some(first) = rule.prerequisites[..i]
-                .iter()
-                .find(|p| p.value == prerequisite.value)
-            {
-                out.push(
+        let mut first_listed: HashMap<&str, TextRange> = HashMap::new();
+        for prerequisite in &rule.prerequisites {
+            match first_listed.entry(prerequisite.value.as_str()) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(prerequisite.range);
+                }
+                std::collections::hash_map::Entry::Occupied(first) => out.push(
                     Diagnostic::new(
                         "agent.requires-duplicate",
                         file,
@@ -407,27 +454,36 @@ pub fn check(
                             prerequisite.value, rule.guarded.value
                         ),
                     )
-                    .with_related(file, first.range, "first listed here"),
-                );
+                    .with_related(file, *first.get(), "first listed here"),
+                ),
             }
         }
     }
 
     let g = build(lookup, workspace, block, effective);
     for cycle in &g.cycles {
-        let mut names: Vec<&str> = cycle.iter().map(|&i| g.skills[i].as_str()).collect();
-        names.push(&g.skills[cycle[0]]);
+        let members = &g.components.members[g.components.of[cycle[0]]];
+        let advice = if members.len() > cycle.len() {
+            let names: Vec<&str> = members.iter().map(|&i| g.skills[i].as_str()).collect();
+            format!(
+                "; this loop is one of several among {} skills that require each other ({}): remove rules until none loops",
+                path::thousands(members.len()),
+                path::render_set(&names)
+            )
+        } else {
+            "; remove one rule of the loop".to_owned()
+        };
         let mut d = Diagnostic::new(
             "agent.requires-cycle",
             file,
             g.ranges[cycle[0]],
             format!(
-                "agent `{agent_name}` can never call these skills: they require each other in a loop, {}; remove one rule of the loop",
-                names.join(" → ")
+                "agent `{agent_name}` can never call these skills: they require each other in a loop, {}{advice}",
+                g.cycle_text(cycle)
             ),
         );
-        for (k, &from) in cycle.iter().enumerate() {
-            let to = cycle[(k + 1) % cycle.len()];
+        for k in path::related_hops(cycle.len()) {
+            let (from, to) = (cycle[k], cycle[(k + 1) % cycle.len()]);
             if let Some(range) = g.edge_range(from, to) {
                 d = d.with_related(
                     file,
@@ -453,7 +509,8 @@ pub fn check(
                     g.explain_blocked(node)
                 ),
             );
-            for (from, to) in g.blocked_path(node) {
+            let (edges, _) = g.shown_blocked_path(node);
+            for &(from, to) in &edges {
                 if let Some(range) = g.edge_range(from, to) {
                     d = d.with_related(
                         file,
@@ -461,6 +518,9 @@ pub fn check(
                         format!("`{}` requires `{}`", g.skills[from], g.skills[to]),
                     );
                 }
+            }
+            // The root cause: the prerequisite's implementation type.
+            if let Some(&(_, to)) = edges.last() {
                 if let Some(kind) = g.types[to].filter(|k| !k.records_calls()) {
                     if let Some((skill_file, skill)) =
                         skills_named(lookup, workspace, &g.skills[to]).first()

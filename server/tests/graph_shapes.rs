@@ -1,0 +1,229 @@
+//! Graph shapes that defeat a bounded cycle search or blow up the output, at small sizes (the
+//! benches cover the large ones): every cycle is reported once, whatever hides it, and every
+//! diagnostic stays within the size bounds however long the path it describes.
+
+mod support;
+
+use skillgraph::diagnostic::Diagnostic;
+use support::{diagnostics_of, mcp_skill, run, team, with_baseline};
+
+/// No diagnostic may say more than this, however long the path it describes.
+const MAX_MESSAGE: usize = 1_500;
+const MAX_RELATED: usize = 20;
+
+fn assert_bounded(diagnostics: &[Diagnostic]) {
+    for d in diagnostics {
+        assert!(
+            d.message.len() <= MAX_MESSAGE,
+            "{}: {} bytes: {}",
+            d.code,
+            d.message.len(),
+            d.message
+        );
+        assert!(
+            d.related.len() <= MAX_RELATED,
+            "{}: {} related locations",
+            d.code,
+            d.related.len()
+        );
+    }
+}
+
+/// Children of the root agent, one `- id: … depends_on: […]` each.
+fn agents(children: &[(String, Vec<String>)]) -> String {
+    let mut block =
+        String::from("root:\n  id: root\n  role: root\n  skills: [store]\n  children:\n");
+    for (id, depends_on) in children {
+        block.push_str(&format!(
+            "    - id: {id}\n      role: worker\n      depends_on: [{}]\n",
+            depends_on.join(", ")
+        ));
+    }
+    team(&block)
+}
+
+fn count(diagnostics: &[Diagnostic], code: &str) -> usize {
+    diagnostics.iter().filter(|d| d.code == code).count()
+}
+
+#[test]
+fn depends_on_cycle_behind_a_ladder() {
+    // 16 layers of two agents, each waiting for both agents of the next layer (2^16 paths), the
+    // last layer waiting for a two-agent loop.
+    let layers = 16;
+    let mut children = Vec::new();
+    for layer in 0..layers {
+        let next: Vec<String> = if layer + 1 < layers {
+            vec![format!("a{}", layer + 1), format!("b{}", layer + 1)]
+        } else {
+            vec!["loop1".to_owned()]
+        };
+        children.push((format!("a{layer}"), next.clone()));
+        children.push((format!("b{layer}"), next));
+    }
+    children.push(("loop1".to_owned(), vec!["loop2".to_owned()]));
+    children.push(("loop2".to_owned(), vec!["loop1".to_owned()]));
+    let outcome = run(&with_baseline(&agents(&children)));
+    assert_eq!(count(&outcome.diagnostics, "agent.depends-on-cycle"), 1);
+    let (_, found) = diagnostics_of(&with_baseline(&agents(&children)), "agent.depends-on-cycle");
+    assert!(
+        found[0].message.contains("loop1 → loop2 → loop1"),
+        "{}",
+        found[0].message
+    );
+    assert_bounded(&outcome.diagnostics);
+}
+
+#[test]
+fn depends_on_cycle_at_the_end_of_a_long_chain() {
+    let n = 460;
+    let mut children: Vec<(String, Vec<String>)> = (0..n - 1)
+        .map(|i| (format!("a{i}"), vec![format!("a{}", i + 1)]))
+        .collect();
+    children.push((format!("a{}", n - 1), vec![format!("a{}", n - 2)]));
+    let (outcome, found) =
+        diagnostics_of(&with_baseline(&agents(&children)), "agent.depends-on-cycle");
+    assert_eq!(found.len(), 1);
+    assert!(
+        found[0].message.contains("a458 → a459 → a458"),
+        "{}",
+        found[0].message
+    );
+    assert_bounded(&outcome.diagnostics);
+}
+
+#[test]
+fn a_long_depends_on_loop_is_one_bounded_diagnostic() {
+    let n = 2_000;
+    let children: Vec<(String, Vec<String>)> = (0..n)
+        .map(|i| (format!("a{i}"), vec![format!("a{}", (i + 1) % n)]))
+        .collect();
+    let (outcome, found) =
+        diagnostics_of(&with_baseline(&agents(&children)), "agent.depends-on-cycle");
+    assert_eq!(found.len(), 1);
+    assert!(
+        found[0].message.contains(
+            "a0 → a1 → a2 → a3 → a4 → a5 → … 1,990 more … → a1996 → a1997 → a1998 → a1999 → a0"
+        ),
+        "{}",
+        found[0].message
+    );
+    assert_eq!(found[0].related.len(), MAX_RELATED);
+    assert_bounded(&outcome.diagnostics);
+}
+
+/// The root agent holding every mcp_tool skill of server `tools` and `summarise` (an
+/// llm_prompt skill), with `rules` as its `requires:` block.
+fn requiring(skills: usize, rules: &[(String, String)]) -> String {
+    let mut fixture: String = (0..skills)
+        .map(|i| mcp_skill(&format!("s{i}"), "tools"))
+        .collect();
+    let mut block = String::from(
+        "root:\n  id: root\n  role: root\n  skills: [store, server:tools, summarise]\n  requires:\n",
+    );
+    for (guarded, prerequisite) in rules {
+        block.push_str(&format!("    {guarded}: [{prerequisite}]\n"));
+    }
+    fixture.push_str(&team(&block));
+    with_baseline(&fixture)
+}
+
+#[test]
+fn requires_cycle_at_the_end_of_a_long_chain() {
+    let n = 1_000;
+    let mut rules: Vec<(String, String)> = (0..n - 1)
+        .map(|i| (format!("s{i}"), format!("s{}", i + 1)))
+        .collect();
+    rules.push((format!("s{}", n - 1), format!("s{}", n - 2)));
+    let fixture = requiring(n, &rules);
+    let outcome = run(&fixture);
+    let cycles: Vec<&Diagnostic> = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "agent.requires-cycle")
+        .collect();
+    assert_eq!(cycles.len(), 1);
+    assert!(
+        cycles[0].message.contains("s998 → s999 → s998"),
+        "{}",
+        cycles[0].message
+    );
+    // Every skill before the loop is blocked by it, each said once and briefly.
+    let blocked: Vec<&Diagnostic> = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "agent.requires-unsatisfiable")
+        .collect();
+    assert_eq!(blocked.len(), n - 2);
+    let first = blocked
+        .iter()
+        .find(|d| d.message.contains("can never call s0:"))
+        .expect("s0 is blocked");
+    assert!(
+        first.message.contains(
+            "it requires s1, which requires s2, which requires s3, which requires s4, which requires s5, which requires s6, which requires s7, which requires s8, … 989 more …, which requires s998, which is caught in the requires cycle s998 → s999 → s998"
+        ),
+        "{}",
+        first.message
+    );
+    assert_bounded(&outcome.diagnostics);
+}
+
+#[test]
+fn a_long_requires_chain_ending_in_an_llm_prompt_names_the_root_cause_briefly() {
+    let n = 600;
+    let mut rules: Vec<(String, String)> = (0..n - 1)
+        .map(|i| (format!("s{i}"), format!("s{}", i + 1)))
+        .collect();
+    rules.push((format!("s{}", n - 1), "summarise".to_owned()));
+    let outcome = run(&requiring(n, &rules));
+    let blocked: Vec<&Diagnostic> = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "agent.requires-unsatisfiable")
+        .collect();
+    assert_eq!(blocked.len(), n);
+    for d in &blocked {
+        assert!(
+            d.message
+                .contains("which requires summarise, an llm_prompt skill that the runtime never records as called")
+                || d.message.contains("it requires summarise, an llm_prompt skill"),
+            "{}",
+            d.message
+        );
+    }
+    let first = blocked
+        .iter()
+        .find(|d| d.message.contains("can never call s0:"))
+        .expect("s0 is blocked");
+    assert!(first.message.contains("… 591 more …"), "{}", first.message);
+    // The shown hops, then the root cause's implementation type.
+    assert_eq!(first.related.len(), 10);
+    assert_bounded(&outcome.diagnostics);
+    // Output proportional to the input: about the same size per rule at any length.
+    let total: usize = outcome.diagnostics.iter().map(|d| d.message.len()).sum();
+    assert!(total < 400 * n, "{total} bytes for {n} rules");
+}
+
+#[test]
+fn a_tangle_of_requires_loops_is_reported_once_with_its_members() {
+    let mut fixture: String = ["a", "b", "c"]
+        .iter()
+        .map(|id| mcp_skill(id, "tools"))
+        .collect();
+    fixture.push_str(&team(
+        "root:\n  id: root\n  role: root\n  skills: [store, server:tools]\n  requires:\n    a: [b, c]\n    b: [a]\n    c: [a]\n",
+    ));
+    let (_, found) = diagnostics_of(&with_baseline(&fixture), "agent.requires-cycle");
+    assert_eq!(found.len(), 1);
+    assert!(
+        found[0].message.contains("a → b → a"),
+        "{}",
+        found[0].message
+    );
+    assert!(
+        found[0].message.contains("one of several among 3 skills"),
+        "{}",
+        found[0].message
+    );
+}
