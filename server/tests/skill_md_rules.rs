@@ -204,13 +204,17 @@ fn name_findings(folder: &str, name_line: &str) -> Vec<Found> {
 
 #[test]
 fn name_format_says_which_rule_failed() {
+    // Every broken rule in one diagnostic.
     let found = name_findings("My_Skill", "name: My_Skill");
-    assert_eq!(found.len(), 2, "{found:#?}");
-    assert!(found.iter().all(|f| f.text == "My_Skill"));
-    assert!(found
-        .iter()
-        .any(|f| f.message.contains("lowercase: `my_skill`")));
-    assert!(found.iter().any(|f| f.message.contains("`_`")));
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].text, "My_Skill");
+    assert!(found[0].message.contains("lowercase: `my_skill`"));
+    assert!(found[0].message.contains("`_`"));
+    // The folder is no valid name either: the suggestion is one that is.
+    assert!(
+        found[0].message.contains("write `name: my-skill`"),
+        "{found:#?}"
+    );
 
     let found = name_findings("-pdf", "name: -pdf");
     assert_eq!(found.len(), 1);
@@ -237,6 +241,85 @@ fn name_format_says_which_rule_failed() {
 
     let found = name_findings("my skill", "name: my skill");
     assert!(found[0].message.contains("space"), "{found:#?}");
+}
+
+#[test]
+fn one_mistake_one_diagnostic_and_a_valid_fix() {
+    let found = check_one(
+        "active-directory-attacks",
+        "---\nname: Active Directory Attacks\ndescription: d\n---\n",
+    );
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].code, "skillmd.name-format");
+    assert_eq!(found[0].text, "Active Directory Attacks");
+    assert!(
+        found[0]
+            .message
+            .contains("write `name: active-directory-attacks`, the folder's name"),
+        "{}",
+        found[0].message
+    );
+    // The suggestion, written, is silent.
+    assert!(check_one(
+        "active-directory-attacks",
+        "---\nname: active-directory-attacks\ndescription: d\n---\n"
+    )
+    .is_empty());
+    // A valid name that differs from an invalid folder suggests only renaming the folder.
+    let found = check_one("My Folder", "---\nname: my-folder\ndescription: d\n---\n");
+    let message = assert_one(&found, "skillmd.name-mismatch", "my-folder");
+    assert!(!message.contains("set `name: My Folder`"), "{message}");
+}
+
+#[test]
+fn yaml_errors_say_the_likely_cause_where_it_is() {
+    let text = "---\nname: pdf\ndescription: Use this: when reading PDFs\n---\n";
+    let found = check_one("pdf", text);
+    let message = assert_one(&found, "skillmd.yaml-parse", ":");
+    assert_eq!(found[0].start, text.find("this:").unwrap() + 4);
+    assert!(
+        message.contains("quote the value: `description: \"Use this: when reading PDFs\"`"),
+        "{message}"
+    );
+    let fixed = "---\nname: pdf\ndescription: \"Use this: when reading PDFs\"\n---\n";
+    assert!(check_one("pdf", fixed).is_empty());
+    // A tab in the indentation is reported on its own line, not the line before.
+    let text = "---\nname: pdf\ndescription: Reads PDFs.\nmetadata:\n  a: b\n\tc: d\n---\n";
+    let found = check_one("pdf", text);
+    let message = assert_one(&found, "skillmd.yaml-parse", "\t");
+    assert_eq!(found[0].start, text.find('\t').unwrap());
+    assert!(
+        message.contains("line 6 is indented with a tab"),
+        "{message}"
+    );
+}
+
+#[test]
+fn small_wordings() {
+    let text = "---\nname: pdf\ndescription: d\nmetadata:\n  build: 2\n  version: 1.0\n---\n";
+    let found = check_one("pdf", text);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(
+        found[0].message.contains("is an integer"),
+        "{}",
+        found[0].message
+    );
+    assert!(
+        !found[0].message.contains("becomes"),
+        "{}",
+        found[0].message
+    );
+    assert!(
+        found[1].message.contains("(`1.0` becomes 1)"),
+        "{}",
+        found[1].message
+    );
+    let found = check_one("pdf", "---\nname: pdf\ndescription: d\ntools: Read\n---\n");
+    let message = assert_one(&found, "skillmd.unknown-field", "tools");
+    assert!(
+        message.contains("did you mean `allowed-tools`?"),
+        "{message}"
+    );
 }
 
 #[test]

@@ -98,10 +98,12 @@ fn skill_md_hover(
         .find(|f| f.key.range.contains_inclusive(offset))?;
     let markdown = match crate::model::skill_md::known_field(&field.key.value) {
         Some(known) => format!(
-            "**`{}`** — {}\n\n{}",
+            "**`{}`** — {}\n\n{}\n\nSource: {} (checked {})",
             known.key,
-            known.origin.describe(),
-            known.hover
+            known.origin.describe(known.hosts),
+            known.hover,
+            known.source,
+            known.checked
         ),
         None => format!(
             "**`{}`** — not a field of the Agent Skills spec or of a host skillgraph knows",

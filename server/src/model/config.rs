@@ -17,6 +17,9 @@ use crate::syntax::TextRange;
 pub struct Config {
     pub strict: bool,
     pub extra_fields: Vec<String>,
+    /// `[skill-md] hosts`: the hosts that load every SKILL.md below, instead of the ones its
+    /// folder implies (ids of `model::hosts::Host`; unknown ids are reported and dropped).
+    pub hosts: Option<Vec<String>>,
     pub tools_available: Vec<String>,
     pub mcp_tool_lists: Vec<String>,
     pub presets: Vec<String>,
@@ -60,6 +63,10 @@ struct RawSkillMd {
     /// Frontmatter fields to accept silently, e.g. `x-owner`.
     #[serde(rename = "extra-fields", default)]
     extra_fields: Vec<String>,
+    /// The hosts that load the skills below, instead of the ones their folders imply:
+    /// claude-code, claude-api, copilot, codex, opencode, gemini-cli, cursor.
+    #[serde(default)]
+    hosts: Option<Vec<String>>,
 }
 
 /// The tools an agent harness offers.
@@ -133,17 +140,40 @@ impl Config {
             }
         }
         let raw: RawConfig = deserialize(readable, 0..text.len()).unwrap_or_default();
-        // Tables iterate in key order; report in the order of the text.
-        diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
         let rules = raw
             .rules
             .into_iter()
             .map(|(code, level)| (code, level.severity()))
             .collect();
+        let hosts = raw.skill_md.hosts.map(|hosts| {
+            hosts
+                .into_iter()
+                .filter(|host| {
+                    let known = crate::model::hosts::Host::from_id(host).is_some();
+                    if !known {
+                        let ids: Vec<&str> =
+                            crate::model::hosts::Host::ALL.iter().map(|h| h.id()).collect();
+                        diagnostics.push(Diagnostic::new(
+                            "config.invalid",
+                            file,
+                            quoted_range(text, host),
+                            format!(
+                                "`{host}` is not a host skillgraph knows, so it is ignored; use one of {}",
+                                ids.join(", ")
+                            ),
+                        ));
+                    }
+                    known
+                })
+                .collect()
+        });
+        // Tables iterate in key order; report in the order of the text.
+        diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
         (
             Config {
                 strict: raw.skill_md.strict,
                 extra_fields: raw.skill_md.extra_fields,
+                hosts,
                 tools_available: raw.tools.available,
                 mcp_tool_lists: raw.tools.mcp_tool_lists,
                 presets: raw.tools.presets,
@@ -164,6 +194,17 @@ impl RawLevel {
             RawLevel::Hint => Some(Severity::Hint),
         }
     }
+}
+
+/// Where `"value"` (or `'value'`) is written; the start of the file if it is not found.
+fn quoted_range(text: &str, value: &str) -> TextRange {
+    [format!("\"{value}\""), format!("'{value}'")]
+        .iter()
+        .find_map(|q| {
+            text.find(q.as_str())
+                .map(|at| TextRange::new(at as u32, (at + q.len()) as u32))
+        })
+        .unwrap_or(TextRange::empty(0))
 }
 
 fn span_range(span: std::ops::Range<usize>) -> TextRange {
@@ -379,6 +420,20 @@ mod tests {
 
     fn slice(text: &str, range: TextRange) -> &str {
         &text[range.start as usize..range.end as usize]
+    }
+
+    #[test]
+    fn hosts_override() {
+        let text = "[skill-md]\nhosts = [\"codex\", \"clippy\"]\n";
+        let (config, diagnostics) = Config::parse(FileId(0), text);
+        assert_eq!(config.hosts, Some(vec!["codex".to_owned()]));
+        assert_eq!(diagnostics.len(), 1);
+        let range = diagnostics[0].range;
+        assert_eq!(
+            &text[range.start as usize..range.end as usize],
+            "\"clippy\""
+        );
+        assert_eq!(Config::parse(FileId(0), "").0.hosts, None);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! hides the ids and references around it.
 
 pub mod config;
+pub mod hosts;
 pub mod skill_md;
 pub mod swarmkit;
 pub mod tools;

@@ -144,118 +144,7 @@ fn field_value(node: Node<'_>) -> FieldValue {
     }
 }
 
-/// Where a known top-level field comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FieldOrigin {
-    /// The Agent Skills specification (agentskills.io); `skills-ref` accepts exactly these.
-    Spec,
-    /// A host's own extension (Claude Code's fields); other hosts ignore it.
-    ClaudeCode,
-    /// A proposed extension that skillgraph checks.
-    Proposal,
-}
-
-impl FieldOrigin {
-    pub fn describe(self) -> &'static str {
-        match self {
-            FieldOrigin::Spec => "an Agent Skills spec field",
-            FieldOrigin::ClaudeCode => "a Claude Code field",
-            FieldOrigin::Proposal => "a proposed Agent Skills extension",
-        }
-    }
-}
-
-/// A top-level frontmatter field skillgraph knows, with the one line hover shows for it.
-#[derive(Clone, Copy, Debug)]
-pub struct KnownField {
-    pub key: &'static str,
-    pub origin: FieldOrigin,
-    pub hover: &'static str,
-}
-
-/// Every top-level field we know. `version` is deliberately absent: no spec or host defines it,
-/// `skills-ref` rejects it, and the spec's place for it is `metadata.version`.
-pub const KNOWN_FIELDS: &[KnownField] = &[
-    KnownField {
-        key: "name",
-        origin: FieldOrigin::Spec,
-        hover: "The skill's name: 1-64 lowercase letters, digits and hyphens, equal to its folder's name.",
-    },
-    KnownField {
-        key: "description",
-        origin: FieldOrigin::Spec,
-        hover: "What the skill does and when to use it (1-1024 characters); the model reads it to decide when to load the skill.",
-    },
-    KnownField {
-        key: "license",
-        origin: FieldOrigin::Spec,
-        hover: "The license the skill is shared under: a name, or the name of a bundled license file.",
-    },
-    KnownField {
-        key: "compatibility",
-        origin: FieldOrigin::Spec,
-        hover: "Environment requirements (product, system packages, network access), at most 500 characters.",
-    },
-    KnownField {
-        key: "metadata",
-        origin: FieldOrigin::Spec,
-        hover: "Free-form string keys and string values for clients (author, version, ...).",
-    },
-    KnownField {
-        key: "allowed-tools",
-        origin: FieldOrigin::Spec,
-        hover: "Tools the skill may use without asking (experimental in the spec; support varies by host).",
-    },
-    KnownField {
-        key: "argument-hint",
-        origin: FieldOrigin::ClaudeCode,
-        hover: "Claude Code: the hint shown after `/name` in autocomplete, e.g. `[issue-number]`.",
-    },
-    KnownField {
-        key: "disable-model-invocation",
-        origin: FieldOrigin::ClaudeCode,
-        hover: "Claude Code: `true` stops the model from loading the skill on its own; only `/name` runs it.",
-    },
-    KnownField {
-        key: "user-invocable",
-        origin: FieldOrigin::ClaudeCode,
-        hover: "Claude Code: `false` hides the skill from the `/` menu; the model may still load it.",
-    },
-    KnownField {
-        key: "model",
-        origin: FieldOrigin::ClaudeCode,
-        hover: "Claude Code: the model to run the skill with (e.g. `haiku`, `sonnet`, `opus`).",
-    },
-    KnownField {
-        key: "effort",
-        origin: FieldOrigin::ClaudeCode,
-        hover: "Claude Code: the model effort level while the skill runs (`low`, `medium`, `high`, `max`).",
-    },
-    KnownField {
-        key: "context",
-        origin: FieldOrigin::ClaudeCode,
-        hover: "Claude Code: `fork` runs the skill in an isolated subagent context.",
-    },
-    KnownField {
-        key: "agent",
-        origin: FieldOrigin::ClaudeCode,
-        hover: "Claude Code: the subagent type to use with `context: fork`.",
-    },
-    KnownField {
-        key: "hooks",
-        origin: FieldOrigin::ClaudeCode,
-        hover: "Claude Code: lifecycle hooks active while the skill runs.",
-    },
-    KnownField {
-        key: "dependencies",
-        origin: FieldOrigin::Proposal,
-        hover: "Proposal: the tools, resources and prompts the skill needs (`all` / `any` lists).",
-    },
-];
-
-pub fn known_field(key: &str) -> Option<&'static KnownField> {
-    KNOWN_FIELDS.iter().find(|f| f.key == key)
-}
+pub use super::hosts::{known_field, FieldOrigin, KnownField, KNOWN_FIELDS};
 
 /// Keys under `metadata` that belong to the proposed extensions (`metadata.chain` and its options,
 /// the symfonic skill gate). They are not plain strings, so the string-to-string rule of
@@ -341,14 +230,5 @@ mod tests {
     fn names_are_trimmed_and_nfkc_normalised() {
         assert_eq!(normalize_name("  ａｂｃ-ﬁ "), "abc-fi");
         assert_eq!(nfkc("x²"), "x2");
-    }
-
-    #[test]
-    fn known_fields_are_listed_once() {
-        let mut seen = std::collections::HashSet::new();
-        for field in KNOWN_FIELDS {
-            assert!(seen.insert(field.key), "{} twice", field.key);
-        }
-        assert!(known_field("version").is_none());
     }
 }

@@ -19,31 +19,10 @@ pub struct Preset {
 /// Every preset `[tools] presets` may name. Keep each list in this one place.
 pub const PRESETS: &[Preset] = &[Preset {
     name: "claude-code",
-    // Claude Code's built-in tools, as named in its settings documentation ("Tools available to
-    // Claude", https://docs.claude.com/en/docs/claude-code/settings) and in `allowed-tools`.
-    // MCP tools (`mcp__server__tool`) are not built in; add them through `mcp-tool-lists`.
-    tools: &[
-        "Read",
-        "Write",
-        "Edit",
-        "MultiEdit",
-        "Glob",
-        "Grep",
-        "LS",
-        "Bash",
-        "BashOutput",
-        "KillShell",
-        "WebFetch",
-        "WebSearch",
-        "NotebookEdit",
-        "TodoWrite",
-        "Task",
-        "ExitPlanMode",
-        "SlashCommand",
-        "Skill",
-    ],
+    // Kept with the other host facts, with their source and the date they were checked.
+    tools: super::hosts::CLAUDE_CODE_TOOLS,
     source:
-        "Claude Code's built-in tools (its settings documentation, \"Tools available to Claude\")",
+        "Claude Code's built-in tools (its tools reference, https://code.claude.com/docs/en/tools-reference, checked 2026-12-01)",
 }];
 
 pub fn preset(name: &str) -> Option<&'static Preset> {
@@ -194,6 +173,6 @@ mod tests {
     fn the_claude_code_preset() {
         let preset = preset("claude-code").unwrap();
         assert!(preset.tools.contains(&"Read") && preset.tools.contains(&"Skill"));
-        assert_eq!(preset.tools.len(), 18);
+        assert!(!preset.tools.contains(&"MultiEdit") && preset.tools.contains(&"Agent"));
     }
 }

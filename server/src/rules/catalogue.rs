@@ -20,7 +20,7 @@ pub struct RuleDoc {
 }
 
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 17] {
+fn families() -> [&'static [RuleDoc]; 18] {
     [
         super::RULES,
         super::swarmkit_file::RULES,
@@ -35,6 +35,7 @@ fn families() -> [&'static [RuleDoc]; 17] {
         super::output_schema::RULES,
         crate::model::config::RULES,
         super::skill_md::RULES,
+        super::skill_hosts::RULES,
         super::dependencies::RULES,
         super::chain::RULES,
         super::precondition::RULES,

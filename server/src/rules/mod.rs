@@ -14,6 +14,7 @@ pub mod precondition;
 pub mod registry;
 pub mod requires;
 pub mod schema;
+pub mod skill_hosts;
 pub mod skill_md;
 pub mod skills;
 pub mod suggest;

@@ -14,6 +14,7 @@ use super::catalogue::RuleDoc;
 use crate::diagnostic::{Diagnostic, FileId, Severity};
 use crate::index::{Content, FileEntry, Key, Lookup};
 use crate::model::config::Config;
+use crate::model::hosts::{host_list, Host};
 use crate::model::skill_md::{
     known_field, nfkc, normalize_name, FieldOrigin, FieldValue, SkillMd, KNOWN_FIELDS,
     METADATA_EXTENSION_KEYS,
@@ -50,8 +51,13 @@ body's horizontal rule), so it may accept a file this rule reports.",
         severity: Severity::Error,
         summary: "The frontmatter is not valid YAML.",
         explanation: "The range points at where the parser stopped; fields read before that point are still \
-checked. Common causes: a `key: value: value` line (quote the value), a tab used for indentation, an unclosed \
-quote. Only the frontmatter is parsed as YAML; the body is Markdown and never reported here.",
+checked, except the shape of values the error may have cut short (`metadata`, host field values). The two \
+commonest causes are named in plain words, where they are: a value holding `: ` (`description: Use this: when \
+...`), which YAML reads as another field, so quote the value; and a line indented with a tab, which YAML \
+forbids (the parser notices it at the end of the line before; the diagnostic points at the tab). An unclosed \
+quote is the next most common. Only the frontmatter is parsed as YAML; the body is Markdown and never reported \
+here. Codex skips a skill whose frontmatter does not parse (https://developers.openai.com/codex/skills, checked \
+2026-12-01).",
     },
     RuleDoc {
         code: "skillmd.not-a-mapping",
@@ -77,8 +83,10 @@ it cannot be read, so this rule stays silent rather than report a field that may
 start or end and no two in a row. As in `skills-ref`, the value is trimmed and NFKC-normalised first (so a \
 full-width `ａｂｃ` reads as `abc`), lengths count Unicode code points, \"lowercase\" means the name equals its \
 own lower-case mapping, and \"letters and digits\" means Unicode general categories L* and N* (so `café` and \
-`技能` are fine, but combining marks, `_`, `.`, spaces and emoji are not). Each broken rule is reported on its \
-own. Our Unicode tables (16.0 categories, NFKC from `unicode-normalization`) are newer than the 14.0 of \
+`技能` are fine, but combining marks, `_`, `.`, spaces and emoji are not). Every broken rule is named in one \
+diagnostic, which suggests a name that is itself valid: the folder's name when that is valid (it also settles \
+the folder comparison), else the name lower-cased with hyphens for the rest (`Active Directory Attacks` → \
+`active-directory-attacks`). A name that breaks these rules is not also compared with its folder. Our Unicode tables (16.0 categories, NFKC from `unicode-normalization`) are newer than the 14.0 of \
 `skills-ref`'s Python; they differ only for characters assigned since. Fix: rename, e.g. `My_Skill` to \
 `my-skill`, and rename the folder to match.",
     },
@@ -89,8 +97,11 @@ own. Our Unicode tables (16.0 categories, NFKC from `unicode-normalization`) are
         explanation: "Hosts discover a skill by its folder and refer to it by its name; when the two differ, \
 some hosts load it under the folder's name and others under `name`, and links between skills break. The \
 comparison is exact and case-sensitive after NFKC on both sides, as in `skills-ref`. A warning by default, since \
-hosts still load the skill; an error in strict mode, where `skills-ref` refuses it. Rename the folder or change \
-`name` so they agree.",
+most hosts still load the skill; an error where VS Code and GitHub Copilot read the skill (`.github/skills`, \
+`.claude/skills`, `.agents/skills`, or `[skill-md] hosts` naming `copilot`), since they do not load a skill \
+whose name differs from its folder (https://code.visualstudio.com/docs/agent-customization/agent-skills, checked \
+2026-12-01), and in strict mode, where `skills-ref` refuses it. Only a valid name is compared. Rename the folder \
+or change `name` so they agree; the message offers `name: <folder>` only when the folder's name is valid.",
     },
     RuleDoc {
         code: "skillmd.description-length",
@@ -125,9 +136,11 @@ in different shapes: `skills-ref` turns it into Python text, others drop or mist
         summary: "A top-level field is in neither the spec, a known host's extensions, nor a checked proposal.",
         explanation: "Hosts ignore fields they do not know, so a misspelt field (`Name`, `allowed_tools`) \
 silently does nothing. Known without a warning: the spec's `name`, `description`, `license`, `compatibility`, \
-`metadata`, `allowed-tools`; Claude Code's `argument-hint`, `disable-model-invocation`, `user-invocable`, \
-`model`, `effort`, `context`, `agent`, `hooks`; the proposal `dependencies`; and whatever `skill-md.extra-fields` \
-in `skillgraph.toml` lists. `version` is not known: no spec or host defines it and `skills-ref` rejects it; \
+`metadata`, `allowed-tools`; Claude Code's `when_to_use`, `argument-hint`, `arguments`, \
+`disable-model-invocation`, `user-invocable`, `model`, `effort`, `context`, `agent`, `hooks`, `paths`, `shell` \
+(https://code.claude.com/docs/en/skills, checked 2026-12-01; the table of host facts is `model/hosts.rs`); the \
+proposal `dependencies`; and whatever `skill-md.extra-fields` in `skillgraph.toml` lists. A misspelling is \
+matched to the nearest known field, and a bare word to its `allowed-` form (`tools` → `allowed-tools`). `version` is not known: no spec or host defines it and `skills-ref` rejects it; \
 write it as `metadata: {version: \"1.0.0\"}`. With `skill-md.strict = true` the rule follows `skills-ref`: \
 every field outside the spec and `extra-fields` (host fields and proposals included) is an error.",
     },
@@ -138,9 +151,19 @@ every field outside the spec and `extra-fields` (host fields and proposals inclu
         explanation: "A host loading the skills of one folder (`.claude/skills/`, a plugin's `skills/`) keys \
 them by name, so one of the two silently shadows the other. The skill root is the folder holding the skill \
 folders, i.e. the SKILL.md's grandparent; names compare after trimming and NFKC. Both files are reported, each \
-pointing at the other. Rename one skill (and its folder).",
+pointing at the other. Rename one skill (and its folder). Two folders one host reads (`.claude/skills` and \
+`.agents/skills` of one project) are `skillmd.shadowed`.",
     },
 ];
+
+/// "a" or "an", for a type name.
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
 
 fn slice_chars(text: &str) -> usize {
     text.chars().count()
@@ -171,7 +194,7 @@ pub(crate) fn check_local(
         Frontmatter::Closed { open, .. } => *open,
     };
     let Some(yaml) = yaml else { return out };
-    syntax_diagnostics(file, yaml, &mut out);
+    syntax_diagnostics(file, text, yaml, &mut out);
     let Some(root) = yaml.root() else {
         if !yaml.has_syntax_error() {
             out.push(Diagnostic::new(
@@ -206,16 +229,15 @@ pub(crate) fn check_local(
             ));
         }
     }
-    if let Some(name) = &skill.name {
-        check_name(file, name, &mut out);
-    }
     if let Some(description) = &skill.description {
         check_description(file, description, &mut out);
     }
     if let Some(compatibility) = &skill.compatibility {
         check_compatibility(file, compatibility, &mut out);
     }
-    if let Some(metadata) = root.get("metadata") {
+    // A syntax error cuts the value it is in short (read as empty), so the shape of what the
+    // parser kept says nothing more; the error is the one diagnostic.
+    if let Some(metadata) = root.get("metadata").filter(|_| complete) {
         check_metadata(file, metadata, &mut out);
     }
     super::dependencies::check_local(file, root, &mut out);
@@ -241,8 +263,14 @@ fn no_frontmatter(file: FileId, text: &str) -> Diagnostic {
     Diagnostic::new("skillmd.no-frontmatter", file, range, message)
 }
 
-fn syntax_diagnostics(file: FileId, yaml: &YamlDocument, out: &mut Vec<Diagnostic>) {
+fn syntax_diagnostics(file: FileId, text: &str, yaml: &YamlDocument, out: &mut Vec<Diagnostic>) {
     for error in &yaml.errors {
+        if error.kind == YamlErrorKind::Syntax {
+            if let Some((range, message)) = plain_yaml_cause(text, error.range, &error.message) {
+                out.push(Diagnostic::new("skillmd.yaml-parse", file, range, message));
+                continue;
+            }
+        }
         let message = match error.kind {
             YamlErrorKind::Syntax => match error.message.strip_prefix("this is not valid YAML: ") {
                 Some(problem) => format!("the frontmatter is not valid YAML: {problem}"),
@@ -271,6 +299,53 @@ fn syntax_diagnostics(file: FileId, yaml: &YamlDocument, out: &mut Vec<Diagnosti
             .with_related(file, duplicate.first, format!("`{}` first written here", duplicate.key)),
         );
     }
+}
+
+/// The likely cause of a frontmatter syntax error in plain words, where it is: the two mistakes
+/// real SKILL.md files make most (`key: value: more`, and a tab in the indentation), which the
+/// parser reports in its own terms and, for the tab, at the end of the line before.
+fn plain_yaml_cause(text: &str, at: TextRange, parser: &str) -> Option<(TextRange, String)> {
+    let start = (at.start as usize).min(text.len());
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let tab_at_error = parser.contains("found character that cannot start any token")
+        && text[start..].starts_with('\t');
+    if parser.contains("found a tab") || tab_at_error {
+        let tab = start + text[start..].find('\t')?;
+        let tab_line_start = text[..tab].rfind('\n').map_or(0, |i| i + 1);
+        let line_no = text[..tab].matches('\n').count() + 1;
+        let range = TextRange::new(tab as u32, tab as u32 + 1);
+        let message = if text[tab_line_start..tab].trim().is_empty() {
+            format!("the frontmatter is not valid YAML: line {line_no} is indented with a tab, and YAML indents with spaces only; replace the tab with spaces")
+        } else {
+            format!("the frontmatter is not valid YAML: a tab on line {line_no} follows an unquoted value; replace it with a space, or quote the value")
+        };
+        return Some((range, message));
+    }
+    if parser.contains("mapping values are not allowed") && text[start..].starts_with(':') {
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let line = &text[line_start..line_end];
+        let (key, value) = line.split_once(": ")?;
+        let key = key.trim();
+        let value = value.trim();
+        if key.is_empty() || key.starts_with('-') || value.starts_with(['"', '\'']) {
+            return None;
+        }
+        let quoted = if value.contains('"') {
+            format!("'{}'", value.replace('\'', "''"))
+        } else {
+            format!("\"{}\"", value.replace('\\', "\\\\"))
+        };
+        let example = if quoted.chars().count() <= 80 {
+            format!("`{key}: {quoted}`")
+        } else {
+            "the whole value in double quotes".to_owned()
+        };
+        return Some((
+            at,
+            format!("the frontmatter is not valid YAML: the value of `{key}` holds `: `, which YAML reads as the start of another field; quote the value: {example}"),
+        ));
+    }
+    None
 }
 
 /// Is `c` a letter or digit in the sense of Python's `str.isalnum` (general category L* or N*)?
@@ -338,7 +413,10 @@ pub fn name_problems(raw: &str) -> Vec<String> {
     problems
 }
 
-fn check_name(file: FileId, name: &FieldValue, out: &mut Vec<Diagnostic>) {
+/// `skillmd.name-format`: every broken rule in one diagnostic, with a name to write instead that
+/// is itself valid (the folder's name when that is valid, since it also settles
+/// `skillmd.name-mismatch`). True when the name is valid.
+fn check_name(file: FileId, path: &Path, name: &FieldValue, out: &mut Vec<Diagnostic>) -> bool {
     let text = match name {
         FieldValue::Collection { kind, range } => {
             out.push(Diagnostic::new(
@@ -347,18 +425,54 @@ fn check_name(file: FileId, name: &FieldValue, out: &mut Vec<Diagnostic>) {
                 *range,
                 format!("`name` must be text, found a {kind}"),
             ));
-            return;
+            return false;
         }
         FieldValue::Text(text) => text,
     };
-    for problem in name_problems(&text.value) {
-        out.push(Diagnostic::new(
-            "skillmd.name-format",
-            file,
-            text.range,
-            problem,
-        ));
+    let problems = name_problems(&text.value);
+    if problems.is_empty() {
+        return true;
     }
+    let folder = path
+        .parent()
+        .and_then(Path::file_name)
+        .map(|n| nfkc(&n.to_string_lossy()));
+    let mut message = problems.join("; ");
+    match folder.filter(|f| name_problems(f).is_empty()) {
+        Some(folder) => message.push_str(&format!("; write `name: {folder}`, the folder's name")),
+        None => {
+            if let Some(fixed) = suggested_name(&text.value) {
+                message.push_str(&format!(
+                    "; write `name: {fixed}` and give the folder the same name"
+                ));
+            }
+        }
+    }
+    out.push(Diagnostic::new(
+        "skillmd.name-format",
+        file,
+        text.range,
+        message,
+    ));
+    false
+}
+
+/// A valid name close to `raw`: lower-cased, every run of other characters a single hyphen,
+/// cut to the length limit. `None` when nothing of it is left.
+pub fn suggested_name(raw: &str) -> Option<String> {
+    let mut out = String::new();
+    for c in normalize_name(raw).to_lowercase().chars() {
+        if is_letter_or_digit(c) {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let mut fixed: String = out.chars().take(MAX_NAME_CHARS).collect();
+    while fixed.ends_with('-') {
+        fixed.pop();
+    }
+    (name_problems(&fixed).is_empty() && !fixed.is_empty()).then_some(fixed)
 }
 
 fn check_description(file: FileId, description: &FieldValue, out: &mut Vec<Diagnostic>) {
@@ -449,11 +563,25 @@ fn check_metadata(file: FileId, metadata: Node<'_>, out: &mut Vec<Diagnostic>) {
             ScalarValue::Null => format!(
                 "`metadata.{key_text}` is empty; give it a string value or remove it"
             ),
-            _ => format!(
-                "`metadata.{key_text}` is a {}, not a string; YAML loaders read it as a {0} (`1.0` becomes 1), so quote it: `{key_text}: \"{}\"`",
-                value.type_name(),
-                value.scalar().unwrap_or_default()
-            ),
+            loaded => {
+                let written = value.scalar().unwrap_or_default();
+                let kind = value.type_name();
+                // Only where the loaded value reads differently from what was written.
+                let becomes = match loaded {
+                    ScalarValue::Int(n) => n.to_string(),
+                    ScalarValue::Float(x) => x.to_string(),
+                    _ => written.to_owned(),
+                };
+                let note = if becomes != written {
+                    format!(" (`{written}` becomes {becomes})")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "`metadata.{key_text}` is {} {kind}, not a string; YAML loaders read it as {0} {kind}{note}, so quote it: `{key_text}: \"{written}\"`",
+                    article(kind)
+                )
+            }
         };
         out.push(Diagnostic::new(
             "skillmd.metadata-shape",
@@ -504,11 +632,19 @@ pub fn check(
     skill: &SkillMd,
     out: &mut Vec<Diagnostic>,
 ) {
+    let hosts = super::skill_hosts::hosts_of(lookup, path);
     if !skill.fields.is_empty() {
         check_unknown_fields(lookup, file, path, skill, out);
     }
-    check_name_mismatch(lookup, file, path, skill, out);
+    let name_is_valid = match &skill.name {
+        Some(name) => check_name(file, path, name, out),
+        None => false,
+    };
+    if name_is_valid {
+        check_name_mismatch(lookup, file, path, skill, &hosts, out);
+    }
     check_duplicate_name(lookup, file, path, skill, out);
+    super::skill_hosts::check(lookup, file, path, skill, &hosts, out);
 }
 
 /// `skillmd.name-mismatch`. A warning by default — hosts load such a skill (some under the
@@ -518,6 +654,7 @@ fn check_name_mismatch(
     file: FileId,
     path: &Path,
     skill: &SkillMd,
+    hosts: &super::skill_hosts::Hosts<'_>,
     out: &mut Vec<Diagnostic>,
 ) {
     let (Some(normalized), Some(range)) = (skill.normalized_name(), skill.name_range()) else {
@@ -533,14 +670,31 @@ fn check_name_mismatch(
     if nfkc(&folder) == normalized {
         return;
     }
-    let mut diagnostic = Diagnostic::new(
-        "skillmd.name-mismatch",
-        file,
-        range,
+    let fix = if name_problems(&folder).is_empty() {
+        format!("rename the folder to `{normalized}` or set `name: {folder}`")
+    } else {
+        format!("rename the folder to `{normalized}`")
+    };
+    // VS Code and Copilot skip such a skill altogether (`model::hosts`, VS_CODE_DOCS).
+    let skipping: Vec<Host> = hosts
+        .hosts
+        .iter()
+        .copied()
+        .filter(|h| *h == Host::Copilot)
+        .collect();
+    let message = if skipping.is_empty() {
+        format!("the name `{normalized}` differs from its folder `{folder}`; hosts find a skill by its folder, so {fix}")
+    } else {
         format!(
-            "the name `{normalized}` differs from its folder `{folder}`; hosts find a skill by its folder, so rename the folder to `{normalized}` or set `name: {folder}`"
-        ),
-    );
+            "the name `{normalized}` differs from its folder `{folder}`, and {} do not load such a skill ({}); {fix}",
+            host_list(&skipping),
+            hosts.why()
+        )
+    };
+    let mut diagnostic = Diagnostic::new("skillmd.name-mismatch", file, range, message);
+    if !skipping.is_empty() {
+        diagnostic = hosts.relate(diagnostic.with_severity(Severity::Error));
+    }
     if let Some((config_file, config)) = nearest_config(lookup, path) {
         if config.strict {
             diagnostic = diagnostic.with_severity(Severity::Error);
@@ -583,14 +737,18 @@ fn check_unknown_fields(
         let mut message = match known {
             Some(known) => format!(
                 "`{key}` is {}, not a spec field; strict mode (as `skills-ref`) rejects it",
-                known.origin.describe()
+                known.origin.describe(known.hosts)
             ),
             None if key == "version" => "`version` is not a frontmatter field of the spec or of any known host, and `skills-ref` rejects it; move it under `metadata:` as `version: \"...\"`".to_owned(),
             None => {
                 let candidates = KNOWN_FIELDS.iter().map(|k| k.key);
                 let folded = key.to_lowercase().replace('_', "-");
-                match super::suggest::closest(&folded, candidates)
-                    .or_else(|| known_field(&folded).map(|k| k.key))
+                // `tools:` means `allowed-tools`, though `hooks` is fewer edits away.
+                let allowed = format!("allowed-{folded}");
+                match known_field(&folded)
+                    .or_else(|| known_field(&allowed))
+                    .map(|k| k.key)
+                    .or_else(|| super::suggest::closest(&folded, candidates))
                 {
                     Some(best) => format!("`{key}` is not a known frontmatter field, so hosts ignore it; did you mean `{best}`?"),
                     None => format!("`{key}` is not a frontmatter field of the spec or of any known host, so hosts ignore it"),
