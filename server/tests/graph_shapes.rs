@@ -5,7 +5,7 @@
 mod support;
 
 use skillgraph::diagnostic::Diagnostic;
-use support::{diagnostics_of, mcp_skill, run, team, with_baseline};
+use support::{composed_skill, diagnostics_of, mcp_skill, run, team, with_baseline};
 
 /// No diagnostic may say more than this, however long the path it describes.
 const MAX_MESSAGE: usize = 1_500;
@@ -226,4 +226,65 @@ fn a_tangle_of_requires_loops_is_reported_once_with_its_members() {
         "{}",
         found[0].message
     );
+}
+
+#[test]
+fn every_member_of_a_long_composed_loop_reports_it_briefly() {
+    let n = 500;
+    let fixture: String = (0..n)
+        .map(|i| composed_skill(&format!("c{i:03}"), &[&format!("c{:03}", (i + 1) % n)]))
+        .collect();
+    let (outcome, found) = diagnostics_of(&with_baseline(&fixture), "skill.composed-cycle");
+    assert_eq!(found.len(), n);
+    let from_c250 = found
+        .iter()
+        .find(|d| d.message.contains("`c250` is part of a loop"))
+        .expect("c250 reports the loop");
+    assert!(
+        from_c250.message.contains(
+            "c250 → c251 → c252 → c253 → c254 → c255 → … 490 more … → c246 → c247 → c248 → c249 → c250"
+        ),
+        "{}",
+        from_c250.message
+    );
+    assert_eq!(from_c250.related.len(), MAX_RELATED);
+    assert_bounded(&outcome.diagnostics);
+}
+
+#[test]
+fn a_grant_of_a_composed_skill_above_a_long_chain_with_a_missing_part_is_refused() {
+    let n = 400;
+    let mut fixture: String = (0..n - 1)
+        .map(|i| composed_skill(&format!("c{i}"), &[&format!("c{}", i + 1)]))
+        .collect();
+    fixture.push_str(&composed_skill(&format!("c{}", n - 1), &["missing"]));
+    fixture.push_str(&team(
+        "root:\n  id: root\n  role: root\n  skills: [store, c0]\n",
+    ));
+    let (outcome, found) = diagnostics_of(&with_baseline(&fixture), "agent.unknown-skill");
+    assert_eq!(found.len(), 1);
+    assert!(
+        found[0]
+            .message
+            .contains("it composes `missing`, which does not exist"),
+        "{}",
+        found[0].message
+    );
+    assert_eq!(count(&outcome.diagnostics, "skill.composed-unknown"), 1);
+    assert_bounded(&outcome.diagnostics);
+}
+
+#[test]
+fn composing_a_long_chain_into_a_loop_reports_the_loop_only_on_its_members() {
+    let n = 400;
+    let mut fixture: String = (0..n - 1)
+        .map(|i| composed_skill(&format!("c{i}"), &[&format!("c{}", i + 1)]))
+        .collect();
+    fixture.push_str(&composed_skill(
+        &format!("c{}", n - 1),
+        &[&format!("c{}", n - 2)],
+    ));
+    let (outcome, found) = diagnostics_of(&with_baseline(&fixture), "skill.composed-cycle");
+    assert_eq!(found.len(), 2);
+    assert_bounded(&outcome.diagnostics);
 }

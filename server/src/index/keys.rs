@@ -37,6 +37,13 @@ pub enum Key {
     SkillsInPack { workspace: FileId, pack: String },
     /// The skills of a category (for abstract grants).
     SkillsInCategory { workspace: FileId, category: String },
+    /// Every skill file of a workspace (and its manifest, for the bundled skills), fingerprinted
+    /// by what the composes graph reads of it: its id, whether it is composed, its parts. Read
+    /// through the workspace's composes-graph memo.
+    Composes { workspace: FileId },
+    /// Every named SKILL.md, fingerprinted by its name and chain: the input of the chain-graph
+    /// memo.
+    SkillMdChains,
     /// The SKILL.md skills in one directory (by the directory that holds the skill folders).
     SkillMdIn { parent: std::path::PathBuf },
     /// SKILL.md skills with a given name, anywhere.
@@ -139,6 +146,12 @@ pub(crate) fn contributions(
             }
             if let Artifact::Skill(skill) = artifact {
                 let id = skill.id.as_ref().map(|i| i.value.as_str());
+                let composed = skill.implementation()
+                    == Some(crate::model::swarmkit::ImplementationType::Composed);
+                out.push((
+                    Key::Composes { workspace },
+                    fingerprint(&(id, composed, composed.then_some(&skill.composes))),
+                ));
                 let entry = fingerprint(&(id, whole));
                 if let Some(server) = &skill.server {
                     out.push((
@@ -180,6 +193,11 @@ pub(crate) fn contributions(
         (Content::SwarmKit(Artifact::Workspace(manifest)), FileRole::WorkspaceManifest) => {
             let whole = fingerprint(manifest);
             out.push((Key::Manifest { workspace: id }, whole));
+            // Bundled skills count as parts a composed skill may name.
+            out.push((
+                Key::Composes { workspace: id },
+                fingerprint(&manifest.memory_enabled),
+            ));
             // The skills the runtime makes up from the manifest: bundled memory skills and one
             // per command-pack command.
             for skill in crate::rules::registry::skills_defined_in(id, &parsed.content) {
@@ -253,6 +271,7 @@ pub(crate) fn contributions(
                     ));
                 }
                 out.push((Key::SkillMdNamed { name }, entry));
+                out.push((Key::SkillMdChains, entry));
             }
         }
         _ => {}

@@ -64,7 +64,51 @@ pub struct Index {
     readers: HashMap<Key, HashSet<FileId>>,
     /// The ids defined per (workspace, kind), for completion and "did you mean" suggestions.
     defined_ids: HashMap<(FileId, ArtifactKind), std::collections::BTreeSet<String>>,
+    memos: Memos,
     pub settings: Settings,
+}
+
+/// A value computed from the whole index once and shared by every check that needs it, keyed by
+/// the [`Key`] whose contributions are its inputs (the composes graph of a workspace, the graph of
+/// SKILL.md chains). A check reads it through [`Lookup::memo`], which records that key; when the
+/// key's contributions change, the value is dropped and every reader re-checked. This is what
+/// keeps a graph of n skills at O(n) per batch instead of one walk of the graph per skill.
+///
+/// Snapshots share the table until the live index drops a value: it then starts a new table, so
+/// a snapshot never sees a value computed from another state.
+#[derive(Clone, Default)]
+struct Memos(Arc<std::sync::Mutex<HashMap<Key, Arc<MemoCell>>>>);
+
+type MemoCell = std::sync::OnceLock<Arc<dyn std::any::Any + Send + Sync>>;
+
+impl std::fmt::Debug for Memos {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Memos")
+    }
+}
+
+impl Memos {
+    fn table(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Arc<MemoCell>>> {
+        // A panic while computing happens outside the lock; a poisoned table is still sound.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn forget(&mut self, changed: &HashSet<Key>) {
+        let kept: HashMap<Key, Arc<MemoCell>> = {
+            let table = self.table();
+            if !table.keys().any(|key| changed.contains(key)) {
+                return;
+            }
+            table
+                .iter()
+                .filter(|(key, _)| !changed.contains(*key))
+                .map(|(key, cell)| (key.clone(), cell.clone()))
+                .collect()
+        };
+        *self = Memos(Arc::new(std::sync::Mutex::new(kept)));
+    }
 }
 
 /// A change to the file set.
@@ -218,6 +262,7 @@ impl Index {
             self.store(id, path, text, role, parsed, &mut changed_keys);
         }
 
+        self.memos.forget(&changed_keys);
         let (order, results) = self.run_checks(&touched, &changed_keys);
         let mut affected = touched;
         // A config changes the level of every diagnostic below it: all those files must be
@@ -535,6 +580,27 @@ impl<'a> Lookup<'a> {
     pub fn editor_config(&self) -> Option<&'a crate::model::config::Config> {
         self.reads.borrow_mut().push(Key::EditorConfig);
         self.index.settings.config.as_ref()
+    }
+
+    /// The value `compute` makes from the index, computed once per state of `key`'s
+    /// contributions and shared by every check (see [`Memos`]); records the read of `key`.
+    pub fn memo<T: std::any::Any + Send + Sync>(
+        &self,
+        key: Key,
+        compute: impl FnOnce(&'a Index) -> T,
+    ) -> Arc<T> {
+        let cell = self
+            .index
+            .memos
+            .table()
+            .entry(key.clone())
+            .or_default()
+            .clone();
+        self.reads.borrow_mut().push(key);
+        let value = cell.get_or_init(|| Arc::new(compute(self.index))).clone();
+        value
+            .downcast::<T>()
+            .unwrap_or_else(|_| unreachable!("one type of value per memo key"))
     }
 
     /// The files contributing to `key`, recording the read.

@@ -5,6 +5,7 @@ pub mod agents;
 pub mod archetypes;
 pub mod catalogue;
 pub mod chain;
+pub mod composes;
 pub mod dependencies;
 pub mod grants;
 pub mod ids;

@@ -225,8 +225,8 @@ pub fn skills_in_category<'a>(
 
 /// Why a composed skill cannot be built, if it cannot: SwarmKit resolves `composes` against the
 /// skills of `skills/` and the bundled ones, recursively, and drops a composed skill with an
-/// unknown part or a loop. The walk reads every part through `lookup`, so an edit to any of them
-/// re-checks the grants that depend on it.
+/// unknown part or a loop anywhere below it. Answered from the workspace's composes graph, whose
+/// read re-checks the caller when any skill's parts change.
 pub fn unbuildable_composition(
     lookup: &Lookup<'_>,
     workspace: FileId,
@@ -235,48 +235,8 @@ pub fn unbuildable_composition(
     if skill.implementation() != Some(ImplementationType::Composed) {
         return None;
     }
-    let start = skill
-        .id
-        .as_ref()
-        .map(|i| i.value.clone())
-        .unwrap_or_default();
-    // Depth-first with an explicit stack of (skill, next part); `on_path` finds loops.
-    let mut stack: Vec<(String, Vec<String>, usize)> = vec![(
-        start.clone(),
-        skill.composes.iter().map(|c| c.value.clone()).collect(),
-        0,
-    )];
-    let mut on_path = vec![start];
-    let mut budget = 10_000usize;
-    while let Some((_, parts, next)) = stack.last_mut() {
-        budget = budget.checked_sub(1)?;
-        let Some(part) = parts.get(*next).cloned() else {
-            stack.pop();
-            on_path.pop();
-            continue;
-        };
-        *next += 1;
-        if on_path.contains(&part) {
-            return Some(format!(
-                "its parts compose each other in a loop through `{part}`"
-            ));
-        }
-        let found = skills_named(lookup, workspace, &part)
-            .into_iter()
-            .find(|s| matches!(s.origin, Origin::File | Origin::Memory));
-        match found {
-            None => return Some(format!("it composes `{part}`, which does not exist")),
-            Some(info) => {
-                if let Some(inner) = info
-                    .skill
-                    .filter(|s| s.implementation() == Some(ImplementationType::Composed))
-                {
-                    let inner_parts = inner.composes.iter().map(|c| c.value.clone()).collect();
-                    on_path.push(part.clone());
-                    stack.push((part, inner_parts, 0));
-                }
-            }
-        }
-    }
-    None
+    let id = skill.id.as_ref()?;
+    super::composes::composes_graph(lookup, workspace)
+        .unbuildable(&id.value)
+        .map(str::to_owned)
 }

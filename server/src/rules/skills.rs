@@ -2,8 +2,8 @@
 //! skill names.
 
 use super::catalogue::RuleDoc;
-use super::grants::skills_named;
 use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::graph::path;
 use crate::index::{Content, Key, Lookup};
 use crate::model::swarmkit::{Artifact, ImplementationType, Skill};
 
@@ -153,7 +153,8 @@ fn check_mcp_server(
 }
 
 /// A loop through `composes` that passes through this skill. As in SwarmKit, every member of a
-/// loop reports it on its own file (each shows the loop from its own point of view).
+/// loop reports it on its own file, each showing a loop through itself (see
+/// `graph::cycles::LoopsThrough`), the middle of a long one elided.
 fn check_composed_cycles(
     lookup: &Lookup<'_>,
     workspace: FileId,
@@ -164,67 +165,47 @@ fn check_composed_cycles(
     let Some(start) = skill.id.as_ref() else {
         return;
     };
-    // Walk the composes graph reachable from this skill, depth-first, remembering the path.
-    // Each step looks the next skill up by id (recording the read), so an edit anywhere on a
-    // cycle re-checks its members.
-    type Step<'a> = (String, FileId, &'a Skill, usize);
-    let mut path: Vec<Step<'_>> = vec![(start.value.clone(), file, skill, 0)];
-    let mut visited = std::collections::HashSet::new();
-    visited.insert(start.value.clone());
-    let mut budget = 10_000usize;
-    while let Some((_, _, current, next)) = path.last_mut() {
-        budget = budget.saturating_sub(1);
-        if budget == 0 {
-            break;
-        }
-        let Some(edge) = current.composes.get(*next) else {
-            path.pop();
-            continue;
-        };
-        *next += 1;
-        if edge.value == start.value {
-            let members: Vec<&str> = path.iter().map(|(id, ..)| id.as_str()).collect();
-            let mut loop_text = members.join(" → ");
-            loop_text.push_str(&format!(" → {}", start.value));
-            // Placed on this skill's entry that leads into the loop.
-            let first_target = path
-                .get(1)
-                .map_or(start.value.as_str(), |(n, ..)| n.as_str());
-            let range = skill
-                .composes
-                .iter()
-                .find(|c| c.value == first_target)
-                .map_or(start.range, |c| c.range);
-            let mut d = Diagnostic::new(
-                "skill.composed-cycle",
-                file,
-                range,
-                format!("composed skill `{}` is part of a loop, so it would recurse forever: {loop_text}; remove one `composes` entry to break it", start.value),
+    let graph = super::composes::composes_graph(lookup, workspace);
+    let Some(node) = graph.node(&start.value).filter(|&n| graph.files[n] == file) else {
+        return; // a duplicate id: the file the id resolves to reports the loop
+    };
+    if !graph.on_cycle(node) {
+        return;
+    }
+    let hops = graph.loop_hops(node);
+    let shown = path::split(hops + 1, path::HEAD_HOPS, path::TAIL_HOPS);
+    let mut names: Vec<&str> = (0..shown.head)
+        .map(|i| graph.ids[graph.loop_node(node, i)].as_str())
+        .collect();
+    let omission = path::omission(shown.omitted);
+    if shown.omitted > 0 {
+        names.push(&omission);
+        names.extend(
+            (hops + 1 - shown.tail..=hops).map(|i| graph.ids[graph.loop_node(node, i)].as_str()),
+        );
+    }
+    // Placed on this skill's entry that leads into the loop.
+    let next = graph.loop_node(node, 1);
+    let range = graph.entry_range(node, next).unwrap_or(start.range);
+    let mut d = Diagnostic::new(
+        "skill.composed-cycle",
+        file,
+        range,
+        format!(
+            "composed skill `{}` is part of a loop, so it would recurse forever: {}; remove one `composes` entry to break it",
+            start.value,
+            names.join(" → ")
+        ),
+    );
+    for i in path::related_hops(hops) {
+        let (from, to) = (graph.loop_node(node, i), graph.loop_node(node, i + 1));
+        if let Some(edge) = graph.entry_range(from, to) {
+            d = d.with_related(
+                graph.files[from],
+                edge,
+                format!("`{}` composes `{}`", graph.ids[from], graph.ids[to]),
             );
-            for (i, (id, step_file, step_skill, _)) in path.iter().enumerate() {
-                let target = path
-                    .get(i + 1)
-                    .map_or(start.value.as_str(), |(n, ..)| n.as_str());
-                if let Some(edge) = step_skill.composes.iter().find(|c| c.value == target) {
-                    d = d.with_related(
-                        *step_file,
-                        edge.range,
-                        format!("`{id}` composes `{target}`"),
-                    );
-                }
-            }
-            out.push(d);
-            // One report per skill: the first loop found through it is the one shown.
-            return;
-        }
-        if !visited.insert(edge.value.clone()) {
-            continue;
-        }
-        let found = skills_named(lookup, workspace, &edge.value);
-        if let Some((next_file, next_skill)) = found.into_iter().next() {
-            if next_skill.implementation() == Some(ImplementationType::Composed) {
-                path.push((edge.value.clone(), next_file, next_skill, 0));
-            }
         }
     }
+    out.push(d);
 }
