@@ -114,3 +114,171 @@ pub fn read_one(path: &Path) -> Result<Change, ReadError> {
         text,
     })
 }
+
+/// What the root rule needs to know about one directory.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DirFacts {
+    /// Holds `workspace.yaml` (or `.yml`): a SwarmKit workspace root.
+    pub workspace: bool,
+    /// Holds `skillgraph.toml`.
+    pub config: bool,
+    /// Holds `.git`: a repository root.
+    pub repository: bool,
+    /// Holds a `SKILL.md`: a skill's own folder.
+    pub skill: bool,
+}
+
+/// Host folders that hold skills, one skill per sub-folder: `.claude/skills`, `.agents/skills`,
+/// `.github/skills`.
+pub const HOST_SKILL_FOLDERS: [&str; 3] = [".claude", ".agents", ".github"];
+
+fn is_host_skill_folder(dir: &Path) -> bool {
+    dir.file_name().is_some_and(|n| n == "skills")
+        && dir
+            .parent()
+            .and_then(Path::file_name)
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| HOST_SKILL_FOLDERS.contains(&n))
+}
+
+/// The root to index for `path` (a file or a directory), so that what it says is checked with
+/// the context it lives in; `None` when nothing encloses it. The rule, in order:
+/// 1. the nearest directory at or above it holding `workspace.yaml` (a SwarmKit workspace);
+/// 2. for skills (a `SKILL.md`, or a path at or below a folder holding one, or below a skill
+///    root), the nearest skill root at or above it: a folder holding `skillgraph.toml`, a host
+///    skills folder (`.claude/skills`, `.agents/skills`, `.github/skills`), else the repository
+///    root (the nearest folder holding `.git`).
+///
+/// `facts` tells what a directory holds; the rule itself touches no disk. `is_dir` says whether
+/// `path` names a directory.
+pub fn enclosing_root(
+    path: &Path,
+    is_dir: bool,
+    facts: &mut dyn FnMut(&Path) -> DirFacts,
+) -> Option<PathBuf> {
+    let start = if is_dir { Some(path) } else { path.parent() }?;
+    let mut in_skill = !is_dir && path.file_name().is_some_and(|n| n == "SKILL.md");
+    let mut repository = None;
+    for dir in start.ancestors() {
+        let here = facts(dir);
+        if here.workspace {
+            return Some(dir.to_owned());
+        }
+        in_skill |= here.skill;
+        if here.config || is_host_skill_folder(dir) {
+            // A skill root: the tree below it is checked together, skill or not.
+            return Some(dir.to_owned());
+        }
+        if here.repository && repository.is_none() {
+            repository = Some(dir.to_owned());
+            if in_skill {
+                break;
+            }
+        }
+    }
+    // Past the repository only a workspace or a skill root counts: a repository is the root of
+    // a skill inside it, never of an unrelated folder.
+    repository.filter(|_| in_skill)
+}
+
+/// [`enclosing_root`] against the disk.
+pub fn enclosing_root_on_disk(path: &Path) -> Option<PathBuf> {
+    let is_dir = path.is_dir();
+    enclosing_root(path, is_dir, &mut |dir| DirFacts {
+        workspace: dir.join("workspace.yaml").is_file() || dir.join("workspace.yml").is_file(),
+        config: dir.join("skillgraph.toml").is_file(),
+        repository: dir.join(".git").exists(),
+        skill: dir.join("SKILL.md").is_file(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    fn root(tree: &[(&str, DirFacts)], path: &str, is_dir: bool) -> Option<String> {
+        let tree: HashMap<PathBuf, DirFacts> =
+            tree.iter().map(|(p, f)| (PathBuf::from(p), *f)).collect();
+        enclosing_root(Path::new(path), is_dir, &mut |dir| {
+            tree.get(dir).copied().unwrap_or_default()
+        })
+        .map(|p| p.display().to_string())
+    }
+
+    const WS: DirFacts = DirFacts {
+        workspace: true,
+        config: false,
+        repository: false,
+        skill: false,
+    };
+    const GIT: DirFacts = DirFacts {
+        repository: true,
+        ..WS_NONE
+    };
+    const SKILL: DirFacts = DirFacts {
+        skill: true,
+        ..WS_NONE
+    };
+    const CONFIG: DirFacts = DirFacts {
+        config: true,
+        ..WS_NONE
+    };
+    const WS_NONE: DirFacts = DirFacts {
+        workspace: false,
+        config: false,
+        repository: false,
+        skill: false,
+    };
+
+    #[test]
+    fn a_file_or_folder_inside_a_workspace_is_rooted_at_the_workspace() {
+        let tree = [("/r", GIT), ("/r/ws", WS)];
+        let root_of = |p, d| root(&tree, p, d);
+        assert_eq!(
+            root_of("/r/ws/topologies/a.yaml", false).as_deref(),
+            Some("/r/ws")
+        );
+        assert_eq!(root_of("/r/ws/topologies", true).as_deref(), Some("/r/ws"));
+        assert_eq!(root_of("/r/ws", true).as_deref(), Some("/r/ws"));
+        // Outside every workspace and skill: nothing encloses it.
+        assert_eq!(root_of("/r/other/a.yaml", false), None);
+        assert_eq!(root_of("/r/other", true), None);
+    }
+
+    #[test]
+    fn skills_are_rooted_at_their_skill_root() {
+        let tree = [
+            ("/r", GIT),
+            ("/r/testing/test-unit", SKILL),
+            ("/c", CONFIG),
+            ("/c/x/y", SKILL),
+        ];
+        let root_of = |p, d| root(&tree, p, d);
+        // No marker but the repository.
+        assert_eq!(
+            root_of("/r/testing/test-unit/SKILL.md", false).as_deref(),
+            Some("/r")
+        );
+        assert_eq!(root_of("/r/testing/test-unit", true).as_deref(), Some("/r"));
+        assert_eq!(
+            root_of("/r/testing/test-unit/scripts", true).as_deref(),
+            Some("/r")
+        );
+        // skillgraph.toml wins over the repository.
+        assert_eq!(root_of("/c/x/y/SKILL.md", false).as_deref(), Some("/c"));
+        assert_eq!(root_of("/c/x", true).as_deref(), Some("/c"));
+        // A host skills folder.
+        assert_eq!(
+            root_of("/home/u/p/.claude/skills/a/SKILL.md", false).as_deref(),
+            Some("/home/u/p/.claude/skills")
+        );
+        assert_eq!(
+            root_of("/home/u/p/.agents/skills/a", true).as_deref(),
+            Some("/home/u/p/.agents/skills")
+        );
+        // A skill outside any repository or marker: nothing to widen to.
+        assert_eq!(root(&[], "/t/a/SKILL.md", false), None);
+    }
+}

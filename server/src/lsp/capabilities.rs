@@ -54,11 +54,16 @@ pub fn negotiate_encoding(params: &InitializeParams) -> PositionEncoding {
 /// The roots the client names: `workspaceFolders`, else `rootUri`, else `rootPath`.
 #[allow(deprecated)] // `root_uri` / `root_path`: older clients send only those.
 pub fn workspace_roots(params: &InitializeParams) -> Vec<PathBuf> {
-    if let Some(folders) = &params.workspace_folders {
-        return folders
-            .iter()
-            .filter_map(|f| convert::path_of(&f.uri))
-            .collect();
+    // Helix outside a repository sends `workspaceFolders: []` and `rootUri: null`: an empty list
+    // names no root, so the older fields are read next.
+    let folders: Vec<PathBuf> = params
+        .workspace_folders
+        .iter()
+        .flatten()
+        .filter_map(|f| convert::path_of(&f.uri))
+        .collect();
+    if !folders.is_empty() {
+        return folders;
     }
     if let Some(path) = params.root_uri.as_ref().and_then(convert::path_of) {
         return vec![path];
@@ -66,6 +71,7 @@ pub fn workspace_roots(params: &InitializeParams) -> Vec<PathBuf> {
     params
         .root_path
         .as_ref()
+        .filter(|p| !p.is_empty())
         .map(|p| vec![PathBuf::from(p)])
         .unwrap_or_default()
 }

@@ -25,14 +25,17 @@ impl Backend {
                 version: document.version,
             },
         );
-        let result = self.apply(vec![Change::Set {
-            path: path.clone(),
-            text: document.text,
-        }]);
+        // The document is analysed now, whatever the state of the initial indexing: requests
+        // about its own content need nothing else.
+        let result = self.apply(
+            "didOpen",
+            vec![Change::Set {
+                path: path.clone(),
+                text: document.text,
+            }],
+        );
         self.log_failure("didOpen", result).await;
-        if let Some(root) = self.root_for_stray(&path) {
-            self.index_roots(vec![root]).await;
-        }
+        self.index_around_stray(path).await;
     }
 
     pub(super) async fn change_document(&self, params: DidChangeTextDocumentParams) {
@@ -58,7 +61,7 @@ impl Backend {
             self.log_failure("didChange", failure).await;
             return;
         };
-        let result = self.apply(vec![Change::Set { path, text }]);
+        let result = self.apply("didChange", vec![Change::Set { path, text }]);
         self.log_failure("didChange", result).await;
     }
 
@@ -67,8 +70,15 @@ impl Backend {
             return;
         };
         lock(&self.state).open.remove(&path);
-        // Closing without saving leaves the disk's text in force (or no file at all).
-        let result = self.apply(vec![from_disk(&path)]);
+        // Closing without saving leaves the disk's text in force (or no file at all). The disk
+        // is read off the async threads, in order with watched-file events; a document opened
+        // again meanwhile keeps the editor's text.
+        let _in_order = self.disk_order.lock().await;
+        let read = tokio::task::spawn_blocking(move || from_disk(&path)).await;
+        let result = match read {
+            Ok(change) => self.apply_from_disk("didClose", vec![change]),
+            Err(error) => Err(error.to_string()),
+        };
         self.log_failure("didClose", result).await;
     }
 }

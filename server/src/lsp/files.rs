@@ -3,12 +3,11 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use tower_lsp_server::ls_types::*;
 
 use super::state::{lock, panic_message};
-use super::{convert, Backend};
+use super::{convert, Backend, CLIENT_ANSWER_WAIT};
 use crate::diagnostic::FileId;
 use crate::index::Change;
 
@@ -47,21 +46,75 @@ pub fn from_disk(path: &Path) -> Change {
     }
 }
 
+/// The roots to index for the roots the client named: each widened to the workspace or skill
+/// root around it (see [`crate::discover::enclosing_root`]), duplicates and nested roots removed.
+fn widen_roots(named: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = named
+        .into_iter()
+        .map(|root| crate::discover::enclosing_root_on_disk(&root).unwrap_or(root))
+        .collect();
+    roots.sort();
+    roots.dedup();
+    let mut kept: Vec<PathBuf> = Vec::new();
+    for root in roots {
+        // Sorted: a root below one already kept comes right after it.
+        if !kept.iter().any(|k| root.starts_with(k)) {
+            kept.push(root);
+        }
+    }
+    kept
+}
+
+/// Reads what watched-file events name: files as they are now, directories walked, deletions
+/// as removals of everything indexed below. Runs on a blocking thread.
+fn read_events(
+    events: Vec<(PathBuf, bool)>,
+    indexed: Vec<PathBuf>,
+    roots: &[PathBuf],
+) -> Vec<Change> {
+    let mut changes = Vec::new();
+    for (path, deleted) in events {
+        if deleted {
+            // A deleted directory takes every file below it.
+            changes.extend(
+                indexed
+                    .iter()
+                    .filter(|f| f.starts_with(&path))
+                    .map(|f| Change::Remove { path: f.clone() }),
+            );
+        } else if path.is_dir() {
+            if !in_skipped_directory(roots, &path) {
+                changes.extend(crate::discover::discover(std::slice::from_ref(&path)).0);
+            }
+        } else if may_be_ours(roots, &path) {
+            changes.push(from_disk(&path));
+        }
+    }
+    changes
+}
+
 impl Backend {
+    /// Indexes the roots: discovery starts at once, on a blocking thread, while the progress
+    /// report is negotiated (a client that never answers delays neither).
     pub(super) async fn index_workspace(&self) {
-        let (roots, progress_supported) = {
+        let (named, progress_supported) = {
             let state = lock(&self.state);
             (state.roots.clone(), state.offers.work_done_progress)
         };
+        let read = tokio::task::spawn_blocking(move || {
+            let roots = widen_roots(named);
+            let found = crate::discover::discover(&roots);
+            (roots, found)
+        });
         let mut progress = None;
         if progress_supported {
             let token = NumberOrString::String("skillgraph/indexing".to_owned());
-            if self
-                .client
-                .create_work_done_progress(token.clone())
-                .await
-                .is_ok()
-            {
+            let created = tokio::time::timeout(
+                CLIENT_ANSWER_WAIT,
+                self.client.create_work_done_progress(token.clone()),
+            )
+            .await;
+            if matches!(created, Ok(Ok(()))) {
                 progress = Some(
                     self.client
                         .progress(token, "skillgraph")
@@ -71,9 +124,11 @@ impl Backend {
                 );
             }
         }
-        let read = tokio::task::spawn_blocking(move || crate::discover::discover(&roots)).await;
-        let (changes, errors) = match read {
-            Ok(result) => result,
+        let (changes, errors) = match read.await {
+            Ok((roots, found)) => {
+                lock(&self.state).roots = roots;
+                found
+            }
             Err(error) => {
                 self.log(
                     MessageType::ERROR,
@@ -99,15 +154,14 @@ impl Backend {
             let state = &mut *state;
             // Documents opened meanwhile keep the editor's text.
             let changes = state.keep_editor_text(changes);
-            let result = catch_unwind(AssertUnwindSafe(|| {
-                Arc::make_mut(&mut state.index).apply(changes);
-                state.indexed = true;
-                let all: Vec<FileId> = state.index.files().map(|f| f.id).collect();
-                self.publish(state, all);
-            }))
-            .map_err(|payload| panic_message(payload.as_ref()));
-            (state.index.checked_file_count(), result)
+            let result = self.apply_locked("indexing", state, changes);
+            state.indexed = true;
+            let all: Vec<FileId> = state.index.files().map(|f| f.id).collect();
+            let published = catch_unwind(AssertUnwindSafe(|| self.publish(state, all)))
+                .map_err(|payload| panic_message(payload.as_ref()));
+            (state.index.checked_file_count(), result.and(published))
         };
+        self.indexing_done();
         self.log_failure("indexing", result).await;
         // The diagnostics of the indexed files go out before the progress ends.
         self.flush().await;
@@ -118,8 +172,14 @@ impl Backend {
         }
     }
 
+    fn indexing_done(&self) {
+        self.indexing
+            .send_modify(|jobs| *jobs = jobs.saturating_sub(1));
+    }
+
     pub(super) async fn register_watchers(&self) {
         if !lock(&self.state).offers.watch_dynamic {
+            self.watch_roots_ourselves();
             return;
         }
         let watchers = [
@@ -140,13 +200,22 @@ impl Backend {
             method: "workspace/didChangeWatchedFiles".to_owned(),
             register_options: serde_json::to_value(options).ok(),
         };
-        if let Err(error) = self.client.register_capability(vec![registration]).await {
-            self.log(
-                MessageType::WARNING,
-                format!("skillgraph: cannot watch files: {error}"),
-            )
-            .await;
-        }
+        let registered = tokio::time::timeout(
+            CLIENT_ANSWER_WAIT,
+            self.client.register_capability(vec![registration]),
+        )
+        .await;
+        let problem = match registered {
+            Ok(Ok(())) => return,
+            Ok(Err(error)) => error.to_string(),
+            Err(_) => format!("no answer within {} s", CLIENT_ANSWER_WAIT.as_secs()),
+        };
+        self.log(
+            MessageType::WARNING,
+            format!("skillgraph: the editor does not watch files ({problem}); watching them here"),
+        )
+        .await;
+        self.watch_roots_ourselves();
     }
 
     /// Reads new roots from disk and indexes them (documents open in the editor keep its text).
@@ -158,62 +227,78 @@ impl Backend {
         let Ok((found, _)) = found else {
             return;
         };
-        let found = lock(&self.state).keep_editor_text(found);
-        let result = self.apply(found);
+        let result = self.apply_from_disk("indexing", found);
         self.log_failure("indexing", result).await;
     }
 
-    /// A document opened outside every root (an editor started on a single file): the SwarmKit
-    /// workspace around it becomes a root, so its ids resolve.
-    pub(super) fn root_for_stray(&self, path: &Path) -> Option<PathBuf> {
-        let mut state = lock(&self.state);
-        if state.roots.iter().any(|r| path.starts_with(r)) {
-            return None;
+    /// A document opened outside every root (an editor started on a single file, or with no
+    /// root at all): the workspace or skill root around it is indexed, and requests wait for it
+    /// as they wait for the initial indexing.
+    pub(super) async fn index_around_stray(&self, path: PathBuf) {
+        if lock(&self.state).roots.iter().any(|r| path.starts_with(r)) {
+            return;
         }
-        let dir = path
-            .ancestors()
-            .skip(1)
-            .take(4)
-            .find(|dir| {
-                dir.join("workspace.yaml").is_file() || dir.join("workspace.yml").is_file()
-            })?
-            .to_owned();
-        state.roots.push(dir.clone());
-        Some(dir)
+        self.indexing.send_modify(|jobs| *jobs += 1);
+        let this = self.clone();
+        tokio::spawn(async move {
+            let probed = path.clone();
+            let root = tokio::task::spawn_blocking(move || {
+                crate::discover::enclosing_root_on_disk(&probed)
+            })
+            .await
+            .ok()
+            .flatten();
+            let new_root = root.filter(|root| {
+                let mut state = lock(&this.state);
+                let known = state.roots.iter().any(|r| root.starts_with(r));
+                if !known {
+                    state.roots.retain(|r| !r.starts_with(root));
+                    state.roots.push(root.clone());
+                }
+                !known
+            });
+            if let Some(root) = new_root {
+                this.index_roots(vec![root]).await;
+            }
+            this.indexing_done();
+        });
     }
 
     pub(super) async fn watched_files_changed(&self, params: DidChangeWatchedFilesParams) {
-        let mut changes = Vec::new();
-        {
+        let events: Vec<(PathBuf, bool)> = params
+            .changes
+            .iter()
+            .filter_map(|e| Some((convert::path_of(&e.uri)?, e.typ == FileChangeType::DELETED)))
+            .collect();
+        self.disk_changed(events).await;
+    }
+
+    /// Files or directories changed on disk. Events outside the roots are ignored; the disk is
+    /// read on a blocking thread, in arrival order, and documents open in the editor keep its text.
+    pub(super) async fn disk_changed(&self, events: Vec<(PathBuf, bool)>) {
+        let (events, indexed, roots) = {
             let state = lock(&self.state);
-            for event in &params.changes {
-                let Some(path) = convert::path_of(&event.uri) else {
-                    continue;
-                };
-                if state.open.contains_key(&path) {
-                    continue; // the editor's text wins over the disk's
-                }
-                if event.typ == FileChangeType::DELETED {
-                    // A deleted directory takes every file below it.
-                    changes.extend(
-                        state
-                            .index
-                            .files()
-                            .filter(|f| f.path.starts_with(&path))
-                            .filter(|f| !state.open.contains_key(&f.path))
-                            .map(|f| Change::Remove {
-                                path: f.path.clone(),
-                            }),
-                    );
-                } else if path.is_dir() && !in_skipped_directory(&state.roots, &path) {
-                    let (found, _) = crate::discover::discover(std::slice::from_ref(&path));
-                    changes.extend(state.keep_editor_text(found));
-                } else if may_be_ours(&state.roots, &path) {
-                    changes.push(from_disk(&path));
-                }
+            let events: Vec<(PathBuf, bool)> = events
+                .into_iter()
+                .filter(|(path, _)| state.roots.iter().any(|r| path.starts_with(r)))
+                .filter(|(path, _)| !state.open.contains_key(path))
+                .collect();
+            if events.is_empty() {
+                return;
             }
-        }
-        let result = self.apply(changes);
+            let indexed: Vec<PathBuf> = if events.iter().any(|(_, deleted)| *deleted) {
+                state.index.files().map(|f| f.path.clone()).collect()
+            } else {
+                Vec::new()
+            };
+            (events, indexed, state.roots.clone())
+        };
+        let _in_order = self.disk_order.lock().await;
+        let read = tokio::task::spawn_blocking(move || read_events(events, indexed, &roots)).await;
+        let result = match read {
+            Ok(changes) => self.apply_from_disk("didChangeWatchedFiles", changes),
+            Err(error) => Err(error.to_string()),
+        };
         self.log_failure("didChangeWatchedFiles", result).await;
     }
 
@@ -246,7 +331,7 @@ impl Backend {
                 })
                 .collect()
         };
-        let result = self.apply(changes);
+        let result = self.apply("didChangeWorkspaceFolders", changes);
         self.log_failure("didChangeWorkspaceFolders", result).await;
         self.index_roots(added).await;
     }

@@ -24,16 +24,19 @@ mod convert;
 mod documents;
 mod files;
 mod handlers;
+mod lifetime;
 mod settings;
 mod state;
 mod transport;
+mod watcher;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch, Notify};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer, LspService};
@@ -42,7 +45,8 @@ use crate::index::Index;
 use crate::syntax::PositionEncoding;
 use state::{lock, panic_message, Outgoing, State};
 
-/// Runs the server on stdin/stdout until the client says `exit`.
+/// Runs the server on stdin/stdout until the client says `exit`, closes its side, or its
+/// process (the `processId` of `initialize`) is gone.
 pub fn run() -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -56,9 +60,20 @@ pub fn run() -> ExitCode {
     };
     let clean = Arc::new(AtomicBool::new(false));
     let shut_down = clean.clone();
+    let ending = Arc::new(Notify::new());
     runtime.block_on(async move {
-        let (service, socket) = LspService::new(move |client| Backend::new(client, shut_down));
-        transport::serve(service, socket).await;
+        let backend_ending = ending.clone();
+        let (service, socket) =
+            LspService::new(move |client| Backend::new(client, shut_down, backend_ending));
+        tokio::select! {
+            _ = transport::serve(service, socket, ending.clone()) => {}
+            // Whatever is still pending (a request waiting for the index, a client that never
+            // answers) gets a moment, not a say in whether the process ends.
+            _ = async {
+                ending.notified().await;
+                tokio::time::sleep(transport::GRACE).await;
+            } => {}
+        }
     });
     // Exit quickly even if a blocking task (initial indexing) is still running.
     runtime.shutdown_background();
@@ -70,12 +85,28 @@ pub fn run() -> ExitCode {
     }
 }
 
+/// The server. Cheap to clone: background work (the initial indexing, the watcher, the
+/// `processId` watch) holds a clone.
+#[derive(Clone)]
 pub(crate) struct Backend {
     client: Client,
-    state: Mutex<State>,
+    state: Arc<Mutex<State>>,
     publisher: mpsc::UnboundedSender<Outgoing>,
     shut_down: Arc<AtomicBool>,
+    /// Notified to end the process (the client's process is gone).
+    ending: Arc<Notify>,
+    /// How many indexing jobs requests wait for: the initial indexing, and the workspace
+    /// brought in by a document opened outside every root.
+    indexing: Arc<watch::Sender<usize>>,
+    /// Disk work (reading what watched-file events and closed documents name) runs off the
+    /// async threads; this keeps it in arrival order.
+    disk_order: Arc<tokio::sync::Mutex<()>>,
 }
+
+/// How long a request waits for the initial indexing before it answers from what is indexed.
+const READY_WAIT: Duration = Duration::from_secs(10);
+/// How long the server waits for the client to answer one of its own requests.
+const CLIENT_ANSWER_WAIT: Duration = Duration::from_secs(5);
 
 /// Debug builds only: `SKILLGRAPH_TEST_PANIC=hover` (any request name) makes the first such
 /// request panic, so the end-to-end tests can prove a panic is caught, logged and answered as an
@@ -95,12 +126,37 @@ fn panic_on_request_for_tests(what: &str) {
 }
 
 impl Backend {
-    fn new(client: Client, shut_down: Arc<AtomicBool>) -> Backend {
+    fn new(client: Client, shut_down: Arc<AtomicBool>, ending: Arc<Notify>) -> Backend {
         Backend {
             publisher: state::start_publisher(client.clone()),
             client,
-            state: Mutex::new(State::new()),
+            state: Arc::new(Mutex::new(State::new())),
             shut_down,
+            ending,
+            indexing: Arc::new(watch::channel(1).0),
+            disk_order: Arc::new(tokio::sync::Mutex::new(())),
+        }
+    }
+
+    /// Waits (bounded) until the initial indexing is done, so a request sent right after
+    /// `initialized` gets the answer a settled server would give.
+    async fn until_indexed(&self, what: &str) {
+        let mut indexing = self.indexing.subscribe();
+        if *indexing.borrow() == 0 {
+            return;
+        }
+        if tokio::time::timeout(READY_WAIT, indexing.wait_for(|jobs| *jobs == 0))
+            .await
+            .is_err()
+        {
+            self.log(
+                MessageType::WARNING,
+                format!(
+                    "skillgraph: {what} answers from a partial index: the initial indexing has taken over {} s",
+                    READY_WAIT.as_secs()
+                ),
+            )
+            .await;
         }
     }
 
@@ -111,6 +167,10 @@ impl Backend {
         what: &str,
         handler: impl FnOnce(&Index, PositionEncoding) -> Option<T>,
     ) -> Result<Option<T>> {
+        // The open document's own outline is ready as soon as it is opened.
+        if what != "documentSymbol" {
+            self.until_indexed(what).await;
+        }
         let (index, encoding) = self.snapshot();
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             panic_on_request_for_tests(what);
@@ -142,6 +202,9 @@ impl LanguageServer for Backend {
             state.roots = capabilities::workspace_roots(&params);
             state.offers = capabilities::ClientOffers::of(&params);
         }
+        if let Some(pid) = params.process_id {
+            self.watch_editor_process(pid);
+        }
         if let Some(options) = &params.initialization_options {
             self.apply_settings(options).await;
         }
@@ -156,8 +219,13 @@ impl LanguageServer for Backend {
     }
 
     async fn initialized(&self, _: InitializedParams) {
-        self.index_workspace().await;
-        self.register_watchers().await;
+        // In the background: a client that is slow to answer the server's own requests must not
+        // hold up the notifications and requests behind this one.
+        let this = self.clone();
+        tokio::spawn(async move {
+            this.index_workspace().await;
+            this.register_watchers().await;
+        });
     }
 
     async fn shutdown(&self) -> Result<()> {

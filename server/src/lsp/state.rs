@@ -107,20 +107,60 @@ pub fn start_publisher(client: Client) -> mpsc::UnboundedSender<Outgoing> {
 
 impl Backend {
     /// Applies changes and queues the diagnostics that changed. Synchronous on purpose: callers
-    /// run it before their first await, so edits apply in arrival order.
-    pub(super) fn apply(&self, changes: Vec<Change>) -> Result<(), String> {
+    /// run it before their first await, so edits apply in arrival order. `what` names the cause
+    /// in logs.
+    pub(super) fn apply(&self, what: &str, changes: Vec<Change>) -> Result<(), String> {
         if changes.is_empty() {
             return Ok(());
         }
         let mut state = lock(&self.state);
-        let state = &mut *state;
-        catch_unwind(AssertUnwindSafe(|| {
-            let affected = Arc::make_mut(&mut state.index).apply(changes);
-            if state.indexed {
-                self.publish(state, affected);
-            }
-        }))
-        .map_err(|payload| panic_message(payload.as_ref()))
+        self.apply_locked(what, &mut state, changes)
+    }
+
+    /// Applies what was read from disk, except for documents open in the editor (they may have
+    /// been opened while the disk was read).
+    pub(super) fn apply_from_disk(&self, what: &str, changes: Vec<Change>) -> Result<(), String> {
+        let mut state = lock(&self.state);
+        let changes = state.keep_editor_text(changes);
+        self.apply_locked(what, &mut state, changes)
+    }
+
+    /// Applies changes on a copy of the index and swaps it in only when the analysis finished:
+    /// a panic inside it costs this change, never the index (the copy shares every file entry).
+    pub(super) fn apply_locked(
+        &self,
+        what: &str,
+        state: &mut State,
+        changes: Vec<Change>,
+    ) -> Result<(), String> {
+        if changes.is_empty() {
+            return Ok(());
+        }
+        let first = match &changes[0] {
+            Change::Set { path, .. } | Change::Remove { path } => path.display().to_string(),
+        };
+        let files = match changes.len() {
+            1 => first,
+            n => format!("{first} and {} more files", n - 1),
+        };
+        let mut next = Index::clone(&state.index);
+        let analysed = catch_unwind(AssertUnwindSafe(|| {
+            let affected = next.apply(changes);
+            super::panic_on_request_for_tests(what);
+            affected
+        }));
+        let affected = analysed.map_err(|payload| {
+            format!(
+                "{} while analysing {files}; the index is as it was before",
+                panic_message(payload.as_ref())
+            )
+        })?;
+        state.index = Arc::new(next);
+        if state.indexed {
+            catch_unwind(AssertUnwindSafe(|| self.publish(state, affected)))
+                .map_err(|payload| panic_message(payload.as_ref()))?;
+        }
+        Ok(())
     }
 
     /// Sends the diagnostics of `files` that differ from what the client last saw.
