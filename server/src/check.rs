@@ -11,19 +11,55 @@ use crate::index::{Change, Index};
 /// An indexed file set and its diagnostics, sorted by path then position.
 pub struct CheckOutcome {
     pub index: Index,
+    /// The diagnostics of the files asked about (all of them unless scoped).
     pub diagnostics: Vec<Diagnostic>,
+    /// Arguments checked within a wider root, and that root: `check` says so.
+    pub widened: Vec<(PathBuf, PathBuf)>,
+    files_checked: usize,
     cwd: PathBuf,
 }
 
 /// Checks everything under `paths`. Fails only when nothing at all could be read.
 pub fn run_check(paths: &[PathBuf]) -> Result<CheckOutcome, String> {
+    run_scoped_check(paths, None)
+}
+
+/// Checks `paths` (files or folders) in their context: each is read within the workspace or
+/// skill root that encloses it ([`crate::discover::enclosing_root`]), so cross-file rules see
+/// what they need, but only diagnostics of files at or below the paths are reported.
+/// `stdin` is a buffer that stands for the file at its path, read or not.
+pub fn run_scoped_check(
+    paths: &[PathBuf],
+    stdin: Option<(PathBuf, String)>,
+) -> Result<CheckOutcome, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
-    let roots: Vec<PathBuf> = paths
-        .iter()
-        .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone()))
-        .collect();
-    let (changes, errors) = crate::discover::discover(&roots);
+    let mut asked: Vec<PathBuf> = paths.iter().map(|p| absolute(p)).collect();
+    let stdin = stdin.map(|(path, text)| (absolute(&path), text));
+    asked.extend(stdin.iter().map(|(path, _)| path.clone()));
+    let mut widened = Vec::new();
+    let mut roots: Vec<PathBuf> = Vec::new();
+    for path in &asked {
+        let root = match crate::discover::enclosing_root_on_disk(path) {
+            Some(root) if root != *path => {
+                widened.push((path.clone(), root.clone()));
+                root
+            }
+            // A buffer for a file that nothing encloses is checked alone.
+            None if stdin.as_ref().is_some_and(|(p, _)| p == path) => continue,
+            _ => path.clone(),
+        };
+        roots.push(root);
+    }
+    roots.sort();
+    roots.dedup();
+    let mut outer: Vec<PathBuf> = Vec::new();
+    for root in roots {
+        if !outer.iter().any(|o| root.starts_with(o)) {
+            outer.push(root);
+        }
+    }
+    let (mut changes, errors) = crate::discover::discover(&outer);
     for error in &errors {
         eprintln!(
             "skillgraph: cannot read {}: {}",
@@ -31,7 +67,31 @@ pub fn run_check(paths: &[PathBuf]) -> Result<CheckOutcome, String> {
             error.error
         );
     }
-    Ok(check_changes(changes, cwd))
+    if let Some((path, text)) = stdin {
+        changes.retain(|c| !matches!(c, Change::Set { path: p, .. } if *p == path));
+        changes.push(Change::Set { path, text });
+    }
+    let mut outcome = check_changes(changes, cwd);
+    let in_scope = |path: &Path| asked.iter().any(|a| path.starts_with(a));
+    let scoped = |id: FileId| outcome.index.file(id).is_some_and(|f| in_scope(&f.path));
+    let diagnostics: Vec<Diagnostic> = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| scoped(d.file))
+        .cloned()
+        .collect();
+    outcome.files_checked = outcome
+        .index
+        .files()
+        .filter(|f| f.role.is_ours() && in_scope(&f.path))
+        .count();
+    outcome.diagnostics = diagnostics;
+    outcome.widened = widened;
+    Ok(outcome)
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_owned())
 }
 
 /// Indexes `changes` in one batch and collects every diagnostic. Used by `run_check` and by
@@ -45,9 +105,12 @@ pub fn check_changes(changes: Vec<Change>, cwd: PathBuf) -> CheckOutcome {
         .iter()
         .flat_map(|&(_, id)| index.diagnostics(id))
         .collect();
+    let files_checked = index.checked_file_count();
     CheckOutcome {
         index,
         diagnostics,
+        widened: Vec::new(),
+        files_checked,
         cwd,
     }
 }
@@ -84,7 +147,7 @@ impl CheckOutcome {
         Report {
             files,
             diagnostics: self.diagnostics.clone(),
-            files_checked: self.index.checked_file_count(),
+            files_checked: self.files_checked,
         }
     }
 }

@@ -33,8 +33,16 @@ enum ColorChoice {
 #[derive(Subcommand)]
 enum Command {
     /// Check every SwarmKit workspace and SKILL.md under the paths (default: the current directory).
+    ///
+    /// Each path is checked within the SwarmKit workspace or skill root that encloses it, and
+    /// only its own diagnostics are reported. Exit status: 0 no errors, 1 errors (or warnings
+    /// with --deny-warnings), 2 when no path exists or the report cannot be written.
     Check {
+        /// Files or folders; `-` reads the file named by --stdin-filename from stdin.
         paths: Vec<PathBuf>,
+        /// Check stdin as if it were the file at this path (`check - --stdin-filename p`).
+        #[arg(long, value_name = "PATH")]
+        stdin_filename: Option<PathBuf>,
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
@@ -65,6 +73,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check {
             paths,
+            stdin_filename,
             format,
             deny_warnings,
             color,
@@ -76,31 +85,69 @@ fn main() -> ExitCode {
                     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
                 }
             };
-            check(paths, format, deny_warnings, color)
+            check(paths, stdin_filename, format, deny_warnings, color)
         }
         Command::Lsp { .. } => skillgraph::lsp::run(),
     }
 }
 
-fn check(paths: Vec<PathBuf>, format: Format, deny_warnings: bool, color: bool) -> ExitCode {
-    let paths = if paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        paths
-    };
-    for path in &paths {
-        if !path.exists() {
-            eprintln!("skillgraph: {}: no such file or directory", path.display());
-            return ExitCode::from(2);
-        }
+fn check(
+    paths: Vec<PathBuf>,
+    stdin_filename: Option<PathBuf>,
+    format: Format,
+    deny_warnings: bool,
+    color: bool,
+) -> ExitCode {
+    let dash = paths.iter().any(|p| p.as_os_str() == "-");
+    let mut paths: Vec<PathBuf> = paths.into_iter().filter(|p| p.as_os_str() != "-").collect();
+    if dash && stdin_filename.is_none() {
+        eprintln!("skillgraph: `-` reads stdin and needs --stdin-filename to say which file it is");
+        return ExitCode::from(2);
     }
-    let outcome = match skillgraph::check::run_check(&paths) {
+    let stdin = match stdin_filename {
+        Some(path) => {
+            use std::io::Read;
+            let mut bytes = Vec::new();
+            if let Err(error) = std::io::stdin().read_to_end(&mut bytes) {
+                eprintln!("skillgraph: cannot read stdin: {error}");
+                return ExitCode::from(2);
+            }
+            Some((path, skillgraph::syntax::decode(&bytes).text))
+        }
+        None => None,
+    };
+    if paths.is_empty() && stdin.is_none() {
+        paths.push(PathBuf::from("."));
+    }
+    // A missing path is reported and the others are still checked; only when none exists is
+    // there nothing to check.
+    let given = paths.len();
+    paths.retain(|path| {
+        let exists = path.exists();
+        if !exists {
+            eprintln!("skillgraph: {}: no such file or directory", path.display());
+        }
+        exists
+    });
+    if paths.is_empty() && given > 0 && stdin.is_none() {
+        return ExitCode::from(2);
+    }
+    let outcome = match skillgraph::check::run_scoped_check(&paths, stdin) {
         Ok(outcome) => outcome,
         Err(message) => {
             eprintln!("skillgraph: {message}");
             return ExitCode::from(2);
         }
     };
+    if format == Format::Human {
+        for (path, root) in &outcome.widened {
+            eprintln!(
+                "skillgraph: checking {} within {}",
+                outcome.display_path(path),
+                outcome.display_path(root)
+            );
+        }
+    }
     let mut stdout = std::io::stdout().lock();
     if let Err(error) = skillgraph::cli::render(format, &outcome.report(), &mut stdout, color)
         .and_then(|_| stdout.flush())

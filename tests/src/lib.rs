@@ -84,7 +84,7 @@ pub fn file_uri(path: &Path) -> String {
 /// A language server under test, spoken to as an editor would.
 pub struct Client {
     child: Child,
-    stdin: Arc<Mutex<ChildStdin>>,
+    stdin: Arc<Mutex<Option<ChildStdin>>>,
     incoming: Receiver<Value>,
     /// Messages received and not yet consumed by a wait.
     pending: VecDeque<Value>,
@@ -93,13 +93,20 @@ pub struct Client {
     next_id: i64,
 }
 
-fn write_message(stdin: &Mutex<ChildStdin>, message: &Value) {
+fn write_message(stdin: &Mutex<Option<ChildStdin>>, message: &Value) {
     let body = serde_json::to_vec(message).unwrap();
+    let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    frame.extend_from_slice(&body);
+    write_bytes(stdin, &frame);
+}
+
+fn write_bytes(stdin: &Mutex<Option<ChildStdin>>, bytes: &[u8]) {
     let mut stdin = stdin.lock().unwrap();
     // A server that died shows up as a timeout on the next read, with a clearer message.
-    let _ = write!(stdin, "Content-Length: {}\r\n\r\n", body.len());
-    let _ = stdin.write_all(&body);
-    let _ = stdin.flush();
+    if let Some(stdin) = stdin.as_mut() {
+        let _ = stdin.write_all(bytes);
+        let _ = stdin.flush();
+    }
 }
 
 fn read_message(reader: &mut impl BufRead) -> Option<Value> {
@@ -142,6 +149,16 @@ impl Client {
 
     /// Like `start_with`, with extra environment variables for the server process.
     pub fn start_with_env(initialize: Value, env: &[(&str, &str)]) -> (Client, Value) {
+        let mut client = Client::spawn(env, true);
+        let result = client.request("initialize", initialize);
+        client.notify("initialized", json!({}));
+        (client, result)
+    }
+
+    /// Starts `skillgraph lsp` and nothing more. A client that does not `answer` leaves every
+    /// request of the server (progress tokens, registrations) unanswered, as a broken editor
+    /// would.
+    pub fn spawn(env: &[(&str, &str)], answer: bool) -> Client {
         let mut child = Command::new(binary())
             .arg("lsp")
             .envs(env.iter().copied())
@@ -150,18 +167,18 @@ impl Client {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("spawn skillgraph lsp");
-        let stdin = Arc::new(Mutex::new(child.stdin.take().unwrap()));
+        let stdin = Arc::new(Mutex::new(child.stdin.take()));
         let stdout = child.stdout.take().unwrap();
         let (tx, incoming) = mpsc::channel();
-        let answer = stdin.clone();
+        let replies = stdin.clone();
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             while let Some(message) = read_message(&mut reader) {
                 // Requests from the server (progress tokens, registrations) get an empty success.
-                if message.get("method").is_some() {
+                if answer && message.get("method").is_some() {
                     if let Some(id) = message.get("id") {
                         write_message(
-                            &answer,
+                            &replies,
                             &json!({"jsonrpc": "2.0", "id": id, "result": null}),
                         );
                     }
@@ -171,17 +188,49 @@ impl Client {
                 }
             }
         });
-        let mut client = Client {
+        Client {
             child,
             stdin,
             incoming,
             pending: VecDeque::new(),
             seen: Vec::new(),
             next_id: 1,
-        };
-        let result = client.request("initialize", initialize);
-        client.notify("initialized", json!({}));
-        (client, result)
+        }
+    }
+
+    /// Writes bytes as they are, frame or not.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        write_bytes(&self.stdin, bytes);
+    }
+
+    /// Closes the server's stdin, as an editor that goes away does.
+    pub fn close_stdin(&mut self) {
+        self.stdin.lock().unwrap().take();
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits up to `within` for the server to exit; its status and how long it took.
+    pub fn wait_exit(&mut self, within: Duration) -> Option<(std::process::ExitStatus, Duration)> {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some((status, started.elapsed()));
+            }
+            if started.elapsed() > within {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// The next message id this client will use.
+    pub fn next_id(&mut self) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
     }
 
     pub fn notify(&mut self, method: &str, params: Value) {
@@ -240,6 +289,29 @@ impl Client {
                 }
             }
         }
+    }
+
+    /// Waits until the messages seen so far satisfy `accept` (true) or `TIMEOUT` passes (false).
+    pub fn seen_eventually(&mut self, accept: impl Fn(&[Value]) -> bool) -> bool {
+        let deadline = Instant::now() + TIMEOUT;
+        while !accept(&self.seen) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            match self
+                .incoming
+                .recv_timeout(left.min(Duration::from_millis(100)))
+            {
+                Ok(message) => {
+                    self.seen.push(message.clone());
+                    self.pending.push_back(message);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return accept(&self.seen),
+            }
+        }
+        true
     }
 
     /// The next `publishDiagnostics` for `uri`: its diagnostics and version.

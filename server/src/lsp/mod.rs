@@ -167,10 +167,31 @@ impl Backend {
         what: &str,
         handler: impl FnOnce(&Index, PositionEncoding) -> Option<T>,
     ) -> Result<Option<T>> {
-        // The open document's own outline is ready as soon as it is opened.
-        if what != "documentSymbol" {
-            self.until_indexed(what).await;
+        self.until_indexed(what).await;
+        self.run_handler(what, handler).await
+    }
+
+    /// Like `answer`, for requests about a document's own content (its outline): answered at
+    /// once when the document alone has the answer, else after the initial indexing (a
+    /// topology's outline needs its workspace's manifest, which only indexing reads).
+    async fn answer_from_document<T>(
+        &self,
+        what: &str,
+        handler: impl Fn(&Index, PositionEncoding) -> Option<T>,
+    ) -> Result<Option<T>> {
+        let now = self.run_handler(what, &handler).await;
+        if !matches!(now, Ok(None)) || *self.indexing.borrow() == 0 {
+            return now;
         }
+        self.until_indexed(what).await;
+        self.run_handler(what, handler).await
+    }
+
+    async fn run_handler<T>(
+        &self,
+        what: &str,
+        handler: impl FnOnce(&Index, PositionEncoding) -> Option<T>,
+    ) -> Result<Option<T>> {
         let (index, encoding) = self.snapshot();
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             panic_on_request_for_tests(what);
@@ -314,7 +335,7 @@ impl LanguageServer for Backend {
         &self,
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
-        self.answer("documentSymbol", |index, enc| {
+        self.answer_from_document("documentSymbol", |index, enc| {
             handlers::document_symbols(index, enc, &params)
         })
         .await

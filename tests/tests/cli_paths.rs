@@ -1,0 +1,145 @@
+//! `skillgraph check` with file and folder arguments: each is checked within the workspace or
+//! skill root around it, and only its own diagnostics are reported.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+use skillgraph_e2e::{binary, copy_fixture};
+
+fn check(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(binary())
+        .arg("check")
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap()
+}
+
+fn json_diagnostics(output: &Output) -> Vec<Value> {
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    report["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// Each diagnostic without the parts that name where the check started.
+fn of_file<'a>(diagnostics: &'a [Value], file: &str) -> Vec<&'a Value> {
+    diagnostics
+        .iter()
+        .filter(|d| d["path"].as_str().is_some_and(|f| f.ends_with(file)))
+        .collect()
+}
+
+#[test]
+fn a_file_gets_what_a_check_of_its_workspace_says_about_it() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    let whole = check(dir.path(), &["--format", "json", "."]);
+    let whole = json_diagnostics(&whole);
+    let expected = of_file(&whole, "topologies/estate.yaml");
+    assert!(!expected.is_empty());
+
+    let one = check(dir.path(), &["--format", "json", "topologies/estate.yaml"]);
+    assert_eq!(one.status.code(), Some(1));
+    let got = json_diagnostics(&one);
+    assert_eq!(got.iter().collect::<Vec<_>>(), expected);
+
+    // The manifest alone: its own diagnostics, none of the workspace's others.
+    let manifest = check(dir.path(), &["--format", "json", "workspace.yaml"]);
+    let got = json_diagnostics(&manifest);
+    assert_eq!(
+        got.iter().collect::<Vec<_>>(),
+        of_file(&whole, "workspace.yaml")
+    );
+
+    // From a sub-folder: the workspace around it, reported for the folder only.
+    let topologies = dir.path().join("topologies");
+    let sub = check(&topologies, &["."]);
+    let stderr = String::from_utf8_lossy(&sub.stderr);
+    assert!(stderr.contains("checking . within"), "{stderr}");
+    let stdout = String::from_utf8_lossy(&sub.stdout);
+    assert!(
+        stdout.contains(&format!("{} errors in 1 file", expected.len())),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_missing_path_is_reported_and_the_others_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    let output = check(dir.path(), &["no-such-file.yaml", "topologies/estate.yaml"]);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "the existing file has errors"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no-such-file.yaml: no such file or directory"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).contains("agent.unknown-skill"));
+    let none = check(dir.path(), &["no-such-file.yaml", "nor-this"]);
+    assert_eq!(none.status.code(), Some(2));
+}
+
+#[test]
+fn stdin_is_checked_as_the_file_it_names() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    let text = std::fs::read_to_string(dir.path().join("topologies/estate.yaml"))
+        .unwrap()
+        .replace("get-convension", "get-convention");
+    for args in [
+        &[
+            "--format",
+            "json",
+            "-",
+            "--stdin-filename",
+            "topologies/estate.yaml",
+        ][..],
+        &[
+            "--format",
+            "json",
+            "--stdin-filename",
+            "topologies/estate.yaml",
+        ][..],
+    ] {
+        let mut child = Command::new(binary())
+            .arg("check")
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        let diagnostics = json_diagnostics(&output);
+        // The buffer's text counts, not the disk's: the typo is fixed there.
+        assert!(
+            !diagnostics.iter().any(|d| d["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("get-convension")),
+            "{diagnostics:#?}"
+        );
+        // The workspace around it still counts: the skills it names resolve.
+        assert!(
+            diagnostics
+                .iter()
+                .all(|d| d["path"].as_str().unwrap_or("").ends_with("estate.yaml")),
+            "{diagnostics:#?}"
+        );
+        assert!(!diagnostics.is_empty());
+    }
+}

@@ -1,0 +1,595 @@
+//! The server's life at its edges, against the real binary: requests sent before the initial
+//! index is done, roots of every shape an editor sends, bytes that are not well-formed
+//! messages, clients that never answer or go away, files changed on disk, and a panic inside
+//! the analysis of an edit.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use skillgraph_e2e::{copy_fixture, file_uri, Client, TIMEOUT};
+
+/// "Exits within 1 s", measured with room for a loaded machine.
+const EXIT_BOUND: Duration = Duration::from_secs(5);
+
+/// What Helix 25.07 sends outside a git repository: only `rootPath`.
+fn helix_initialize(root: Option<&Path>, process_id: Value) -> Value {
+    json!({
+        "processId": process_id,
+        "clientInfo": {"name": "helix", "version": "25.07"},
+        "rootPath": root.map(|r| r.to_string_lossy().into_owned()),
+        "rootUri": null,
+        "workspaceFolders": [],
+        "capabilities": {
+            "general": {"positionEncodings": ["utf-8", "utf-32", "utf-16"]},
+            "window": {"workDoneProgress": true},
+            "workspace": {"configuration": true, "workspaceFolders": true},
+            "textDocument": {"hover": {"contentFormat": ["markdown"]}},
+        },
+    })
+}
+
+fn open(client: &mut Client, path: &Path) -> String {
+    let uri = file_uri(path);
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {
+            "uri": uri, "languageId": "yaml", "version": 1,
+            "text": std::fs::read_to_string(path).unwrap(),
+        }}),
+    );
+    uri
+}
+
+fn at(uri: &str, line: u32, character: u32) -> Value {
+    json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
+}
+
+/// Hover on the `search-code` rule of the fixture's topology: the runtime's refusal, which
+/// only a server that has read the skill files can write.
+fn assert_settled_hover(hover: &Value) {
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("defined in `skills/search-code.yaml`")
+            && text.contains("search-code requires list-conventions, which has not been called"),
+        "hover answered as an unsettled server would: {hover}"
+    );
+}
+
+fn assert_definition_in_skill_file(definition: &Value) {
+    assert!(
+        definition["uri"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("/skills/search-code.yaml")),
+        "definition answered as an unsettled server would: {definition}"
+    );
+}
+
+#[test]
+fn twenty_fresh_servers_answer_requests_sent_right_after_opening() {
+    for attempt in 0..20 {
+        let dir = tempfile::tempdir().unwrap();
+        copy_fixture("estate", dir.path());
+        let (mut client, _) = Client::start(dir.path(), json!({}));
+        let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
+        // No wait of any kind: the requests go out right behind didOpen.
+        let symbols = client.request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+        );
+        let hover = client.request("textDocument/hover", at(&uri, 25, 14));
+        let definition = client.request("textDocument/definition", at(&uri, 25, 12));
+        assert!(symbols.is_array(), "attempt {attempt}: {symbols}");
+        assert_settled_hover(&hover);
+        assert_definition_in_skill_file(&definition);
+    }
+}
+
+#[test]
+fn helix_with_only_a_root_path_inside_the_workspace_indexes_the_workspace() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    // Started from a sub-folder: the workspace around it is what gets indexed.
+    let root = dir.path().join("topologies");
+    let (mut client, _) = Client::start_with(helix_initialize(Some(&root), Value::Null));
+    let uri = open(&mut client, &root.join("estate.yaml"));
+    assert_settled_hover(&client.request("textDocument/hover", at(&uri, 25, 14)));
+    assert_definition_in_skill_file(&client.request("textDocument/definition", at(&uri, 25, 12)));
+    assert!(client.shutdown().success());
+}
+
+#[test]
+fn no_root_at_all_indexes_the_workspace_around_the_opened_file() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    let (mut client, _) = Client::start_with(helix_initialize(None, Value::Null));
+    let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
+    assert_settled_hover(&client.request("textDocument/hover", at(&uri, 25, 14)));
+    assert_definition_in_skill_file(&client.request("textDocument/definition", at(&uri, 25, 12)));
+}
+
+fn skill(name: &str, extra: &str) -> String {
+    format!("---\nname: {name}\ndescription: Does {name}.\n{extra}---\n# {name}\n")
+}
+
+#[test]
+fn a_root_inside_a_skill_folder_indexes_the_skill_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path();
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(repo.join("testing/test-unit")).unwrap();
+    std::fs::create_dir_all(repo.join("testing/chain-test")).unwrap();
+    std::fs::write(
+        repo.join("testing/test-unit/SKILL.md"),
+        skill("test-unit", ""),
+    )
+    .unwrap();
+    let chain = repo.join("testing/chain-test/SKILL.md");
+    std::fs::write(
+        &chain,
+        skill(
+            "chain-test",
+            "metadata:\n  chain: [test-unit, no-such-skill]\n",
+        ),
+    )
+    .unwrap();
+    // Neovim 0.7 with no marker: the skill's own folder as the root.
+    let (mut client, _) = Client::start(&repo.join("testing/chain-test"), json!({}));
+    let uri = open(&mut client, &chain);
+    let (diagnostics, _) = client.diagnostics(&uri);
+    let unknown: Vec<&str> = diagnostics
+        .iter()
+        .filter(|d| d["code"] == "skillmd.chain-unknown-skill")
+        .filter_map(|d| d["message"].as_str())
+        .collect();
+    assert_eq!(unknown.len(), 1, "{diagnostics:#?}");
+    assert!(unknown[0].contains("no-such-skill"), "{unknown:?}");
+}
+
+/// A server past `initialize`/`initialized` on the fixture, for raw bytes.
+fn raw_server() -> (Client, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    let (client, _) = Client::start(dir.path(), json!({}));
+    (client, dir)
+}
+
+fn frame(body: &[u8]) -> Vec<u8> {
+    let mut bytes = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+fn with_header(header: &str, body: &[u8]) -> Vec<u8> {
+    let mut bytes = header.as_bytes().to_vec();
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+type Expect = fn(&[Value]) -> bool;
+
+fn response_to(seen: &[Value], id: i64) -> Option<&Value> {
+    seen.iter()
+        .find(|m| m.get("method").is_none() && m["id"] == json!(id))
+}
+
+fn error_code(seen: &[Value], id: i64) -> Option<i64> {
+    response_to(seen, id).and_then(|r| r["error"]["code"].as_i64())
+}
+
+fn logged(seen: &[Value], needle: &str) -> bool {
+    seen.iter().any(|m| {
+        m["method"] == "window/logMessage"
+            && m["params"]["message"]
+                .as_str()
+                .is_some_and(|t| t.contains(needle))
+    })
+}
+
+#[test]
+fn protocol_abuse_costs_the_bad_frame_only() {
+    let hover_body = |id: i64| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"workspace/symbol","params":{{"query":"engineer"}}}}"#
+        )
+    };
+    let ok = hover_body(900);
+    let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
+    let cases: Vec<(&str, Vec<u8>, Expect)> = vec![
+        (
+            "truncated JSON with an id",
+            frame(br#"{"jsonrpc":"2.0","id":101,"method":"workspace/symbol","params":{"#),
+            |s| error_code(s, 101) == Some(-32700),
+        ),
+        ("a body that is not JSON", frame(b"hello, server"), |s| {
+            logged(s, "not JSON")
+        }),
+        (
+            "a lone surrogate in a request",
+            frame(br#"{"jsonrpc":"2.0","id":102,"method":"workspace/symbol","params":{"query":"\ud83d"}}"#),
+            |s| response_to(s, 102).is_some_and(|r| r.get("result").is_some()),
+        ),
+        (
+            "a lone surrogate in an opened document",
+            frame(br#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///tmp/x.yaml","languageId":"yaml","version":1,"text":"a: \"\udc00\ud83d\""}}}"#),
+            |_| true,
+        ),
+        (
+            "a body that is not UTF-8",
+            frame(b"{\"jsonrpc\":\"2.0\",\"id\":103,\"method\":\"workspace/symbol\",\"params\":{\"query\":\"\xff\xfe\"}}"),
+            |s| error_code(s, 103) == Some(-32700) && logged(s, "not UTF-8"),
+        ),
+        (
+            "an empty frame",
+            b"Content-Length: 0\r\n\r\n".to_vec(),
+            |_| true,
+        ),
+        (
+            "a Content-Length larger than the body, the next frame right behind",
+            with_header(&format!("Content-Length: {}\r\n\r\n", ok.len() + 40), hover_body(104).as_bytes()),
+            |s| response_to(s, 104).is_some(),
+        ),
+        (
+            "a Content-Length far larger than the body",
+            with_header(&format!("Content-Length: {}\r\n\r\n", 1 << 20), hover_body(105).as_bytes()),
+            |s| response_to(s, 105).is_some(),
+        ),
+        (
+            "a Content-Length smaller than the body",
+            with_header("Content-Length: 20\r\n\r\n", hover_body(106).as_bytes()),
+            |_| true,
+        ),
+        (
+            "no Content-Length",
+            with_header("Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n", hover_body(107).as_bytes()),
+            |s| logged(s, "without a Content-Length"),
+        ),
+        (
+            "two equal Content-Lengths",
+            with_header(&format!("Content-Length: {0}\r\nContent-Length: {0}\r\n\r\n", ok.len()), hover_body(108).as_bytes()),
+            |s| response_to(s, 108).is_some(),
+        ),
+        (
+            "two different Content-Lengths",
+            with_header(&format!("Content-Length: {}\r\nContent-Length: 3\r\n\r\n", ok.len()), hover_body(109).as_bytes()),
+            |s| response_to(s, 109).is_some(),
+        ),
+        (
+            "header names in lower case",
+            with_header(&format!("content-length: {}\r\n\r\n", ok.len()), hover_body(110).as_bytes()),
+            |s| response_to(s, 110).is_some(),
+        ),
+        (
+            "a Content-Type header first",
+            with_header(&format!("Content-Type: application/vscode-jsonrpc; charset=utf-8\r\nContent-Length: {}\r\n\r\n", ok.len()), hover_body(111).as_bytes()),
+            |s| response_to(s, 111).is_some(),
+        ),
+        (
+            "an unknown header",
+            with_header(&format!("X-Junk: yes\r\nContent-Length: {}\r\n\r\n", ok.len()), hover_body(112).as_bytes()),
+            |s| response_to(s, 112).is_some(),
+        ),
+        (
+            "a garbage line before the header",
+            with_header(&format!("this is not a header\r\nContent-Length: {}\r\n\r\n", ok.len()), hover_body(113).as_bytes()),
+            |s| response_to(s, 113).is_some() && logged(s, "not a message header"),
+        ),
+        (
+            "bare LF line ends",
+            with_header(&format!("Content-Length: {}\n\n", ok.len()), hover_body(114).as_bytes()),
+            |s| response_to(s, 114).is_some(),
+        ),
+        (
+            "a Content-Length that is not a number",
+            with_header("Content-Length: many\r\n\r\n", b"{}"),
+            |s| logged(s, "not a byte count"),
+        ),
+        (
+            "a negative Content-Length",
+            with_header("Content-Length: -5\r\n\r\n", b"{}"),
+            |s| logged(s, "not a byte count"),
+        ),
+        ("a batch", frame(br#"[{"jsonrpc":"2.0","id":115,"method":"shutdown"}]"#), |s| {
+            logged(s, "not a JSON object")
+        }),
+        ("a number", frame(b"42"), |s| logged(s, "not a JSON object")),
+        (
+            "a method that is not a string",
+            frame(br#"{"jsonrpc":"2.0","id":116,"method":7}"#),
+            |s| error_code(s, 116) == Some(-32600),
+        ),
+        (
+            "wrong parameter types",
+            frame(br#"{"jsonrpc":"2.0","id":117,"method":"textDocument/hover","params":{"textDocument":5,"position":"x"}}"#),
+            |s| error_code(s, 117) == Some(-32602),
+        ),
+        (
+            "an unknown method",
+            frame(br#"{"jsonrpc":"2.0","id":118,"method":"skillgraph/nothing"}"#),
+            |s| error_code(s, 118) == Some(-32601),
+        ),
+        (
+            "no jsonrpc member",
+            frame(br#"{"id":119,"method":"workspace/symbol","params":{"query":""}}"#),
+            |s| response_to(s, 119).is_some_and(|r| r.get("result").is_some()),
+        ),
+        (
+            "an id that is an object",
+            frame(br#"{"jsonrpc":"2.0","id":{"a":1},"method":"workspace/symbol","params":{"query":""}}"#),
+            |s| logged(s, "neither a number nor a string"),
+        ),
+        (
+            "a response to a request never sent",
+            frame(br#"{"jsonrpc":"2.0","id":12345,"result":null}"#),
+            |_| true,
+        ),
+        (
+            "a notification with parameters of the wrong type",
+            frame(br#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":"x"}"#),
+            |_| true,
+        ),
+        (
+            "JSON nested past any sensible depth",
+            frame(format!(r#"{{"jsonrpc":"2.0","id":120,"method":"workspace/symbol","params":{deep}}}"#).as_bytes()),
+            |s| error_code(s, 120).is_some(),
+        ),
+        (
+            "a header line of 100 kB",
+            with_header(&format!("{}\r\nContent-Length: {}\r\n\r\n", "X".repeat(100_000), ok.len()), hover_body(121).as_bytes()),
+            |s| response_to(s, 121).is_some(),
+        ),
+        (
+            "binary garbage between frames",
+            b"\x00\x01\x02\xff\r\n".to_vec(),
+            |_| true,
+        ),
+        (
+            "a byte-order mark before the body",
+            frame("\u{feff}{\"jsonrpc\":\"2.0\",\"id\":122,\"method\":\"workspace/symbol\",\"params\":{\"query\":\"\"}}".as_bytes()),
+            |s| error_code(s, 122) == Some(-32700),
+        ),
+        (
+            "a cancellation of a request never sent",
+            frame(br#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":777}}"#),
+            |_| true,
+        ),
+        (
+            "a frame over the 64 MiB cap",
+            {
+                let size = (64 << 20) + 1;
+                let mut bytes = format!("Content-Length: {size}\r\n\r\n").into_bytes();
+                bytes.resize(bytes.len() + size, b' ');
+                bytes
+            },
+            |s| logged(s, "over the limit"),
+        ),
+    ];
+    assert!(cases.len() >= 25);
+    for (name, bytes, expect) in cases {
+        let (mut client, _dir) = raw_server();
+        client.send_raw(&bytes);
+        let started = Instant::now();
+        let answer = client.request("workspace/symbol", json!({"query": "engineer"}));
+        assert!(
+            answer.as_array().is_some_and(|a| !a.is_empty()),
+            "{name}: the next request was not answered normally: {answer}"
+        );
+        let waited = started.elapsed();
+        assert!(client.seen_eventually(expect), "{name}: {:#?}", client.seen);
+        assert!(waited < TIMEOUT, "{name}");
+        assert!(
+            client.shutdown().success(),
+            "{name}: the server did not end cleanly"
+        );
+    }
+}
+
+fn silent_client_capabilities(root: &Path) -> Value {
+    let uri = file_uri(root);
+    json!({
+        "processId": null,
+        "rootUri": uri,
+        "workspaceFolders": [{"uri": uri, "name": "w"}],
+        "capabilities": {
+            "window": {"workDoneProgress": true},
+            "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}, "configuration": true},
+        },
+    })
+}
+
+#[test]
+fn a_client_that_never_answers_still_gets_answers_and_an_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    let mut client = Client::spawn(&[], false);
+    client.request("initialize", silent_client_capabilities(dir.path()));
+    client.notify("initialized", json!({}));
+    let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
+    assert_settled_hover(&client.request("textDocument/hover", at(&uri, 25, 14)));
+    // The server asked for a progress token and got nothing back.
+    assert!(client
+        .seen
+        .iter()
+        .any(|m| m["method"] == "window/workDoneProgress/create"));
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    let (status, took) = client.wait_exit(EXIT_BOUND).expect("exit after `exit`");
+    assert!(status.success(), "{status:?}");
+    eprintln!("exit after `exit`, with a request of the server unanswered: {took:?}");
+}
+
+#[test]
+fn the_end_of_input_ends_the_server_whatever_is_pending() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    let mut client = Client::spawn(&[], false);
+    client.request("initialize", silent_client_capabilities(dir.path()));
+    client.notify("initialized", json!({}));
+    client.close_stdin();
+    let (_, took) = client
+        .wait_exit(EXIT_BOUND)
+        .expect("the server outlived its input");
+    eprintln!("exit at the end of input: {took:?}");
+}
+
+#[test]
+fn stdin_closed_mid_indexing_ends_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    // Enough skills that indexing is still going when the input ends.
+    for i in 0..3000 {
+        std::fs::write(
+            dir.path().join(format!("skills/generated-{i}.yaml")),
+            std::fs::read_to_string(dir.path().join("skills/list-conventions.yaml"))
+                .unwrap()
+                .replace("list-conventions", &format!("generated-{i}")),
+        )
+        .unwrap();
+    }
+    let (mut client, _) = Client::start(dir.path(), json!({}));
+    client.close_stdin();
+    let (_, took) = client
+        .wait_exit(EXIT_BOUND)
+        .expect("the server outlived its input");
+    eprintln!("exit at the end of input while indexing: {took:?}");
+}
+
+#[test]
+fn a_process_id_that_does_not_exist_ends_the_server() {
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    let pid = gone.id();
+    gone.wait().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    let mut client = Client::spawn(&[], true);
+    client.request("initialize", helix_initialize(Some(dir.path()), json!(pid)));
+    client.notify("initialized", json!({}));
+    // The input stays open: only the missing editor can end the server.
+    let (_, took) = client
+        .wait_exit(TIMEOUT)
+        .expect("the server outlived the editor's process");
+    eprintln!("exit for a processId that does not exist: {took:?}");
+}
+
+#[test]
+fn an_editor_that_dies_takes_the_server_with_it() {
+    let mut editor = std::process::Command::new("sleep")
+        .arg("60")
+        .spawn()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    let (mut client, _) =
+        Client::start_with(helix_initialize(Some(dir.path()), json!(editor.id())));
+    let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
+    assert_settled_hover(&client.request("textDocument/hover", at(&uri, 25, 14)));
+    editor.kill().unwrap();
+    editor.wait().unwrap();
+    let (_, took) = client
+        .wait_exit(TIMEOUT)
+        .expect("the server outlived the editor");
+    eprintln!("exit after the editor died: {took:?}");
+}
+
+#[test]
+fn watched_file_events_outside_the_roots_are_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    let elsewhere = tempfile::tempdir().unwrap();
+    copy_fixture("estate", elsewhere.path());
+    std::fs::write(
+        elsewhere.path().join("skills/outsider.yaml"),
+        std::fs::read_to_string(elsewhere.path().join("skills/list-conventions.yaml"))
+            .unwrap()
+            .replace("list-conventions", "outsider"),
+    )
+    .unwrap();
+    let (mut client, _) = Client::start(dir.path(), json!({}));
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [
+            {"uri": "file:///", "type": 1},
+            {"uri": file_uri(elsewhere.path()), "type": 1},
+            {"uri": file_uri(&elsewhere.path().join("skills/outsider.yaml")), "type": 1},
+        ]}),
+    );
+    let symbols = client.request("workspace/symbol", json!({"query": "outsider"}));
+    assert_eq!(symbols, json!([]), "files outside the roots were indexed");
+}
+
+#[test]
+fn a_client_without_file_watching_sees_changes_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    let (mut client, _) = Client::start(dir.path(), json!({}));
+    client.request("workspace/symbol", json!({"query": ""}));
+    let broken = dir.path().join("skills/broken.yaml");
+    let started = Instant::now();
+    std::fs::write(
+        &broken,
+        "apiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: Not An Id\n",
+    )
+    .unwrap();
+    let (diagnostics, _) = client.diagnostics(&file_uri(&broken));
+    assert!(!diagnostics.is_empty());
+    eprintln!(
+        "a file written on disk was checked after {:?}",
+        started.elapsed()
+    );
+    std::fs::remove_file(&broken).unwrap();
+    let (diagnostics, _) = client.diagnostics(&file_uri(&broken));
+    assert!(
+        diagnostics.is_empty(),
+        "a deleted file keeps its diagnostics"
+    );
+}
+
+#[test]
+fn an_edit_whose_analysis_panics_leaves_the_index_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    let uri = file_uri(dir.path());
+    // Debug builds read SKILLGRAPH_TEST_PANIC: the first didChange panics after its analysis,
+    // before the new index would be swapped in.
+    let (mut client, _) = Client::start_with_env(
+        json!({
+            "processId": null,
+            "rootUri": uri,
+            "capabilities": {},
+            "workspaceFolders": [{"uri": uri, "name": "fixture"}],
+        }),
+        &[("SKILLGRAPH_TEST_PANIC", "didChange")],
+    );
+    if !cfg!(debug_assertions) {
+        eprintln!("the server under test is a release build: no panic to provoke");
+        return;
+    }
+    let topology = dir.path().join("topologies/estate.yaml");
+    let doc = open(&mut client, &topology);
+    let edit = |client: &mut Client, version: i64, text: &str| {
+        client.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": doc, "version": version},
+                "contentChanges": [{
+                    "range": {"start": {"line": 25, "character": 10}, "end": {"line": 25, "character": 21}},
+                    "text": text,
+                }],
+            }),
+        );
+    };
+    // Rename the rule's skill: the panicking analysis must not leave a half-applied index.
+    edit(&mut client, 2, "search-kode");
+    let log = client.wait_for("the panic, logged", |m| {
+        m["method"] == "window/logMessage"
+            && m["params"]["message"]
+                .as_str()
+                .is_some_and(|t| t.contains("panicked") || t.contains("SKILLGRAPH_TEST_PANIC"))
+    });
+    let message = log["params"]["message"].as_str().unwrap();
+    assert!(message.contains("estate.yaml"), "{message}");
+    assert_settled_hover(&client.request("textDocument/hover", at(&doc, 25, 14)));
+    // The next edit applies the editor's whole text, the first edit included.
+    edit(&mut client, 3, "search-code");
+    assert_settled_hover(&client.request("textDocument/hover", at(&doc, 25, 14)));
+}
