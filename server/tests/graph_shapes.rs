@@ -288,3 +288,95 @@ fn composing_a_long_chain_into_a_loop_reports_the_loop_only_on_its_members() {
     assert_eq!(found.len(), 2);
     assert_bounded(&outcome.diagnostics);
 }
+
+/// SKILL.md files `/r/s/<name>/SKILL.md`, each calling the next names in its chain.
+fn chained_skills(chains: &[(String, Vec<String>)]) -> Vec<Diagnostic> {
+    let changes: Vec<skillgraph::index::Change> = chains
+        .iter()
+        .map(|(name, calls)| {
+            let chain = if calls.is_empty() {
+                String::new()
+            } else {
+                format!("metadata:\n  chain: [{}]\n", calls.join(", "))
+            };
+            skillgraph::index::Change::Set {
+                path: std::path::PathBuf::from(format!("/r/s/{name}/SKILL.md")),
+                text: format!(
+                    "---\nname: {name}\ndescription: Does {name}.\n{chain}---\n# {name}\n"
+                ),
+            }
+        })
+        .collect();
+    skillgraph::check::check_changes(changes, std::path::PathBuf::from("/")).diagnostics
+}
+
+#[test]
+fn a_chain_loop_longer_than_any_old_cap_is_one_cycle() {
+    let n = 2_500;
+    let chains: Vec<(String, Vec<String>)> = (0..n)
+        .map(|i| (format!("s{i:04}"), vec![format!("s{:04}", (i + 1) % n)]))
+        .collect();
+    let found = chained_skills(&chains);
+    assert_eq!(
+        count(&found, "skillmd.chain-cycle"),
+        1,
+        "{:?}",
+        found.first()
+    );
+    assert_eq!(count(&found, "skillmd.chain-depth"), 0);
+    assert!(found[0]
+        .message
+        .contains("s0000 → s0001 → s0002 → s0003 → s0004 → s0005 → … 2,490 more … → s2496 → s2497 → s2498 → s2499 → s0000"));
+    assert_bounded(&found);
+}
+
+#[test]
+fn a_long_chain_nests_too_deep_at_every_level_above_max_depth() {
+    let n = 300;
+    let chains: Vec<(String, Vec<String>)> = (0..n)
+        .map(|i| {
+            let calls = if i + 1 < n {
+                vec![format!("s{:03}", i + 1)]
+            } else {
+                vec![]
+            };
+            (format!("s{i:03}"), calls)
+        })
+        .collect();
+    let found = chained_skills(&chains);
+    // s000 nests 299 deep, …, s288 nests 11 deep; s289 nests 10, the default limit.
+    assert_eq!(count(&found, "skillmd.chain-depth"), 289);
+    let top = found
+        .iter()
+        .find(|d| d.message.contains("299 levels"))
+        .expect("the top chain");
+    assert!(
+        top.message.contains("(s000 → s001 → s002 → s003 → s004 → s005 → … 289 more … → s295 → s296 → s297 → s298 → s299)"),
+        "{}",
+        top.message
+    );
+    assert_eq!(top.related.len(), MAX_RELATED - 1);
+    assert_bounded(&found);
+}
+
+#[test]
+fn a_long_chain_into_a_loop_never_ends_and_says_so_briefly() {
+    let n = 300;
+    let mut chains: Vec<(String, Vec<String>)> = (0..n - 1)
+        .map(|i| (format!("s{i:03}"), vec![format!("s{:03}", i + 1)]))
+        .collect();
+    chains.push((format!("s{:03}", n - 1), vec![format!("s{:03}", n - 2)]));
+    let found = chained_skills(&chains);
+    assert_eq!(count(&found, "skillmd.chain-cycle"), 1);
+    assert_eq!(count(&found, "skillmd.chain-depth"), n - 2);
+    let top = found
+        .iter()
+        .find(|d| d.message.contains("s000 →"))
+        .expect("the top chain");
+    assert!(
+        top.message.contains("s000 → s001 → s002 → s003 → s004 → s005 → … 288 more … → s294 → s295 → s296 → s297 → s298 reaches a loop"),
+        "{}",
+        top.message
+    );
+    assert_bounded(&found);
+}

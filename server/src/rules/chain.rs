@@ -5,9 +5,9 @@
 //! deeper), names that resolve only outside the chain's parent folder, cycles of chains calling
 //! chains, and nesting deeper than `max_depth`.
 //!
-//! Reporting choices: a cycle is reported once, on the chain entry of the cycle's member whose
-//! SKILL.md path sorts first, naming the whole path, with a related location on every other
-//! edge. A chain that is not on a cycle but reaches one nests without end: that is reported as
+//! Reporting choices: a cycle is reported once per tangle of chains calling each other, on the
+//! chain entry of the member whose SKILL.md path sorts first, naming the shortest loop through
+//! it (elided in the middle when long), with a related location on its other edges. A chain that is not on a cycle but reaches one nests without end: that is reported as
 //! `skillmd.chain-depth` on the entry leading to it.
 
 use std::collections::HashMap;
@@ -17,14 +17,13 @@ use std::path::{Component, Path};
 use super::catalogue::RuleDoc;
 use super::skill_md::skill_root;
 use crate::diagnostic::{Diagnostic, FileId, Severity};
-use crate::graph::cycles::Digraph;
-use crate::index::{Content, FileEntry, Key, Lookup};
+use crate::graph::cycles::{Components, Digraph};
+use crate::graph::path;
+use crate::index::{Content, FileEntry, Index, Key, Lookup};
 use crate::model::skill_md::normalize_name;
 use crate::syntax::{Node, ScalarValue, TextRange, YamlDocument};
 
 pub const DEFAULT_MAX_DEPTH: i64 = 10;
-/// The chain graph explored from one skill is capped, so a pathological tree costs bounded time.
-const MAX_NODES: usize = 2_000;
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
@@ -63,8 +62,9 @@ location shows it). Move the skill into the chain's subtree, or move the chain u
         severity: Severity::Error,
         summary: "Chains call each other in a loop.",
         explanation: "A chain that, through the chains it calls, calls itself again never finishes (or is cut \
-off at `max_depth` with a half-run state). The cycle is reported once, on the entry of the member whose SKILL.md \
-path sorts first, with the whole path in the message and a related location on every other edge. Remove one of \
+off at `max_depth` with a half-run state). Each tangle of chains calling each other is reported once, on the entry \
+of the member whose SKILL.md path sorts first, with the shortest loop through it in the message (its first and last \
+hops and a count of the rest when long) and a related location on its other edges. Remove one of \
 the entries on the path.",
     },
     RuleDoc {
@@ -73,7 +73,8 @@ the entries on the path.",
         summary: "Chains nest deeper than the chain's `max_depth` (default 10).",
         explanation: "A chain that calls only plain skills has depth 1; each chain it calls adds its own depth. \
 The runtime stops at `max_depth`, so the skills beyond it never run. Also reported when the chain reaches a \
-cycle of other chains: the nesting never ends. The message walks the deepest path. Flatten the chains, or raise \
+cycle of other chains: the nesting never ends. The message walks the deepest path (or the path to the loop), eliding \
+the middle of a long one. Flatten the chains, or raise \
 `max_depth` if the nesting is intended.",
     },
     RuleDoc {
@@ -378,13 +379,6 @@ fn chain_of(entry: &FileEntry) -> Option<Chain<'_>> {
     entry.parsed.yaml.as_ref()?.root().and_then(Chain::of)
 }
 
-/// A chain call: the entry in `from`'s chain that resolves to `to`.
-struct Edge {
-    from: usize,
-    to: usize,
-    range: TextRange,
-}
-
 /// Cross-file checks of one skill's chain.
 pub(crate) fn check(
     lookup: &Lookup<'_>,
@@ -460,199 +454,278 @@ fn folder_name(path: &Path) -> String {
     )
 }
 
-/// Cycles through this skill, and nesting depth.
-fn check_graph(lookup: &Lookup<'_>, me: &FileEntry, chain: &Chain<'_>, out: &mut Vec<Diagnostic>) {
-    // Explore the chains reachable from this one.
-    let mut nodes: Vec<&FileEntry> = vec![me];
-    let mut index: HashMap<FileId, usize> = HashMap::from([(me.id, 0)]);
-    let mut edges: Vec<Edge> = Vec::new();
-    let mut next = 0;
-    while next < nodes.len() && nodes.len() < MAX_NODES {
-        let node = nodes[next];
-        let owned;
-        let node_chain = if next == 0 {
-            chain
-        } else {
-            match chain_of(node) {
-                Some(c) => {
-                    owned = c;
-                    &owned
-                }
-                None => {
-                    next += 1;
-                    continue;
-                }
-            }
+/// The graph of chain calls between all named SKILL.md files, built once per state of their
+/// names and chains (`Key::SkillMdChains`) and shared by every chain's check: components, one
+/// cycle per tangle, and for every skill not on a cycle either the way to the nearest loop it
+/// reaches or its deepest nesting, each settled in dependency order (callees first).
+#[derive(Debug, Default)]
+pub struct ChainGraph {
+    files: Vec<FileId>,
+    names: Vec<String>,
+    by_file: HashMap<FileId, usize>,
+    /// Per skill: its chain entries that resolve, as (callee, entry range), in order.
+    calls: Vec<Vec<(usize, TextRange)>>,
+    components: Components,
+    /// The cycle shown for each cyclic component, by component.
+    cycle: HashMap<usize, Vec<usize>>,
+    /// Per skill off every cycle: the path it follows, toward a loop when it reaches one, else
+    /// along its deepest nesting.
+    onward: Onward,
+    reaches_loop: Vec<bool>,
+}
+
+/// Paths that follow one chosen call per skill: `next[n]` (a call index), `hops[n]` to the end,
+/// and `anchor[n]`, the first skill on the path with at most [`ANCHOR_HOPS`] hops left, so the
+/// tail of any path is read without walking it.
+#[derive(Debug, Default)]
+struct Onward {
+    next: Vec<Option<usize>>,
+    hops: Vec<usize>,
+    anchor: Vec<usize>,
+}
+
+const ANCHOR_HOPS: usize = path::MAX_RELATED / 2 + 1;
+
+impl ChainGraph {
+    fn build(index: &Index) -> ChainGraph {
+        let mut entries: Vec<&FileEntry> = index
+            .contributors(&Key::SkillMdChains)
+            .filter_map(|id| index.file(id))
+            .collect();
+        // Numbered by path, so a tangle's earliest member is the one whose path sorts first.
+        entries.sort_by(|a, b| a.path.cmp(&b.path));
+        let mut g = ChainGraph {
+            files: entries.iter().map(|e| e.id).collect(),
+            names: entries.iter().map(|e| display(e)).collect(),
+            ..ChainGraph::default()
         };
-        for entry in &node_chain.entries {
-            if let Target::Found(target) =
-                resolve(lookup, &node.path, entry.as_str().unwrap_or_default())
-            {
-                let to = *index.entry(target.id).or_insert_with(|| {
-                    nodes.push(target);
-                    nodes.len() - 1
-                });
-                edges.push(Edge {
-                    from: next,
-                    to,
-                    range: entry.range(),
-                });
+        g.by_file = g.files.iter().enumerate().map(|(i, f)| (*f, i)).collect();
+        // Resolution reads are the memo key's business, not any one checker's.
+        let resolver = Lookup::new(index);
+        g.calls = entries
+            .iter()
+            .map(|entry| {
+                chain_of(entry).map_or_else(Vec::new, |chain| {
+                    chain
+                        .entries
+                        .iter()
+                        .filter_map(|e| {
+                            match resolve(&resolver, &entry.path, e.as_str().unwrap_or_default()) {
+                                Target::Found(target) => {
+                                    g.by_file.get(&target.id).map(|&to| (to, e.range()))
+                                }
+                                _ => None,
+                            }
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        let mut graph = Digraph::new(g.files.len());
+        for (from, calls) in g.calls.iter().enumerate() {
+            for &(to, _) in calls {
+                graph.add_edge(from, to);
             }
         }
-        next += 1;
+        g.components = graph.components();
+        for cycle in graph.cycles_of(&g.components) {
+            g.cycle.insert(g.components.of[cycle[0]], cycle);
+        }
+        let n = g.files.len();
+        g.reaches_loop = vec![false; n];
+        g.onward = Onward {
+            next: vec![None; n],
+            hops: vec![0; n],
+            anchor: (0..n).collect(),
+        };
+        for (component, members) in g.components.members.iter().enumerate() {
+            if g.components.cyclic[component] {
+                continue;
+            }
+            let node = members[0];
+            let (reaches, next, hops) = g.settle(&g.calls[node]);
+            g.reaches_loop[node] = reaches;
+            g.onward.next[node] = next;
+            g.onward.hops[node] = hops;
+            if let Some(call) = next {
+                let to = g.calls[node][call].0;
+                if hops > ANCHOR_HOPS && !g.components.on_cycle(to) {
+                    g.onward.anchor[node] = g.onward.anchor[to];
+                }
+            }
+        }
+        g
     }
-    // Number the nodes by path, so each cycle starts at the member whose path sorts first.
-    let mut order: Vec<usize> = (0..nodes.len()).collect();
-    order.sort_by(|a, b| nodes[*a].path.cmp(&nodes[*b].path));
-    let mut rank = vec![0; nodes.len()];
-    for (r, &n) in order.iter().enumerate() {
-        rank[n] = r;
-    }
-    let mut graph = Digraph::new(nodes.len());
-    for edge in &edges {
-        graph.add_edge(rank[edge.from], rank[edge.to]);
-    }
-    let first_edge = |from: usize, to: usize| {
-        edges
+
+    /// For a skill off every cycle with these calls (callees already settled): whether it
+    /// reaches a loop, the call its path follows, and the hops of that path. The path toward a
+    /// loop takes the first call that reaches one; the deepest nesting the first deepest call.
+    fn settle(&self, calls: &[(usize, TextRange)]) -> (bool, Option<usize>, usize) {
+        let looping = calls
             .iter()
-            .find(|e| e.from == order[from] && e.to == order[to])
-    };
-    let cycles = graph.cycles();
-    let mine = rank[0];
-    let in_cycle = cycles.iter().any(|c| c.contains(&mine));
-    for cycle in cycles.iter().filter(|c| c[0] == mine) {
-        let mut names: Vec<String> = cycle.iter().map(|&r| display(nodes[order[r]])).collect();
-        names.push(names[0].clone());
-        let Some(first) = first_edge(cycle[0], *cycle.get(1).unwrap_or(&cycle[0])) else {
-            continue;
+            .position(|&(to, _)| self.components.on_cycle(to) || self.reaches_loop[to]);
+        if let Some(call) = looping {
+            let to = calls[call].0;
+            let rest = if self.components.on_cycle(to) {
+                0
+            } else {
+                self.onward.hops[to]
+            };
+            return (true, Some(call), 1 + rest);
+        }
+        let mut best: (usize, Option<usize>) = (0, None);
+        for (call, &(to, _)) in calls.iter().enumerate() {
+            let depth = 1 + self.onward.hops[to];
+            if depth > best.0 {
+                best = (depth, Some(call));
+            }
+        }
+        (false, best.1, best.0)
+    }
+
+    /// The `i`-th skill (`i >= 1`) of the path that starts with call `first` of `calls` and
+    /// then follows each skill's chosen call; O(1) near either end of the path.
+    fn onward_at_calls(&self, calls: &[(usize, TextRange)], first: usize, i: usize) -> usize {
+        let mut at = calls[first].0;
+        let mut index = 1;
+        let anchor = self.onward.anchor[at];
+        let anchor_index = 1 + (self.onward.hops[at] - self.onward.hops[anchor]);
+        if i >= anchor_index {
+            at = anchor;
+            index = anchor_index;
+        }
+        while index < i {
+            let Some(call) = self.onward.next[at] else {
+                break;
+            };
+            at = self.calls[at][call].0;
+            index += 1;
+        }
+        at
+    }
+
+    fn range(&self, from: usize, to: usize) -> Option<TextRange> {
+        self.calls[from]
+            .iter()
+            .find(|(t, _)| *t == to)
+            .map(|(_, r)| *r)
+    }
+}
+
+/// Cycles through this skill, and nesting depth.
+fn check_graph(lookup: &Lookup<'_>, me: &FileEntry, chain: &Chain<'_>, out: &mut Vec<Diagnostic>) {
+    let graph = lookup.memo(Key::SkillMdChains, ChainGraph::build);
+    let mine = graph.by_file.get(&me.id).copied();
+    if let Some(node) = mine.filter(|&n| graph.components.on_cycle(n)) {
+        let component = graph.components.of[node];
+        if graph.components.members[component][0] != node {
+            return; // reported once, on the member whose path sorts first
+        }
+        let cycle = &graph.cycle[&component];
+        let at = |k: usize| cycle[k % cycle.len()];
+        let names: Vec<&str> = (0..=cycle.len())
+            .map(|k| graph.names[at(k)].as_str())
+            .collect();
+        let Some(first) = graph.range(at(0), at(1)) else {
+            return;
         };
         let mut diagnostic = Diagnostic::new(
             "skillmd.chain-cycle",
             me.id,
-            first.range,
-            format!("chains call each other in a loop: {}; the chain never finishes, so remove one of these entries", names.join(" → ")),
+            first,
+            format!(
+                "chains call each other in a loop: {}; the chain never finishes, so remove one of these entries",
+                path::render(&names)
+            ),
         );
-        for i in 1..cycle.len() {
-            let (from, to) = (cycle[i], cycle[(i + 1) % cycle.len()]);
-            if let Some(edge) = first_edge(from, to) {
+        for k in path::related_hops(cycle.len()).filter(|&k| k > 0) {
+            if let Some(range) = graph.range(at(k), at(k + 1)) {
                 diagnostic = diagnostic.with_related(
-                    nodes[edge.from].id,
-                    edge.range,
+                    graph.files[at(k)],
+                    range,
                     format!(
                         "`{}` calls `{}` here",
-                        display(nodes[edge.from]),
-                        display(nodes[edge.to])
+                        graph.names[at(k)],
+                        graph.names[at(k + 1)]
                     ),
                 );
             }
         }
         out.push(diagnostic);
-    }
-    if in_cycle {
         return;
     }
-    let max_depth = chain.max_depth();
-    let on_cycle: Vec<bool> = (0..nodes.len())
-        .map(|n| cycles.iter().any(|c| c.contains(&rank[n])))
-        .collect();
-    if on_cycle.iter().any(|&b| b) {
-        // Not on a cycle, but perhaps reaching one: the nesting never ends.
-        for edge in edges.iter().filter(|e| e.from == 0) {
-            if let Some(path) = path_to_cycle(&edges, &on_cycle, edge.to) {
-                let names: Vec<String> = std::iter::once(0)
-                    .chain(path.iter().copied())
-                    .map(|n| display(nodes[n]))
-                    .collect();
-                out.push(Diagnostic::new(
-                    "skillmd.chain-depth",
-                    me.id,
-                    edge.range,
-                    format!("the nesting of chains never ends: {} reaches a loop of chains, so the runtime stops at `max_depth` ({max_depth})", names.join(" → ")),
-                ));
-                return;
-            }
-        }
-        return;
-    }
-    // A directed acyclic graph: the longest path of chain calls from here.
-    let mut depth: Vec<Option<(usize, Option<usize>)>> = vec![None; nodes.len()];
-    fn longest(n: usize, edges: &[Edge], depth: &mut Vec<Option<(usize, Option<usize>)>>) -> usize {
-        if let Some((d, _)) = depth[n] {
-            return d;
-        }
-        depth[n] = Some((0, None)); // guards against revisits; the graph is acyclic here
-        let mut best = (0, None);
-        for (i, edge) in edges.iter().enumerate().filter(|(_, e)| e.from == n) {
-            let d = 1 + longest(edge.to, edges, depth);
-            if d > best.0 {
-                best = (d, Some(i));
-            }
-        }
-        depth[n] = Some(best);
-        best.0
-    }
-    let deepest = longest(0, &edges, &mut depth);
-    if (deepest as i64) <= max_depth {
-        return;
-    }
-    let mut path = vec![0];
-    let mut steps = Vec::new();
-    while let Some(Some((_, Some(i)))) = depth.get(*path.last().unwrap_or(&0)) {
-        steps.push(*i);
-        path.push(edges[*i].to);
-    }
-    let names: Vec<String> = path.iter().map(|&n| display(nodes[n])).collect();
-    let Some(&first) = steps.first() else {
-        return;
+    // This skill's own calls, resolved as the graph resolves them (an unnamed SKILL.md is in no
+    // one's chain, so it is not a node of the graph).
+    let calls: Vec<(usize, TextRange)> = match mine {
+        Some(node) => graph.calls[node].clone(),
+        None => chain
+            .entries
+            .iter()
+            .filter_map(
+                |e| match resolve(lookup, &me.path, e.as_str().unwrap_or_default()) {
+                    Target::Found(target) => {
+                        graph.by_file.get(&target.id).map(|&to| (to, e.range()))
+                    }
+                    _ => None,
+                },
+            )
+            .collect(),
     };
+    let (reaches_loop, first, hops) = graph.settle(&calls);
+    let Some(first) = first else { return };
+    let max_depth = chain.max_depth();
+    if !reaches_loop && (hops as i64) <= max_depth {
+        return;
+    }
+    let me_name = display(me);
+    let at = |i: usize| {
+        if i == 0 {
+            None
+        } else {
+            Some(graph.onward_at_calls(&calls, first, i))
+        }
+    };
+    let name = |i: usize| at(i).map_or(me_name.as_str(), |n| graph.names[n].as_str());
+    let shown = path::split(hops + 1, path::HEAD_HOPS, path::TAIL_HOPS);
+    let mut names: Vec<&str> = (0..shown.head).map(name).collect();
+    let omission = path::omission(shown.omitted);
+    if shown.omitted > 0 {
+        names.push(&omission);
+        names.extend((hops + 1 - shown.tail..=hops).map(name));
+    }
+    let range = calls[first].1;
+    if reaches_loop {
+        out.push(Diagnostic::new(
+            "skillmd.chain-depth",
+            me.id,
+            range,
+            format!(
+                "the nesting of chains never ends: {} reaches a loop of chains, so the runtime stops at `max_depth` ({max_depth})",
+                names.join(" → ")
+            ),
+        ));
+        return;
+    }
     let mut diagnostic = Diagnostic::new(
         "skillmd.chain-depth",
         me.id,
-        edges[first].range,
+        range,
         format!(
-            "chains nest {deepest} levels deep ({}), deeper than `max_depth` ({max_depth}); the runtime stops there, so the innermost skills never run",
+            "chains nest {hops} levels deep ({}), deeper than `max_depth` ({max_depth}); the runtime stops there, so the innermost skills never run",
             names.join(" → ")
         ),
     );
-    for &i in steps.iter().skip(1).take(20) {
-        let edge = &edges[i];
-        diagnostic = diagnostic.with_related(
-            nodes[edge.from].id,
-            edge.range,
-            format!(
-                "`{}` calls `{}` here",
-                display(nodes[edge.from]),
-                display(nodes[edge.to])
-            ),
-        );
+    for i in path::related_hops(hops).filter(|&i| i > 0) {
+        let (Some(from), Some(to)) = (at(i), at(i + 1)) else {
+            continue;
+        };
+        if let Some(range) = graph.range(from, to) {
+            diagnostic = diagnostic.with_related(
+                graph.files[from],
+                range,
+                format!("`{}` calls `{}` here", graph.names[from], graph.names[to]),
+            );
+        }
     }
     out.push(diagnostic);
-}
-
-/// A path of nodes from `start` to a node on a cycle, if there is one.
-fn path_to_cycle(edges: &[Edge], on_cycle: &[bool], start: usize) -> Option<Vec<usize>> {
-    let mut previous: HashMap<usize, usize> = HashMap::new();
-    let mut queue = std::collections::VecDeque::from([start]);
-    let mut seen = vec![false; on_cycle.len()];
-    seen[start] = true;
-    while let Some(n) = queue.pop_front() {
-        if on_cycle[n] {
-            let mut path = vec![n];
-            let mut at = n;
-            while let Some(&p) = previous.get(&at) {
-                path.push(p);
-                at = p;
-            }
-            path.reverse();
-            return Some(path);
-        }
-        for edge in edges.iter().filter(|e| e.from == n) {
-            if !seen[edge.to] {
-                seen[edge.to] = true;
-                previous.insert(edge.to, n);
-                queue.push_back(edge.to);
-            }
-        }
-    }
-    None
 }
