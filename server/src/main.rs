@@ -148,7 +148,9 @@ fn check(
             );
         }
     }
-    let mut stdout = std::io::stdout().lock();
+    // Rust's stdout flushes at every newline: a report of thousands of lines would cost a
+    // system call per line.
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if let Err(error) = skillgraph::cli::render(format, &outcome.report(), &mut stdout, color)
         .and_then(|_| stdout.flush())
     {

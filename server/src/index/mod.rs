@@ -502,7 +502,7 @@ impl Index {
             .collect();
         all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         all.dedup();
-        all
+        crate::rules::output::cap_per_file(id, all)
     }
 
     /// The `[rules]` level for a code: the nearest `skillgraph.toml` above the file (`config`)

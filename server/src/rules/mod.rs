@@ -10,6 +10,7 @@ pub mod dependencies;
 pub mod grants;
 pub mod ids;
 pub mod made_up_skills;
+pub mod output;
 pub mod output_schema;
 pub mod precondition;
 pub mod registry;
@@ -112,6 +113,16 @@ replacement character (so the rest of the file is still checked), and a file hol
 as binary and not parsed. Re-save the file as UTF-8.",
     },
     RuleDoc {
+        code: "file.too-many-diagnostics",
+        severity: Severity::Warning,
+        summary: "The file has more than 1,000 diagnostics; the rest are left out.",
+        explanation: "A file reports at most 1,000 diagnostics, so that one generated or broken file cannot \
+flood the editor or a CI log. When there are more, this diagnostic (at the top of the file) says how many \
+were left out. The ones kept are chosen by cause before consequence: problems with the file itself (syntax, \
+encoding, aliases) first, then root causes (cycles, duplicate and unknown ids), then the rest; within each, \
+errors before warnings, in order of position. Fix the ones shown and check again.",
+    },
+    RuleDoc {
         code: "workspace.yaml-parse",
         severity: Severity::Error,
         summary: "The YAML does not parse.",
@@ -126,5 +137,24 @@ Common causes: a tab used for indentation, an unclosed bracket or quote, a `key:
         explanation: "Most YAML loaders silently keep one of the two values (SwarmKit keeps the last, some keep \
 the first), so half of what is written has no effect. Merge the two entries or rename one; the related \
 location points at the other occurrence.",
+    },
+    RuleDoc {
+        code: "yaml.alias-expansion",
+        severity: Severity::Error,
+        summary: "The document's aliases stand for too much once expanded (an alias bomb).",
+        explanation: "Every use of an alias (`*name`) stands for everything its anchor (`&name`) names, so a few \
+hundred bytes of anchors and aliases can stand for billions of nodes. A document may expand by at most 100,000 \
+nodes beyond those written, all of its aliases together; the alias that goes past that (and every later one) \
+is read as null and the file is checked as if it held null there. SwarmKit's loader would expand them all. \
+Write the shared content out, or share less through aliases.",
+    },
+    RuleDoc {
+        code: "yaml.alias-depth",
+        severity: Severity::Error,
+        summary: "An alias nests deeper than 256 levels once expanded.",
+        explanation: "Anchors can hold aliases of earlier anchors, so a short file can nest thousands of levels \
+deep once its aliases are expanded (`&a2 [*a1]`, `&a3 [*a2]`, ...). Nesting is capped at 256 levels, as \
+written and as expanded; the alias that would go deeper (and every later one) is read as null. Write the content \
+out, or stop chaining anchors inside anchors.",
     },
 ];

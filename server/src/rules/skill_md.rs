@@ -278,12 +278,13 @@ fn syntax_diagnostics(file: FileId, text: &str, yaml: &YamlDocument, out: &mut V
             },
             _ => error.message.clone(),
         };
-        out.push(Diagnostic::new(
-            "skillmd.yaml-parse",
-            file,
-            error.range,
-            message,
-        ));
+        // The alias limits are the YAML layer's, whatever file the YAML is in.
+        let code = match error.kind {
+            YamlErrorKind::AliasExpansion => "yaml.alias-expansion",
+            YamlErrorKind::AliasDepth => "yaml.alias-depth",
+            _ => "skillmd.yaml-parse",
+        };
+        out.push(Diagnostic::new(code, file, error.range, message));
     }
     for duplicate in &yaml.duplicate_keys {
         out.push(

@@ -143,6 +143,8 @@ pub(crate) fn syntax_diagnostics(file: FileId, yaml: &YamlDocument) -> Vec<Diagn
                 "workspace.yaml-parse"
             }
             YamlErrorKind::Alias => "workspace.yaml-parse",
+            YamlErrorKind::AliasExpansion => "yaml.alias-expansion",
+            YamlErrorKind::AliasDepth => "yaml.alias-depth",
         };
         out.push(Diagnostic::new(
             code,

@@ -3,34 +3,68 @@
 //! saphyr-parser gives us a stream of events with character-indexed marks; we turn them into an
 //! arena of nodes in which every key, scalar, sequence and mapping carries a byte range. Parsing
 //! never fails: when the text stops parsing we close every open collection at the error position
-//! and return what was read so far, plus the error. Aliases are kept as references to their anchor
-//! (never copied), and the number of nodes an alias may stand for is capped, so an alias bomb
-//! costs nothing. Nesting deeper than [`MAX_DEPTH`] stops the parse with an error instead of
-//! letting later recursive walks overflow the stack.
+//! and return what was read so far, plus the error.
+//!
+//! Limits hold for the whole document, so no shape of input under the file cap can make a later
+//! walk over the tree blow up:
+//! - nesting deeper than [`MAX_DEPTH`] as written stops the parse with an error;
+//! - aliases are kept as references to their anchor (never copied), but what they stand for is
+//!   counted: an alias that would make the document expand by more than [`MAX_ALIAS_EXPANSION`]
+//!   nodes in total (all aliases together, not per alias), or reach deeper than [`MAX_DEPTH`] once
+//!   expanded, is read as null and reported.
+//!
+//! Memory: one arena of nodes (28 bytes each), one arena of child ids, and one string holding the
+//! text of every scalar, so a scalar costs the bytes it holds plus its node.
 
-use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span};
 
 use super::TextRange;
 
-/// Deepest nesting we accept. Real files stay far below; anything beyond is hostile or broken.
+/// Deepest nesting we accept, as written and once aliases are expanded. Real files stay far
+/// below; anything beyond is hostile or broken.
 pub const MAX_DEPTH: usize = 256;
-/// Largest number of nodes an alias (or the whole document, once aliases are counted as what they
-/// stand for) may represent.
-pub const MAX_EXPANDED_NODES: u32 = 100_000;
+/// Most nodes that expanding aliases may add to one document, all aliases together.
+pub const MAX_ALIAS_EXPANSION: u32 = 100_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(u32);
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The children of a collection: a run in the document's child arena (for a mapping, `len`
+/// entries of key and value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Children {
+    start: u32,
+    len: u32,
+}
+
+impl Children {
+    /// Items of a sequence, entries of a mapping.
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScalarText {
+    start: u32,
+    len: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeKind {
     Scalar {
-        value: String,
+        text: ScalarText,
         style: Style,
     },
-    Sequence(Vec<NodeId>),
-    Mapping(Vec<(NodeId, NodeId)>),
+    Sequence(Children),
+    Mapping(Children),
     /// An alias: a reference to the anchored node it names.
     Alias(NodeId),
     /// An alias that named no anchor, or stood for too much: behaves as null.
@@ -50,6 +84,8 @@ struct NodeData {
     range: TextRange,
     /// How many nodes this node stands for once aliases are expanded (saturating).
     expanded: u32,
+    /// Levels of nesting below and including this node once aliases are expanded (a scalar is 1).
+    height: u16,
     flow: bool,
 }
 
@@ -57,10 +93,14 @@ struct NodeData {
 pub enum YamlErrorKind {
     /// The text stops being YAML here.
     Syntax,
-    /// Nesting deeper than [`MAX_DEPTH`].
+    /// Nesting deeper than [`MAX_DEPTH`] as written.
     TooDeep,
-    /// An alias naming no anchor, or standing for more than [`MAX_EXPANDED_NODES`] nodes.
+    /// An alias naming no anchor.
     Alias,
+    /// An alias past the document's expansion budget ([`MAX_ALIAS_EXPANSION`]).
+    AliasExpansion,
+    /// An alias that reaches deeper than [`MAX_DEPTH`] once expanded.
+    AliasDepth,
     /// A second document in a file that should hold one.
     MultipleDocuments,
 }
@@ -84,6 +124,10 @@ pub struct DuplicateKey {
 #[derive(Clone, Debug, Default)]
 pub struct YamlDocument {
     nodes: Vec<NodeData>,
+    /// Child ids of every collection, each collection's run contiguous.
+    children: Vec<NodeId>,
+    /// The text of every scalar, one after the other.
+    scalars: String,
     root: Option<NodeId>,
     pub errors: Vec<YamlError>,
     pub duplicate_keys: Vec<DuplicateKey>,
@@ -107,6 +151,39 @@ impl YamlDocument {
     pub fn has_syntax_error(&self) -> bool {
         self.errors.iter().any(|e| e.kind == YamlErrorKind::Syntax)
     }
+
+    /// Nodes written in the text (aliases count once).
+    pub fn written_nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Bytes held by the tree's arenas, for measuring memory.
+    pub fn heap_bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<NodeData>()
+            + self.children.capacity() * std::mem::size_of::<NodeId>()
+            + self.scalars.capacity()
+    }
+
+    fn data(&self, id: NodeId) -> &NodeData {
+        &self.nodes[id.0 as usize]
+    }
+
+    fn text(&self, text: ScalarText) -> &str {
+        &self.scalars[text.start as usize..(text.start + text.len) as usize]
+    }
+
+    fn run(&self, children: Children, per_child: u32) -> &[NodeId] {
+        let start = children.start as usize;
+        &self.children[start..start + children.len as usize * per_child as usize]
+    }
+
+    /// The scalar text of `id`, looking through aliases.
+    fn scalar_of(&self, id: NodeId) -> Option<&str> {
+        match self.node(id).kind() {
+            NodeKind::Scalar { text, .. } => Some(self.text(*text)),
+            _ => None,
+        }
+    }
 }
 
 /// A handle to one node. Methods that read content look through aliases; [`Node::range`] stays the
@@ -129,7 +206,7 @@ impl<'a> Node<'a> {
     }
 
     pub fn range(self) -> TextRange {
-        self.doc.nodes[self.id.0 as usize].range
+        self.doc.data(self.id).range
     }
 
     /// True when written in flow style (`[a, b]`, `{a: b}`).
@@ -138,10 +215,10 @@ impl<'a> Node<'a> {
     }
 
     fn resolved_data(self) -> &'a NodeData {
-        let mut data = &self.doc.nodes[self.id.0 as usize];
+        let mut data = self.doc.data(self.id);
         // Aliases point at nodes completed earlier, so this walk always ends.
         while let NodeKind::Alias(target) = data.kind {
-            data = &self.doc.nodes[target.0 as usize];
+            data = self.doc.data(target);
         }
         data
     }
@@ -152,18 +229,32 @@ impl<'a> Node<'a> {
     }
 
     pub fn is_alias(self) -> bool {
-        matches!(self.doc.nodes[self.id.0 as usize].kind, NodeKind::Alias(_))
+        matches!(self.doc.data(self.id).kind, NodeKind::Alias(_))
+    }
+
+    /// The anchored node this alias names (for an alias), or the node itself.
+    pub fn resolved(self) -> Node<'a> {
+        let mut id = self.id;
+        while let NodeKind::Alias(target) = self.doc.data(id).kind {
+            id = target;
+        }
+        Node { doc: self.doc, id }
     }
 
     /// Nodes this one stands for when aliases are expanded.
     pub fn expanded_size(self) -> u32 {
-        self.doc.nodes[self.id.0 as usize].expanded
+        self.doc.data(self.id).expanded
+    }
+
+    /// Levels of nesting this node stands for when aliases are expanded (a scalar is 1).
+    pub fn expanded_height(self) -> u32 {
+        self.doc.data(self.id).height as u32
     }
 
     /// The scalar text, whatever its YAML type (`42` gives "42").
     pub fn scalar(self) -> Option<&'a str> {
         match self.kind() {
-            NodeKind::Scalar { value, .. } => Some(value),
+            NodeKind::Scalar { text, .. } => Some(self.doc.text(*text)),
             _ => None,
         }
     }
@@ -178,7 +269,9 @@ impl<'a> Node<'a> {
     /// The scalar interpreted with the YAML 1.2 core schema.
     pub fn value(self) -> ScalarValue<'a> {
         match self.kind() {
-            NodeKind::Scalar { value, style } => ScalarValue::interpret(value, *style),
+            NodeKind::Scalar { text, style } => {
+                ScalarValue::interpret(self.doc.text(*text), *style)
+            }
             NodeKind::BadAlias => ScalarValue::Null,
             _ => ScalarValue::NotScalar,
         }
@@ -204,24 +297,37 @@ impl<'a> Node<'a> {
         matches!(self.kind(), NodeKind::Sequence(_))
     }
 
-    /// Entries of a mapping as (key, value); empty for anything else.
-    pub fn entries(self) -> impl Iterator<Item = (Node<'a>, Node<'a>)> + 'a {
-        let doc = self.doc;
-        let slice: &'a [(NodeId, NodeId)] = match self.kind() {
-            NodeKind::Mapping(entries) => entries,
+    fn entry_ids(self) -> &'a [NodeId] {
+        match self.kind() {
+            NodeKind::Mapping(children) => self.doc.run(*children, 2),
             _ => &[],
-        };
-        slice.iter().map(move |&(k, v)| (doc.node(k), doc.node(v)))
+        }
+    }
+
+    fn item_ids(self) -> &'a [NodeId] {
+        match self.kind() {
+            NodeKind::Sequence(children) => self.doc.run(*children, 1),
+            _ => &[],
+        }
+    }
+
+    /// Entries of a mapping as (key, value); empty for anything else.
+    pub fn entries(self) -> impl ExactSizeIterator<Item = (Node<'a>, Node<'a>)> + 'a {
+        let doc = self.doc;
+        self.entry_ids()
+            .chunks_exact(2)
+            .map(move |pair| (doc.node(pair[0]), doc.node(pair[1])))
     }
 
     /// Items of a sequence; empty for anything else.
-    pub fn items(self) -> impl Iterator<Item = Node<'a>> + 'a {
+    pub fn items(self) -> impl ExactSizeIterator<Item = Node<'a>> + DoubleEndedIterator + 'a {
         let doc = self.doc;
-        let slice: &'a [NodeId] = match self.kind() {
-            NodeKind::Sequence(items) => items,
-            _ => &[],
-        };
-        slice.iter().map(move |&id| doc.node(id))
+        self.item_ids().iter().map(move |&id| doc.node(id))
+    }
+
+    /// The `index`th item of a sequence.
+    pub fn item(self, index: usize) -> Option<Node<'a>> {
+        self.item_ids().get(index).map(|&id| self.doc.node(id))
     }
 
     /// The first entry whose key is the scalar `key`.
@@ -249,11 +355,10 @@ impl<'a> Node<'a> {
         }
     }
 
-    /// Converts to JSON for schema validation. Aliases expand here; the builder already capped how
-    /// much any alias stands for, so this is bounded.
-    pub fn to_json(self) -> serde_json::Value {
+    /// A scalar, or null for a collection: the leaves of [`Node::to_json`].
+    fn scalar_json(self) -> Option<serde_json::Value> {
         use serde_json::Value;
-        match self.value() {
+        Some(match self.value() {
             ScalarValue::Null => Value::Null,
             ScalarValue::Bool(b) => Value::Bool(b),
             ScalarValue::Int(i) => Value::from(i),
@@ -261,20 +366,90 @@ impl<'a> Node<'a> {
                 serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)
             }
             ScalarValue::Str(s) => Value::String(s.to_owned()),
-            ScalarValue::NotScalar => match self.kind() {
-                NodeKind::Sequence(_) => Value::Array(self.items().map(Node::to_json).collect()),
-                _ => {
-                    let mut map = serde_json::Map::new();
-                    for (k, v) in self.entries() {
-                        let key = k
-                            .scalar()
-                            .map_or_else(|| k.type_name().to_owned(), str::to_owned);
-                        // First occurrence wins, as in most YAML loaders; duplicates are reported.
-                        map.entry(key).or_insert_with(|| v.to_json());
-                    }
-                    Value::Object(map)
-                }
+            ScalarValue::NotScalar => return None,
+        })
+    }
+
+    /// Converts to JSON for schema validation. Aliases expand here; the builder capped what the
+    /// whole document expands to ([`MAX_ALIAS_EXPANSION`] nodes, [`MAX_DEPTH`] levels), so the
+    /// result is proportional to the text. Iterative: an explicit stack of open collections.
+    pub fn to_json(self) -> serde_json::Value {
+        use serde_json::Value;
+        enum Open<'a> {
+            List {
+                items: std::slice::Iter<'a, NodeId>,
+                out: Vec<Value>,
             },
+            Object {
+                entries: std::slice::ChunksExact<'a, NodeId>,
+                out: serde_json::Map<String, Value>,
+                key: String,
+            },
+        }
+        let doc = self.doc;
+        let open = |node: Node<'a>| -> Result<Value, Open<'a>> {
+            if let Some(leaf) = node.scalar_json() {
+                return Ok(leaf);
+            }
+            match node.kind() {
+                NodeKind::Sequence(_) => Err(Open::List {
+                    items: node.item_ids().iter(),
+                    out: Vec::with_capacity(node.item_ids().len()),
+                }),
+                _ => Err(Open::Object {
+                    entries: node.entry_ids().chunks_exact(2),
+                    out: serde_json::Map::new(),
+                    key: String::new(),
+                }),
+            }
+        };
+        let mut stack = match open(self) {
+            Ok(leaf) => return leaf,
+            Err(collection) => vec![collection],
+        };
+        loop {
+            let top = stack
+                .last_mut()
+                .expect("the stack holds the root until it is done");
+            // The next child to convert, or the finished collection.
+            let next = match top {
+                Open::List { items, .. } => items.next().map(|&id| doc.node(id)),
+                Open::Object { entries, out, key } => loop {
+                    let Some(pair) = entries.next() else {
+                        break None;
+                    };
+                    let k = doc.node(pair[0]);
+                    let name = k
+                        .scalar()
+                        .map_or_else(|| k.type_name().to_owned(), str::to_owned);
+                    // First occurrence wins, as in most YAML loaders; duplicates are reported.
+                    if !out.contains_key(&name) {
+                        *key = name;
+                        break Some(doc.node(pair[1]));
+                    }
+                },
+            };
+            let value = match next {
+                Some(child) => match open(child) {
+                    Ok(leaf) => leaf,
+                    Err(collection) => {
+                        stack.push(collection);
+                        continue;
+                    }
+                },
+                None => match stack.pop().expect("checked above") {
+                    Open::List { out, .. } => Value::Array(out),
+                    Open::Object { out, .. } => Value::Object(out),
+                },
+            };
+            // `value` is complete: hang it on its parent, or it is the result.
+            match stack.last_mut() {
+                None => return value,
+                Some(Open::List { out, .. }) => out.push(value),
+                Some(Open::Object { out, key, .. }) => {
+                    out.insert(std::mem::take(key), value);
+                }
+            }
         }
     }
 
@@ -284,7 +459,7 @@ impl<'a> Node<'a> {
         for segment in segments {
             node = match node.kind() {
                 NodeKind::Mapping(_) => node.get(segment)?,
-                NodeKind::Sequence(_) => node.items().nth(segment.parse().ok()?)?,
+                NodeKind::Sequence(_) => node.item(segment.parse().ok()?)?,
                 _ => return None,
             };
         }
@@ -292,7 +467,8 @@ impl<'a> Node<'a> {
     }
 
     /// The smallest node whose range contains `offset`, with the path of (key, value) nodes down
-    /// to it. Used by the IDE layer to find what the cursor is on.
+    /// to it. Used by the IDE layer to find what the cursor is on. Follows the text as written:
+    /// an alias is a leaf here.
     pub fn path_to(self, offset: u32) -> Vec<Node<'a>> {
         let mut path = vec![self];
         let mut node = self;
@@ -331,7 +507,6 @@ impl<'a> Node<'a> {
         path
     }
 }
-
 /// A scalar read with the YAML 1.2 core schema.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ScalarValue<'a> {
@@ -443,29 +618,38 @@ impl CharToByte {
     }
 }
 
-enum Open {
-    Sequence {
-        start: u32,
-        flow: bool,
-        anchor: usize,
-        items: Vec<NodeId>,
-    },
-    Mapping {
-        start: u32,
-        flow: bool,
-        anchor: usize,
-        entries: Vec<(NodeId, NodeId)>,
-        pending_key: Option<NodeId>,
-    },
+/// A collection being read. Its children so far sit on the builder's scratch stack from
+/// `first_child` up (for a mapping, key and value alternating).
+struct Open {
+    mapping: bool,
+    start: u32,
+    flow: bool,
+    anchor: usize,
+    first_child: usize,
+    /// Hashes of this mapping's keys, once it has enough of them that a scan would cost more.
+    keys: Option<HashMap<u64, NodeId>>,
 }
+
+/// A mapping with this many keys gets a hash index for its duplicate-key check.
+const INDEX_KEYS_FROM: usize = 8;
+
+/// The limits an alias can break, in the order of [`Builder::refused`].
+const ALIAS_LIMITS: [YamlErrorKind; 2] = [YamlErrorKind::AliasExpansion, YamlErrorKind::AliasDepth];
 
 struct Builder<'t> {
     text: &'t str,
     positions: CharToByte,
     doc: YamlDocument,
     stack: Vec<Open>,
-    anchors: Vec<(usize, NodeId)>,
+    scratch: Vec<NodeId>,
+    /// saphyr's anchor ids (unique per definition) to the node they name, once it is complete.
+    anchors: HashMap<usize, NodeId>,
     documents_seen: usize,
+    /// Nodes that the aliases accepted so far add to the document when expanded.
+    alias_expansion: u32,
+    /// Per alias limit: the error reporting the first alias refused, and how many more were.
+    refused: [(Option<usize>, u32); 2],
+    hasher: std::collections::hash_map::RandomState,
 }
 
 impl<'t> Builder<'t> {
@@ -475,8 +659,12 @@ impl<'t> Builder<'t> {
             positions: CharToByte::new(text, base),
             doc: YamlDocument::default(),
             stack: Vec::new(),
-            anchors: Vec::new(),
+            scratch: Vec::new(),
+            anchors: HashMap::new(),
             documents_seen: 0,
+            alias_expansion: 0,
+            refused: [(None, 0); 2],
+            hasher: Default::default(),
         }
     }
 
@@ -505,6 +693,17 @@ impl<'t> Builder<'t> {
                 }
             }
         }
+        for (error, more) in self.refused {
+            if let (Some(error), 1..) = (error, more) {
+                let noun = if more == 1 { "alias" } else { "aliases" };
+                self.doc.errors[error].message.push_str(&format!(
+                    " ({more} more {noun} past the same limit are read as null too)"
+                ));
+            }
+        }
+        self.doc.nodes.shrink_to_fit();
+        self.doc.children.shrink_to_fit();
+        self.doc.scalars.shrink_to_fit();
         self.doc
     }
 
@@ -558,87 +757,118 @@ impl<'t> Builder<'t> {
                     ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => Style::Quoted,
                     ScalarStyle::Literal | ScalarStyle::Folded => Style::Block,
                 };
+                let text = ScalarText {
+                    start: self.doc.scalars.len() as u32,
+                    len: value.len() as u32,
+                };
+                self.doc.scalars.push_str(&value);
                 let id = self.push(NodeData {
-                    kind: NodeKind::Scalar {
-                        value: Cow::into_owned(value),
-                        style,
-                    },
+                    kind: NodeKind::Scalar { text, style },
                     range,
                     expanded: 1,
+                    height: 1,
                     flow: false,
                 });
                 self.remember_anchor(anchor, id);
                 self.attach(id);
             }
             Event::Alias(anchor) => {
-                let target = self
-                    .anchors
-                    .iter()
-                    .rev()
-                    .find(|(a, _)| *a == anchor)
-                    .map(|&(_, id)| id);
-                let (kind, expanded) = match target {
-                    Some(target) => {
-                        let size = self.doc.nodes[target.0 as usize].expanded;
-                        if size > MAX_EXPANDED_NODES {
-                            // One report is enough: a bomb repeats the same alias many times.
-                            if !self
-                                .doc
-                                .errors
-                                .iter()
-                                .any(|e| e.kind == YamlErrorKind::Alias)
-                            {
-                                self.alias_error(range, "this alias stands for too many nodes (an alias bomb?); it and aliases like it are read as null");
-                            }
-                            (NodeKind::BadAlias, 1)
-                        } else {
-                            (NodeKind::Alias(target), size)
-                        }
-                    }
+                let data = match self.anchors.get(&anchor).copied() {
+                    Some(target) => self.alias_to(target, range),
                     None => {
-                        self.alias_error(
+                        self.doc.errors.push(YamlError {
+                            kind: YamlErrorKind::Alias,
                             range,
-                            "this alias names no anchor defined before it; it is read as null",
-                        );
-                        (NodeKind::BadAlias, 1)
+                            message:
+                                "this alias names no anchor defined before it; it is read as null"
+                                    .to_owned(),
+                        });
+                        bad_alias(range)
                     }
                 };
-                let id = self.push(NodeData {
-                    kind,
-                    range,
-                    expanded,
-                    flow: false,
-                });
+                let id = self.push(data);
                 self.attach(id);
             }
             Event::SequenceStart(anchor, _tag) => {
-                if self.stack.len() >= MAX_DEPTH {
-                    return self.too_deep(range);
-                }
-                let flow = self.starts_flow(range.start, '[');
-                self.stack.push(Open::Sequence {
-                    start: range.start,
-                    flow,
-                    anchor,
-                    items: Vec::new(),
-                });
+                return self.open(false, anchor, range);
             }
             Event::MappingStart(anchor, _tag) => {
-                if self.stack.len() >= MAX_DEPTH {
-                    return self.too_deep(range);
-                }
-                let flow = self.starts_flow(range.start, '{');
-                self.stack.push(Open::Mapping {
-                    start: range.start,
-                    flow,
-                    anchor,
-                    entries: Vec::new(),
-                    pending_key: None,
-                });
+                return self.open(true, anchor, range);
             }
             Event::SequenceEnd | Event::MappingEnd => self.close_one(Some(range)),
         }
         Flow::Continue
+    }
+
+    fn open(&mut self, mapping: bool, anchor: usize, range: TextRange) -> Flow {
+        if self.stack.len() >= MAX_DEPTH {
+            return self.too_deep(range);
+        }
+        let flow = self.starts_flow(range.start, if mapping { '{' } else { '[' });
+        self.stack.push(Open {
+            mapping,
+            start: range.start,
+            flow,
+            anchor,
+            first_child: self.scratch.len(),
+            keys: None,
+        });
+        Flow::Continue
+    }
+
+    /// The node for an alias of `target` written at `range`, unless it breaks a document-wide
+    /// limit: then it is read as null and reported.
+    fn alias_to(&mut self, target: NodeId, range: TextRange) -> NodeData {
+        let (expanded, height) = {
+            let data = self.doc.data(target);
+            (data.expanded, data.height)
+        };
+        let depth = self.stack.len() + height as usize;
+        let extra = expanded - 1;
+        if depth > MAX_DEPTH {
+            self.refuse(
+                1,
+                range,
+                format!(
+                    "this alias stands for {height} levels of nesting, which reach {depth} levels deep here, past the limit of {MAX_DEPTH}; it is read as null. Write the content out, or stop chaining anchors inside anchors"
+                ),
+            );
+            return bad_alias(range);
+        }
+        if self.alias_expansion.saturating_add(extra) > MAX_ALIAS_EXPANSION {
+            self.refuse(
+                0,
+                range,
+                format!(
+                    "with this alias the document would stand for more than {MAX_ALIAS_EXPANSION} nodes beyond those written (every use of an alias counts what it names in full; an alias bomb?); it is read as null. Share less through aliases, or write the content out"
+                ),
+            );
+            return bad_alias(range);
+        }
+        self.alias_expansion += extra;
+        NodeData {
+            kind: NodeKind::Alias(target),
+            range,
+            expanded,
+            height,
+            flow: false,
+        }
+    }
+
+    /// Reports the first alias over limit `which` of [`ALIAS_LIMITS`]; later ones are counted
+    /// into its message (a bomb repeats one alias many times: one mistake, one diagnostic).
+    fn refuse(&mut self, which: usize, range: TextRange, message: String) {
+        let slot = &mut self.refused[which];
+        if slot.0.is_some() {
+            slot.1 += 1;
+            return;
+        }
+        slot.0 = Some(self.doc.errors.len());
+        self.doc.errors.push(YamlError {
+            kind: ALIAS_LIMITS[which].clone(),
+            range,
+            message,
+        });
     }
 
     /// saphyr's span of a quoted scalar may run on over trailing blanks and a comment; end it
@@ -685,14 +915,6 @@ impl<'t> Builder<'t> {
         Flow::Stop
     }
 
-    fn alias_error(&mut self, range: TextRange, message: &str) {
-        self.doc.errors.push(YamlError {
-            kind: YamlErrorKind::Alias,
-            range,
-            message: message.to_owned(),
-        });
-    }
-
     fn push(&mut self, data: NodeData) -> NodeId {
         let id = NodeId(self.doc.nodes.len() as u32);
         self.doc.nodes.push(data);
@@ -701,42 +923,85 @@ impl<'t> Builder<'t> {
 
     fn remember_anchor(&mut self, anchor: usize, id: NodeId) {
         if anchor != 0 {
-            self.anchors.push((anchor, id));
+            self.anchors.insert(anchor, id);
         }
     }
 
     /// Hangs a finished node on the open collection (or makes it the root).
     fn attach(&mut self, id: NodeId) {
-        match self.stack.last_mut() {
-            None => {
-                if self.doc.root.is_none() {
-                    self.doc.root = Some(id);
-                }
+        let Some(open) = self.stack.last() else {
+            if self.doc.root.is_none() {
+                self.doc.root = Some(id);
             }
-            Some(Open::Sequence { items, .. }) => items.push(id),
-            Some(Open::Mapping {
-                entries,
-                pending_key,
-                ..
-            }) => match pending_key.take() {
-                None => *pending_key = Some(id),
-                Some(key) => {
-                    let key_text = self.doc.node(key).scalar().map(str::to_owned);
-                    if let Some(key_text) = key_text {
-                        if let Some(&(first, _)) = entries
-                            .iter()
-                            .find(|&&(k, _)| self.doc.node(k).scalar() == Some(key_text.as_str()))
-                        {
-                            self.doc.duplicate_keys.push(DuplicateKey {
-                                key: key_text,
-                                first: self.doc.nodes[first.0 as usize].range,
-                                second: self.doc.nodes[key.0 as usize].range,
-                            });
-                        }
+            return;
+        };
+        let is_key = open.mapping && (self.scratch.len() - open.first_child) % 2 == 0;
+        if is_key {
+            self.check_duplicate(id);
+        }
+        self.scratch.push(id);
+    }
+
+    /// Records `key` as a duplicate if the open mapping already has a key with its text. A
+    /// small mapping is scanned; a large one keeps a hash index, so each key costs O(1).
+    fn check_duplicate(&mut self, key: NodeId) {
+        let Some(text) = self.doc.scalar_of(key) else {
+            return;
+        };
+        let top = self.stack.len() - 1;
+        let first_child = self.stack[top].first_child;
+        let keys_so_far = (self.scratch.len() - first_child) / 2;
+        let doc = &self.doc;
+        let scan = |scratch: &[NodeId]| {
+            scratch[first_child..]
+                .iter()
+                .step_by(2)
+                .copied()
+                .find(|&k| doc.scalar_of(k) == Some(text))
+        };
+        let hash = |text: &str| {
+            let mut hasher = std::hash::BuildHasher::build_hasher(&self.hasher);
+            text.hash(&mut hasher);
+            hasher.finish()
+        };
+        let first = match &mut self.stack[top].keys {
+            Some(index) => match index.entry(hash(text)) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(key);
+                    None
+                }
+                std::collections::hash_map::Entry::Occupied(slot) => {
+                    let earlier = *slot.get();
+                    if doc.scalar_of(earlier) == Some(text) {
+                        Some(earlier)
+                    } else {
+                        // Two texts with one hash: rare enough to afford a scan.
+                        scan(&self.scratch)
                     }
-                    entries.push((key, id));
                 }
             },
+            None => {
+                let found = scan(&self.scratch);
+                if keys_so_far + 1 >= INDEX_KEYS_FROM {
+                    let mut index = HashMap::new();
+                    let written = self.scratch[first_child..].iter().step_by(2).copied();
+                    for k in written.chain(std::iter::once(key)) {
+                        if let Some(k_text) = doc.scalar_of(k) {
+                            index.entry(hash(k_text)).or_insert(k);
+                        }
+                    }
+                    self.stack[top].keys = Some(index);
+                }
+                found
+            }
+        };
+        if let Some(first) = first {
+            let duplicate = DuplicateKey {
+                key: text.to_owned(),
+                first: self.doc.data(first).range,
+                second: self.doc.data(key).range,
+            };
+            self.doc.duplicate_keys.push(duplicate);
         }
     }
 
@@ -744,91 +1009,78 @@ impl<'t> Builder<'t> {
         let Some(open) = self.stack.pop() else {
             return;
         };
-        let (kind, start, flow, anchor, children_end, expanded) = match open {
-            Open::Sequence {
-                start,
-                flow,
-                anchor,
-                items,
-            } => {
-                let end = items
-                    .last()
-                    .map(|id| self.doc.nodes[id.0 as usize].range.end);
-                let expanded = self.sum_expanded(items.iter().copied());
-                (
-                    NodeKind::Sequence(items),
-                    start,
-                    flow,
-                    anchor,
-                    end,
-                    expanded,
-                )
-            }
-            Open::Mapping {
-                start,
-                flow,
-                anchor,
-                mut entries,
-                pending_key,
-            } => {
-                // A key whose value never came (cut off by an error) still counts, with null.
-                if let Some(key) = pending_key {
-                    let at = self.doc.nodes[key.0 as usize].range.end;
-                    let null = self.push(NodeData {
-                        kind: NodeKind::Scalar {
-                            value: String::new(),
-                            style: Style::Plain,
-                        },
-                        range: TextRange::new(at, at),
-                        expanded: 1,
-                        flow: false,
-                    });
-                    entries.push((key, null));
-                }
-                let end = entries.last().map(|&(k, v)| {
-                    self.doc.nodes[k.0 as usize]
-                        .range
-                        .end
-                        .max(self.doc.nodes[v.0 as usize].range.end)
-                });
-                let expanded = self.sum_expanded(entries.iter().flat_map(|&(k, v)| [k, v]));
-                (
-                    NodeKind::Mapping(entries),
-                    start,
-                    flow,
-                    anchor,
-                    end,
-                    expanded,
-                )
-            }
+        if open.mapping && (self.scratch.len() - open.first_child) % 2 == 1 {
+            // A key whose value never came (cut off by an error) still counts, with null.
+            let key = *self.scratch.last().expect("an odd count is not zero");
+            let at = self.doc.data(key).range.end;
+            let null = self.push(NodeData {
+                kind: NodeKind::Scalar {
+                    text: ScalarText { start: 0, len: 0 },
+                    style: Style::Plain,
+                },
+                range: TextRange::new(at, at),
+                expanded: 1,
+                height: 1,
+                flow: false,
+            });
+            self.scratch.push(null);
+        }
+        let start = self.doc.children.len();
+        self.doc
+            .children
+            .extend(self.scratch.drain(open.first_child..));
+        let run = &self.doc.children[start..];
+        let mut expanded = 1u32;
+        let mut height = 0u16;
+        let mut children_end = None::<u32>;
+        for &child in run {
+            let data = &self.doc.nodes[child.0 as usize];
+            expanded = expanded.saturating_add(data.expanded);
+            height = height.max(data.height);
+            children_end = Some(children_end.map_or(data.range.end, |e| e.max(data.range.end)));
+        }
+        let per_child = if open.mapping { 2 } else { 1 };
+        let children = Children {
+            start: start as u32,
+            len: (run.len() / per_child) as u32,
+        };
+        let kind = if open.mapping {
+            NodeKind::Mapping(children)
+        } else {
+            NodeKind::Sequence(children)
         };
         // Block collections end where their last child ends (saphyr's end event sits at the next
         // token, often lines later); flow collections end after their closing bracket.
-        let end = match (flow, end_event) {
+        let end = match (open.flow, end_event) {
             (true, Some(e)) => e.end,
-            _ => children_end.unwrap_or(start),
+            _ => children_end.unwrap_or(open.start),
         }
-        .max(start);
+        .max(open.start);
         let id = self.push(NodeData {
             kind,
-            range: TextRange::new(start, end),
+            range: TextRange::new(open.start, end),
             expanded,
-            flow,
+            height: height.saturating_add(1),
+            flow: open.flow,
         });
-        self.remember_anchor(anchor, id);
+        self.remember_anchor(open.anchor, id);
         self.attach(id);
-    }
-
-    fn sum_expanded(&self, ids: impl Iterator<Item = NodeId>) -> u32 {
-        ids.fold(1u32, |acc, id| {
-            acc.saturating_add(self.doc.nodes[id.0 as usize].expanded)
-        })
     }
 
     fn close_all(&mut self, at: u32) {
         while !self.stack.is_empty() {
             self.close_one(Some(TextRange::new(at, at)));
         }
+    }
+}
+
+fn bad_alias(range: TextRange) -> NodeData {
+    NodeData {
+        kind: NodeKind::BadAlias,
+        range,
+        expanded: 1,
+        height: 1,
+        flow: false,
     }
 }
 
@@ -914,10 +1166,124 @@ mod tests {
             ));
         }
         let doc = YamlDocument::parse(&text, 0);
-        assert!(doc.errors.iter().any(|e| e.kind == YamlErrorKind::Alias));
-        // Converting to JSON stays small because capped aliases read as null.
-        let json = doc.root().unwrap().to_json();
-        assert!(json.to_string().len() < 10_000_000);
+        let refused: Vec<_> = doc
+            .errors
+            .iter()
+            .filter(|e| e.kind == YamlErrorKind::AliasExpansion)
+            .collect();
+        assert_eq!(refused.len(), 1, "{:?}", doc.errors);
+        // Converting to JSON stays small because refused aliases read as null.
+        let root = doc.root().unwrap();
+        assert!(root.expanded_size() <= doc.written_nodes() as u32 + MAX_ALIAS_EXPANSION);
+        assert!(root.to_json().to_string().len() < 10_000_000);
+    }
+
+    /// One anchor under the per-alias size, used many times: the budget is the document's.
+    #[test]
+    fn wide_alias_bomb_is_capped_for_the_whole_document() {
+        let mut text = String::from("base: &b [");
+        text.push_str(&vec!["x"; 20_000].join(", "));
+        text.push_str("]\nuses:\n");
+        for _ in 0..50 {
+            text.push_str("  - *b\n");
+        }
+        let doc = YamlDocument::parse(&text, 0);
+        let refused: Vec<_> = doc
+            .errors
+            .iter()
+            .filter(|e| e.kind == YamlErrorKind::AliasExpansion)
+            .collect();
+        assert_eq!(refused.len(), 1, "{:?}", doc.errors);
+        // 100,000 extra nodes allow five uses of 20,001; the sixth is the first refused.
+        let uses = doc.root().unwrap().get("uses").unwrap();
+        let sixth = uses.item(5).unwrap();
+        assert_eq!(refused[0].range, sixth.range());
+        assert!(
+            refused[0].message.contains("44 more aliases"),
+            "{}",
+            refused[0].message
+        );
+        assert!(uses.item(4).unwrap().is_sequence());
+        assert!(sixth.is_null() && uses.item(49).unwrap().is_null());
+        assert!(
+            doc.root().unwrap().expanded_size() <= doc.written_nodes() as u32 + MAX_ALIAS_EXPANSION
+        );
+    }
+
+    /// Anchors chained through complex keys nest deeper with each link while the text stays flat.
+    #[test]
+    fn aliases_at_depth_are_refused_past_the_cap() {
+        let mut text = String::from("? &a1 [x]\n: v\n");
+        for i in 2..=1000 {
+            text.push_str(&format!("? &a{i} [*a{}]\n: v\n", i - 1));
+        }
+        text.push_str("x: *a1000\n");
+        let doc = YamlDocument::parse(&text, 0);
+        let refused: Vec<_> = doc
+            .errors
+            .iter()
+            .filter(|e| e.kind == YamlErrorKind::AliasDepth)
+            .collect();
+        assert_eq!(refused.len(), 1, "{:?}", doc.errors);
+        assert!(refused[0].message.contains("past the limit of 256"));
+        let root = doc.root().unwrap();
+        assert!(root.expanded_height() as usize <= MAX_DEPTH + 1);
+        // Every walk over the expansion is bounded by the cap; this one is iterative anyway.
+        let json = root.to_json();
+        assert!(json.is_object());
+        // Under the cap, aliases at depth still resolve.
+        let doc = YamlDocument::parse("? &a [[[x]]]\n: v\nuse: *a\n", 0);
+        assert!(doc.errors.is_empty());
+        let used = doc.root().unwrap().get("use").unwrap();
+        assert_eq!(used.expanded_height(), 4);
+        assert_eq!(used.to_json(), serde_json::json!([[["x"]]]));
+    }
+
+    #[test]
+    fn to_json_keeps_the_first_of_duplicate_keys_and_nesting() {
+        let doc = YamlDocument::parse("a: {b: [1, {c: d}], e: ~}\na: 2\nf: [[], {}]\n", 0);
+        assert_eq!(
+            doc.root().unwrap().to_json(),
+            serde_json::json!({"a": {"b": [1, {"c": "d"}], "e": null}, "f": [[], {}]})
+        );
+        assert_eq!(
+            YamlDocument::parse("7", 0).root().unwrap().to_json(),
+            serde_json::json!(7)
+        );
+    }
+
+    #[test]
+    fn large_mappings_find_every_duplicate_once() {
+        let mut text = String::new();
+        for i in 0..2_000 {
+            text.push_str(&format!("k{i}: 1\n"));
+        }
+        text.push_str("k3: 2\nk1999: 3\nk3: 4\nnew: 5\n");
+        let doc = YamlDocument::parse(&text, 0);
+        let found: Vec<_> = doc
+            .duplicate_keys
+            .iter()
+            .map(|d| (d.key.as_str(), d.first.start))
+            .collect();
+        let at = |key: &str| text.find(&format!("{key}:")).unwrap() as u32;
+        assert_eq!(
+            found,
+            vec![("k3", at("k3")), ("k1999", at("k1999")), ("k3", at("k3"))]
+        );
+        assert_eq!(doc.root().unwrap().entries().len(), 2_004);
+    }
+
+    #[test]
+    fn scalars_take_the_bytes_they_hold() {
+        let text = (0..1_000).map(|i| format!("- s{i}\n")).collect::<String>();
+        let doc = YamlDocument::parse(&text, 0);
+        let per_scalar = doc.heap_bytes() / 1_000;
+        // A node, a child id and the text: far from saphyr's 128 bytes reserved per scalar.
+        assert!(per_scalar < 48, "{per_scalar} bytes per scalar");
+        assert_eq!(
+            doc.root().unwrap().item(999).unwrap().scalar(),
+            Some("s999")
+        );
     }
 
     #[test]
