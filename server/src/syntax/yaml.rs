@@ -935,7 +935,7 @@ impl<'t> Builder<'t> {
             }
             return;
         };
-        let is_key = open.mapping && (self.scratch.len() - open.first_child) % 2 == 0;
+        let is_key = open.mapping && (self.scratch.len() - open.first_child).is_multiple_of(2);
         if is_key {
             self.check_duplicate(id);
         }
