@@ -3,7 +3,8 @@
 //! Walks each root with the `ignore` crate (honouring `.gitignore`), keeps SwarmKit YAML files,
 //! `SKILL.md` files, `skillgraph.toml` and `.json` files (tool lists), skips `.git`, `node_modules` and `target` but not other
 //! dot-directories (`.claude/skills` is where skills live), follows no symlink (so no loop and
-//! nothing outside the root), and reads files in parallel.
+//! nothing outside the root), and reads files in parallel. Every other file of a skill's folder
+//! is handed in by name only (`Change::SkillFiles`), for the skill's links to resolve against.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -20,6 +21,17 @@ pub struct ReadError {
 
 /// Files under `roots` that may be ours, as index changes, sorted by path.
 pub fn discover(roots: &[PathBuf]) -> (Vec<Change>, Vec<ReadError>) {
+    let mut paths = walk(roots);
+    // Every file walked, read or not, may be one a skill links to.
+    let listings = skill_files_among(&paths, roots);
+    paths.retain(|path| may_be_ours(path));
+    let (mut changes, errors) = read_all(paths);
+    changes.extend(listings);
+    (changes, errors)
+}
+
+/// Every file under `roots`, sorted: the walk rules of the module's documentation.
+fn walk(roots: &[PathBuf]) -> Vec<PathBuf> {
     let paths = Mutex::new(Vec::new());
     for root in roots {
         if root.is_file() {
@@ -43,7 +55,7 @@ pub fn discover(roots: &[PathBuf]) -> (Vec<Change>, Vec<ReadError>) {
         walker.run(|| {
             Box::new(|entry| {
                 if let Ok(entry) = entry {
-                    if entry.file_type().is_some_and(|t| t.is_file()) && may_be_ours(entry.path()) {
+                    if entry.file_type().is_some_and(|t| t.is_file()) {
                         paths.lock().expect("no poisoning").push(entry.into_path());
                     }
                 }
@@ -54,7 +66,48 @@ pub fn discover(roots: &[PathBuf]) -> (Vec<Change>, Vec<ReadError>) {
     let mut paths = paths.into_inner().expect("no poisoning");
     paths.sort();
     paths.dedup();
-    read_all(paths)
+    paths
+}
+
+/// The listing of every skill folder among `paths` (sorted; every file walked): for each
+/// SKILL.md, the files in its folder and below, relative to it. A path sorts right after its
+/// folder's, so each folder's files are one run, found by binary search. A SKILL.md handed in
+/// as a root of its own has its folder walked for it.
+fn skill_files_among(paths: &[PathBuf], roots: &[PathBuf]) -> Vec<Change> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.file_name().is_none_or(|n| n != "SKILL.md") {
+            continue;
+        }
+        let Some(dir) = path.parent() else { continue };
+        if roots.contains(path) {
+            out.push(skill_files(dir));
+            continue;
+        }
+        let start = paths.partition_point(|p| p.as_path() < dir);
+        let files = paths[start..]
+            .iter()
+            .take_while(|p| p.starts_with(dir))
+            .filter_map(|p| p.strip_prefix(dir).ok().map(Path::to_owned))
+            .collect();
+        out.push(Change::SkillFiles {
+            dir: dir.to_owned(),
+            files,
+        });
+    }
+    out
+}
+
+/// Lists one skill folder afresh (the language server, when files appear or go in it).
+pub fn skill_files(dir: &Path) -> Change {
+    let files = walk(&[dir.to_owned()])
+        .into_iter()
+        .filter_map(|p| p.strip_prefix(dir).ok().map(Path::to_owned))
+        .collect();
+    Change::SkillFiles {
+        dir: dir.to_owned(),
+        files,
+    }
 }
 
 fn may_be_ours(path: &Path) -> bool {
@@ -103,16 +156,14 @@ pub fn read_one(path: &Path) -> Result<Change, ReadError> {
     let mut bytes = Vec::new();
     let cap = crate::index::MAX_FILE_BYTES as u64 + 1;
     file.take(cap).read_to_end(&mut bytes).map_err(fail)?;
-    let text = if bytes.len() as u64 >= cap {
+    if bytes.len() as u64 >= cap {
         // Too large: hand in a placeholder of the right size class so the index reports it.
-        " ".repeat(crate::index::MAX_FILE_BYTES + 1)
-    } else {
-        crate::syntax::decode(&bytes).text
-    };
-    Ok(Change::Set {
-        path: path.to_owned(),
-        text,
-    })
+        return Ok(Change::Set {
+            path: path.to_owned(),
+            text: " ".repeat(crate::index::MAX_FILE_BYTES + 1),
+        });
+    }
+    Ok(Change::from_bytes(path.to_owned(), &bytes))
 }
 
 /// What the root rule needs to know about one directory.

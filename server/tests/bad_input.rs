@@ -64,7 +64,11 @@ fn invalid_utf8_is_replaced_and_the_rest_is_still_checked() {
         Some(bytes.iter().position(|&b| b == 0xff).unwrap() as u32)
     );
     assert!(decoded.text.contains('\u{fffd}'));
-    let found = check_changes_resolution(with_file("/ws/skills/odd.yaml", &decoded.text));
+    // Handed in with the decoder's answer, as discovery does.
+    let mut all = with_file("/ws/skills/odd.yaml", "");
+    all.pop();
+    all.push(Change::from_bytes("/ws/skills/odd.yaml".into(), bytes));
+    let found = check_changes_resolution(all);
     // Checked past the bad bytes: the unknown server further down is found.
     assert!(
         found.contains(&d("skills/odd.yaml", "skill.unknown-mcp-server", "nowhere")),
@@ -75,6 +79,27 @@ fn invalid_utf8_is_replaced_and_the_rest_is_still_checked() {
         found.contains(&d("skills/odd.yaml", "file.encoding", "\u{fffd}")),
         "{found:?}"
     );
+}
+
+#[test]
+fn a_replacement_character_in_valid_utf8_is_just_a_character() {
+    let skill = parse_fixture(&llm_skill("mark")).remove(0);
+    let text = skill.text.replace(
+        "description: ",
+        "description: Shows \u{fffd} for unknown bytes. ",
+    );
+    assert!(text.contains('\u{fffd}'));
+    let found = check_changes_all(with_file("/ws/skills/mark.yaml", &text));
+    assert!(
+        !found.iter().any(|(_, code, _)| *code == "file.encoding"),
+        "{found:?}"
+    );
+    // The same text from bytes: the decoder says it was UTF-8.
+    let all = vec![Change::from_bytes(
+        "/r/x/SKILL.md".into(),
+        "---\nname: x\ndescription: \u{fffd}\n---\n".as_bytes(),
+    )];
+    assert!(matches!(all[0], Change::Set { .. }));
 }
 
 #[test]

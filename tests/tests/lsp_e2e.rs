@@ -168,7 +168,8 @@ fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
             "**/*.{yaml,yml}",
             "**/SKILL.md",
             "**/skillgraph.toml",
-            "**/*.json"
+            "**/*.json",
+            "**/*"
         ]
     );
 

@@ -45,7 +45,13 @@ impl ParsedFile {
     }
 }
 
-pub(crate) fn analyze(id: FileId, text: &str, role: &FileRole) -> ParsedFile {
+/// `invalid_utf8_at` is the decoder's answer: where the first byte that was not UTF-8 was.
+pub(crate) fn analyze(
+    id: FileId,
+    text: &str,
+    invalid_utf8_at: Option<u32>,
+    role: &FileRole,
+) -> ParsedFile {
     if *role == FileRole::Json {
         // Parsed whether or not a config names it (cheap, and it keeps roles independent of
         // configs); its problems are reported only when one does (`rules::tools`).
@@ -84,9 +90,9 @@ pub(crate) fn analyze(id: FileId, text: &str, role: &FileRole) -> ParsedFile {
     }
     let mut parsed = analyze_text(id, text, role);
     // Bytes that were not UTF-8 were replaced by U+FFFD when the file was read; the file is
-    // still checked, and the first replacement is reported.
-    if let Some(at) = text.find('\u{fffd}') {
-        let at = at as u32;
+    // still checked, and the first replacement is reported. A U+FFFD the file really holds is
+    // just a character.
+    if let Some(at) = invalid_utf8_at.filter(|&at| text[at as usize..].starts_with('\u{fffd}')) {
         parsed.local.push(Diagnostic::new(
             "file.encoding",
             id,

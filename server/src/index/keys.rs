@@ -50,6 +50,8 @@ pub enum Key {
     SkillMdNamed { name: String },
     /// Tool names available through SwarmKit MCP skills (`implementation.tool`).
     McpTool { name: String },
+    /// The listing of a skill folder (`Change::SkillFiles`).
+    SkillFiles { dir: std::path::PathBuf },
     /// A `skillgraph.toml`.
     Config { dir: std::path::PathBuf },
     /// A `.json` file's reading as a saved MCP `tools/list` result, by its path.

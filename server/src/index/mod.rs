@@ -45,6 +45,8 @@ pub struct FileEntry {
     pub line_index: Arc<LineIndex>,
     pub role: FileRole,
     pub parsed: Arc<ParsedFile>,
+    /// Where the first byte that was not UTF-8 was, when the text was decoded from such bytes.
+    pub invalid_utf8_at: Option<u32>,
     contributions: Vec<(Key, u64)>,
     reads: Vec<Key>,
     cross: Vec<Diagnostic>,
@@ -62,6 +64,8 @@ pub struct Index {
     tables: HashMap<Key, BTreeMap<FileId, u64>>,
     /// Key -> files whose checks read it.
     readers: HashMap<Key, HashSet<FileId>>,
+    /// The files of each skill folder (`Change::SkillFiles`), relative to it.
+    skill_files: HashMap<PathBuf, Arc<Vec<PathBuf>>>,
     /// The ids defined per (workspace, kind), for completion and "did you mean" suggestions.
     defined_ids: HashMap<(FileId, ArtifactKind), std::collections::BTreeSet<String>>,
     memos: Memos,
@@ -116,8 +120,48 @@ impl Memos {
 pub enum Change {
     /// A file was created or its text changed.
     Set { path: PathBuf, text: String },
+    /// Like `Set`, for text decoded from bytes that were not all UTF-8: each bad sequence reads
+    /// as U+FFFD, the first at byte `invalid_at` of `text`. (A U+FFFD in a `Set` is a character
+    /// the file really holds.)
+    SetDecoded {
+        path: PathBuf,
+        text: String,
+        invalid_at: u32,
+    },
     /// A file was deleted.
     Remove { path: PathBuf },
+    /// The files in the folder `dir` of a skill (the folder holding a SKILL.md) and below, as
+    /// paths relative to `dir`: names only, for the links of the SKILL.md to resolve against.
+    /// Replaces what was known of `dir`.
+    SkillFiles { dir: PathBuf, files: Vec<PathBuf> },
+}
+
+impl Change {
+    /// A file read as bytes, decoded (the decoder says whether it was UTF-8).
+    pub fn from_bytes(path: PathBuf, bytes: &[u8]) -> Change {
+        let decoded = crate::syntax::decode(bytes);
+        match decoded.invalid_utf8_at {
+            Some(invalid_at) => Change::SetDecoded {
+                path,
+                text: decoded.text,
+                invalid_at,
+            },
+            None => Change::Set {
+                path,
+                text: decoded.text,
+            },
+        }
+    }
+
+    /// The file (or, for `SkillFiles`, the folder) the change is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            Change::Set { path, .. }
+            | Change::SetDecoded { path, .. }
+            | Change::Remove { path } => path,
+            Change::SkillFiles { dir, .. } => dir,
+        }
+    }
 }
 
 impl Index {
@@ -166,6 +210,12 @@ impl Index {
             .map(String::as_str)
     }
 
+    /// The files in the skill folder `dir` and below, relative to it, as discovery last listed
+    /// them; `None` when it never did (then nothing can be said about links).
+    pub fn skill_files(&self, dir: &Path) -> Option<&[PathBuf]> {
+        self.skill_files.get(dir).map(|files| files.as_slice())
+    }
+
     /// Files contributing to a key, in id order.
     pub fn contributors(&self, key: &Key) -> impl Iterator<Item = FileId> + '_ {
         self.tables
@@ -181,11 +231,26 @@ impl Index {
         let mut changed_keys: HashSet<Key> = HashSet::new();
         let mut reclassify_under: Vec<PathBuf> = Vec::new();
         // The last text of every file set in this batch, analysed together below.
-        let mut pending: HashMap<FileId, (PathBuf, Arc<str>)> = HashMap::new();
+        let mut pending: HashMap<FileId, (PathBuf, Arc<str>, Option<u32>)> = HashMap::new();
         let mut removed_config_dirs: Vec<PathBuf> = Vec::new();
 
         for change in changes {
+            let (change, invalid_utf8_at) = match change {
+                Change::SetDecoded {
+                    path,
+                    text,
+                    invalid_at,
+                } => (Change::Set { path, text }, Some(invalid_at)),
+                other => (other, None),
+            };
             match change {
+                Change::SkillFiles { dir, files } => {
+                    if self.skill_files.get(&dir).map(|f| f.as_slice()) != Some(files.as_slice()) {
+                        changed_keys.insert(Key::SkillFiles { dir: dir.clone() });
+                        self.skill_files.insert(dir, Arc::new(files));
+                    }
+                }
+                Change::SetDecoded { .. } => unreachable!("turned into `Set` above"),
                 Change::Set { path, text } => {
                     let (id, is_new) = self.intern(&path);
                     if is_new && classify::is_workspace_manifest(&path) {
@@ -195,7 +260,7 @@ impl Index {
                             }
                         }
                     }
-                    pending.insert(id, (path, text.into()));
+                    pending.insert(id, (path, text.into(), invalid_utf8_at));
                     touched.insert(id);
                 }
                 Change::Remove { path } => {
@@ -227,39 +292,46 @@ impl Index {
             }
         }
 
-        let mut jobs: Vec<(FileId, PathBuf, Arc<str>, FileRole)> = pending
+        let mut jobs: Vec<(FileId, PathBuf, Arc<str>, Option<u32>, FileRole)> = pending
             .into_iter()
-            .map(|(id, (path, text))| {
+            .map(|(id, (path, text, invalid_utf8_at))| {
                 let role = self.classify(&path);
-                (id, path, text, role)
+                (id, path, text, invalid_utf8_at, role)
             })
             .collect();
 
         // A workspace appearing or disappearing changes the role of every file below it. Rare,
         // and the only change whose cost grows with the number of files.
         for dir in reclassify_under {
-            let below: Vec<(FileId, PathBuf, Arc<str>)> = self
+            let below: Vec<(FileId, PathBuf, Arc<str>, Option<u32>)> = self
                 .files
                 .values()
                 .filter(|f| f.path.starts_with(&dir))
                 .filter(|f| !touched.contains(&f.id))
-                .map(|f| (f.id, f.path.clone(), f.text.clone()))
+                .map(|f| (f.id, f.path.clone(), f.text.clone(), f.invalid_utf8_at))
                 .collect();
-            for (id, path, text) in below {
+            for (id, path, text, invalid_utf8_at) in below {
                 let role = self.classify(&path);
                 if self.files[&id].role != role {
-                    jobs.push((id, path, text, role));
+                    jobs.push((id, path, text, invalid_utf8_at, role));
                     touched.insert(id);
                 }
             }
         }
 
         jobs.sort_by_key(|job| job.0);
-        let analysed = parallel_map(&jobs, |(id, _, text, role)| {
-            analysis::analyze(*id, text, role)
+        let analysed = parallel_map(&jobs, |(id, _, text, invalid_utf8_at, role)| {
+            analysis::analyze(*id, text, *invalid_utf8_at, role)
         });
-        for ((id, path, text, role), parsed) in jobs.into_iter().zip(analysed) {
-            self.store(id, path, text, role, parsed, &mut changed_keys);
+        for ((id, path, text, invalid_utf8_at, role), parsed) in jobs.into_iter().zip(analysed) {
+            self.store(
+                id,
+                path,
+                (text, invalid_utf8_at),
+                role,
+                parsed,
+                &mut changed_keys,
+            );
         }
 
         self.memos.forget(&changed_keys);
@@ -376,7 +448,7 @@ impl Index {
         &mut self,
         id: FileId,
         path: PathBuf,
-        text: Arc<str>,
+        (text, invalid_utf8_at): (Arc<str>, Option<u32>),
         role: FileRole,
         parsed: ParsedFile,
         changed_keys: &mut HashSet<Key>,
@@ -401,6 +473,7 @@ impl Index {
                 line_index,
                 role,
                 parsed,
+                invalid_utf8_at,
                 contributions,
                 reads,
                 cross,
@@ -601,6 +674,14 @@ impl<'a> Lookup<'a> {
         value
             .downcast::<T>()
             .unwrap_or_else(|_| unreachable!("one type of value per memo key"))
+    }
+
+    /// The listing of a skill folder (`Index::skill_files`), recording the read.
+    pub fn skill_files(&self, dir: &Path) -> Option<&'a [PathBuf]> {
+        self.reads.borrow_mut().push(Key::SkillFiles {
+            dir: dir.to_owned(),
+        });
+        self.index.skill_files(dir)
     }
 
     /// The files contributing to `key`, recording the read.

@@ -36,6 +36,37 @@ pub fn in_skipped_directory(roots: &[PathBuf], path: &Path) -> bool {
     })
 }
 
+/// The skill folders to list again after these events (`(path, deleted)`): every folder with a
+/// listing above a path that appeared or went, and the folder of a SKILL.md that appeared. A
+/// path appeared when it is not deleted and is new to the index, or is not a file the index
+/// reads (the watcher reports only creation and deletion of those).
+fn skill_folders_to_list(
+    index: &crate::index::Index,
+    roots: &[PathBuf],
+    events: &[(PathBuf, bool)],
+) -> Vec<PathBuf> {
+    let mut dirs = std::collections::BTreeSet::new();
+    for (path, deleted) in events {
+        if in_skipped_directory(roots, path) {
+            continue;
+        }
+        let appeared = !deleted && (!may_be_ours(roots, path) || index.file_id(path).is_none());
+        if !(*deleted || appeared) {
+            continue;
+        }
+        dirs.extend(
+            path.ancestors()
+                .skip(1)
+                .filter(|dir| index.skill_files(dir).is_some())
+                .map(Path::to_owned),
+        );
+        if appeared && path.file_name().is_some_and(|n| n == "SKILL.md") {
+            dirs.extend(path.parent().map(Path::to_owned));
+        }
+    }
+    dirs.into_iter().collect()
+}
+
 /// The text of a file as the disk has it, or its removal.
 pub fn from_disk(path: &Path) -> Change {
     match crate::discover::read_one(path) {
@@ -182,7 +213,7 @@ impl Backend {
             self.watch_roots_ourselves();
             return;
         }
-        let watchers = [
+        let mut watchers: Vec<FileSystemWatcher> = [
             "**/*.{yaml,yml}",
             "**/SKILL.md",
             "**/skillgraph.toml",
@@ -194,6 +225,11 @@ impl Backend {
             kind: None,
         })
         .collect();
+        // Any file appearing or going may be one a skill links to (names only: no changes).
+        watchers.push(FileSystemWatcher {
+            glob_pattern: GlobPattern::String("**/*".to_owned()),
+            kind: Some(WatchKind::Create | WatchKind::Delete),
+        });
         let options = DidChangeWatchedFilesRegistrationOptions { watchers };
         let registration = Registration {
             id: "skillgraph-watched-files".to_owned(),
@@ -278,12 +314,13 @@ impl Backend {
     pub(super) async fn disk_changed(&self, events: Vec<(PathBuf, bool)>) {
         let (events, indexed, roots) = {
             let state = lock(&self.state);
+            let relist = skill_folders_to_list(&state.index, &state.roots, &events);
             let events: Vec<(PathBuf, bool)> = events
                 .into_iter()
                 .filter(|(path, _)| state.roots.iter().any(|r| path.starts_with(r)))
                 .filter(|(path, _)| !state.open.contains_key(path))
                 .collect();
-            if events.is_empty() {
+            if events.is_empty() && relist.is_empty() {
                 return;
             }
             let indexed: Vec<PathBuf> = if events.iter().any(|(_, deleted)| *deleted) {
@@ -291,10 +328,16 @@ impl Backend {
             } else {
                 Vec::new()
             };
-            (events, indexed, state.roots.clone())
+            (events, indexed, (state.roots.clone(), relist))
         };
         let _in_order = self.disk_order.lock().await;
-        let read = tokio::task::spawn_blocking(move || read_events(events, indexed, &roots)).await;
+        let (roots, relist) = roots;
+        let read = tokio::task::spawn_blocking(move || {
+            let mut changes = read_events(events, indexed, &roots);
+            changes.extend(relist.iter().map(|dir| crate::discover::skill_files(dir)));
+            changes
+        })
+        .await;
         let result = match read {
             Ok(changes) => self.apply_from_disk("didChangeWatchedFiles", changes),
             Err(error) => Err(error.to_string()),

@@ -56,9 +56,7 @@ impl State {
     pub fn keep_editor_text(&self, changes: Vec<Change>) -> Vec<Change> {
         changes
             .into_iter()
-            .filter(|c| match c {
-                Change::Set { path, .. } | Change::Remove { path } => !self.open.contains_key(path),
-            })
+            .filter(|c| !self.open.contains_key(c.path()))
             .collect()
     }
 }
@@ -136,9 +134,7 @@ impl Backend {
         if changes.is_empty() {
             return Ok(());
         }
-        let first = match &changes[0] {
-            Change::Set { path, .. } | Change::Remove { path } => path.display().to_string(),
-        };
+        let first = changes[0].path().display().to_string();
         let files = match changes.len() {
             1 => first,
             n => format!("{first} and {} more files", n - 1),

@@ -4,6 +4,7 @@
 
 pub mod config;
 pub mod hosts;
+pub mod skill_links;
 pub mod skill_md;
 pub mod swarmkit;
 pub mod tools;

@@ -20,7 +20,7 @@ pub struct RuleDoc {
 }
 
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 18] {
+fn families() -> [&'static [RuleDoc]; 19] {
     [
         super::RULES,
         super::swarmkit_file::RULES,
@@ -36,6 +36,7 @@ fn families() -> [&'static [RuleDoc]; 18] {
         crate::model::config::RULES,
         super::skill_md::RULES,
         super::skill_hosts::RULES,
+        super::skill_links::RULES,
         super::dependencies::RULES,
         super::chain::RULES,
         super::precondition::RULES,

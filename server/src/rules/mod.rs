@@ -17,6 +17,7 @@ pub mod registry;
 pub mod requires;
 pub mod schema;
 pub mod skill_hosts;
+pub mod skill_links;
 pub mod skill_md;
 pub mod skills;
 pub mod suggest;
@@ -36,6 +37,16 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
     };
     if let Content::SkillMd(skill) = &entry.parsed.content {
         skill_md::check(lookup, file, &entry.path, skill, &mut out);
+        let yaml = entry.parsed.yaml.as_ref();
+        skill_links::check(
+            lookup,
+            file,
+            &entry.path,
+            &entry.text,
+            skill,
+            yaml,
+            &mut out,
+        );
         if let Some(root) = entry.parsed.yaml.as_ref().and_then(|y| y.root()) {
             if root.is_mapping() {
                 dependencies::check(lookup, file, &entry.path, root, &mut out);

@@ -1,0 +1,249 @@
+//! Links of a SKILL.md into its own folder (`model::skill_links`), resolved against the files
+//! discovery listed there (`Change::SkillFiles`, read through `Lookup::skill_files`, so a file
+//! appearing or going re-checks the skill). Without a listing (a file checked on its own, an
+//! editor buffer outside every root) nothing is said.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Component, Path, PathBuf};
+
+use super::catalogue::RuleDoc;
+use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::index::Lookup;
+use crate::model::skill_links::{links, Link, LinkBase};
+use crate::model::skill_md::SkillMd;
+use crate::syntax::YamlDocument;
+
+pub const RULES: &[RuleDoc] = &[
+    RuleDoc {
+        code: "skillmd.broken-link",
+        severity: Severity::Warning,
+        summary: "A link or path of the SKILL.md points at no file in its skill folder.",
+        explanation: "Skills point the model at their bundled files (`references/api.md`, `scripts/fill.py`, \
+`assets/…`); a path that leads nowhere sends it looking for a file that is not there. Checked: relative Markdown \
+links and images, reference definitions, a license file named by `license`, and paths after a host's \
+placeholder for the skill's folder, `{baseDir}/…` or `${CLAUDE_SKILL_DIR}/…`, or for the plugin's root, \
+`${CLAUDE_PLUGIN_ROOT}/…`, wherever they are written. Left alone: URLs, anchors, absolute paths, templates, and \
+any other path in code (fenced blocks and inline spans), which is as often an example as a file. The message \
+offers the nearest existing path (`reference/x.md` → `references/x.md`). Fix the path or add the file.",
+    },
+    RuleDoc {
+        code: "skillmd.link-outside",
+        severity: Severity::Warning,
+        summary: "A link of the SKILL.md leaves its skill folder.",
+        explanation: "A skill travels as its folder: hosts install, copy and upload the folder alone, so a \
+`../shared/notes.md` that works in the repository is gone once the skill is installed. Copy the file into the \
+skill's folder (for example `references/`) and link it there.",
+    },
+];
+
+/// The files and folders of a listing, and each folder's entries (for suggestions).
+struct Listing<'a> {
+    files: HashSet<&'a Path>,
+    dirs: HashSet<PathBuf>,
+    children: HashMap<PathBuf, Vec<String>>,
+}
+
+impl<'a> Listing<'a> {
+    fn new(files: &'a [PathBuf]) -> Listing<'a> {
+        let mut listing = Listing {
+            files: files.iter().map(PathBuf::as_path).collect(),
+            dirs: HashSet::from([PathBuf::new()]),
+            children: HashMap::new(),
+        };
+        for file in files {
+            let mut child = file.as_path();
+            while let Some(parent) = child.parent() {
+                let name = child
+                    .file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+                let entries = listing.children.entry(parent.to_owned()).or_default();
+                if !entries.contains(&name) {
+                    entries.push(name);
+                }
+                if !listing.dirs.insert(parent.to_owned()) {
+                    break; // its ancestors are in already
+                }
+                child = parent;
+            }
+        }
+        listing
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        self.files.contains(path) || self.dirs.contains(path)
+    }
+
+    /// The nearest existing path: each missing component replaced by the closest entry of its
+    /// folder, else the one file of the same name anywhere.
+    fn suggestion(&self, path: &Path) -> Option<PathBuf> {
+        let mut current = PathBuf::new();
+        let mut fixed = true;
+        for component in path.components() {
+            let name = component.as_os_str().to_string_lossy();
+            let next = current.join(name.as_ref());
+            if self.exists(&next) {
+                current = next;
+                continue;
+            }
+            let entries = self.children.get(&current);
+            match entries.and_then(|e| super::suggest::closest(&name, e.iter().map(String::as_str)))
+            {
+                Some(best) => current = current.join(best),
+                None => {
+                    fixed = false;
+                    break;
+                }
+            }
+        }
+        if fixed && self.exists(&current) && current != path {
+            return Some(current);
+        }
+        let name = path.file_name()?;
+        let mut same: Vec<&&Path> = self
+            .files
+            .iter()
+            .filter(|f| f.file_name() == Some(name))
+            .collect();
+        same.sort();
+        match same.as_slice() {
+            [only] => Some(only.to_path_buf()),
+            _ => None,
+        }
+    }
+}
+
+/// Where a link leads, relative to the skill folder: `Ok(path)`, `Err(Outside)` when it leaves
+/// the folder, `Err(Unknown)` when it cannot be said (a plugin path elsewhere in the plugin).
+enum Resolved {
+    Inside(PathBuf),
+    Outside,
+    Unknown,
+}
+
+fn resolve(link: &Link, skill_path: &Path) -> Resolved {
+    let Some(dir) = skill_path.parent() else {
+        return Resolved::Unknown;
+    };
+    let base = match link.base {
+        LinkBase::SkillDir => dir.to_owned(),
+        // `<plugin>/skills/<skill>/SKILL.md`: the plugin is above the `skills` folder.
+        LinkBase::PluginRoot => match super::skill_md::skill_root(skill_path) {
+            Some(root) if root.file_name().is_some_and(|n| n == "skills") => match root.parent() {
+                Some(plugin) => plugin.to_owned(),
+                None => return Resolved::Unknown,
+            },
+            _ => return Resolved::Unknown,
+        },
+    };
+    // Lexically: `.` dropped, `..` takes the last component off.
+    let mut resolved = base;
+    for component in Path::new(&link.path).components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                resolved.pop();
+            }
+            Component::Normal(part) => resolved.push(part),
+            _ => return Resolved::Unknown,
+        }
+    }
+    match resolved.strip_prefix(dir) {
+        Ok(inside) => Resolved::Inside(inside.to_owned()),
+        // A plugin path elsewhere in the plugin is the plugin's business.
+        Err(_) if link.base == LinkBase::PluginRoot => Resolved::Unknown,
+        Err(_) => Resolved::Outside,
+    }
+}
+
+pub fn check(
+    lookup: &Lookup<'_>,
+    file: FileId,
+    path: &Path,
+    text: &str,
+    skill: &SkillMd,
+    yaml: Option<&YamlDocument>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(dir) = path.parent() else { return };
+    let Some(files) = lookup.skill_files(dir) else {
+        return;
+    };
+    let listing = Listing::new(files);
+    for link in links(text, &skill.frontmatter, yaml) {
+        let written = &text[link.range.start as usize..link.range.end as usize];
+        match resolve(&link, path) {
+            Resolved::Unknown => {}
+            Resolved::Outside => out.push(Diagnostic::new(
+                "skillmd.link-outside",
+                file,
+                link.range,
+                format!("`{written}` leaves the skill's folder; a skill is installed and uploaded as its folder alone, so copy the file into it and link it there"),
+            )),
+            Resolved::Inside(target) if listing.exists(&target) => {}
+            Resolved::Inside(target) => {
+                let mut message = format!(
+                    "`{}` is not in the skill's folder",
+                    target.to_string_lossy()
+                );
+                match listing.suggestion(&target) {
+                    Some(best) => message.push_str(&format!(
+                        "; did you mean `{}`?",
+                        best.to_string_lossy()
+                    )),
+                    None => message.push_str("; fix the path or add the file"),
+                }
+                out.push(Diagnostic::new(
+                    "skillmd.broken-link",
+                    file,
+                    link.range,
+                    message,
+                ));
+            }
+        }
+    }
+}
+
+/// The file a link of the SKILL.md at `skill_path` leads to, when it is in the listing (for
+/// document links and go to definition).
+pub fn target(link: &Link, skill_path: &Path, files: &[PathBuf]) -> Option<PathBuf> {
+    let Resolved::Inside(relative) = resolve(link, skill_path) else {
+        return None;
+    };
+    let dir = skill_path.parent()?;
+    let exists = files
+        .iter()
+        .any(|f| f == &relative || f.starts_with(&relative));
+    exists.then(|| dir.join(relative))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_fix_each_folder() {
+        let files: Vec<PathBuf> = [
+            "SKILL.md",
+            "references/api.md",
+            "references/forms.md",
+            "scripts/run.py",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        let listing = Listing::new(&files);
+        assert!(listing.exists(Path::new("references")));
+        assert_eq!(
+            listing.suggestion(Path::new("reference/api.md")),
+            Some(PathBuf::from("references/api.md"))
+        );
+        assert_eq!(
+            listing.suggestion(Path::new("run.py")),
+            Some(PathBuf::from("scripts/run.py"))
+        );
+        assert_eq!(
+            listing.suggestion(Path::new("docs/nothing-like-it.md")),
+            None
+        );
+    }
+}
