@@ -95,11 +95,11 @@ fn a_replacement_character_in_valid_utf8_is_just_a_character() {
         "{found:?}"
     );
     // The same text from bytes: the decoder says it was UTF-8.
-    let all = vec![Change::from_bytes(
+    let change = Change::from_bytes(
         "/r/x/SKILL.md".into(),
         "---\nname: x\ndescription: \u{fffd}\n---\n".as_bytes(),
-    )];
-    assert!(matches!(all[0], Change::Set { .. }));
+    );
+    assert!(matches!(change, Change::Set { .. }));
 }
 
 #[test]

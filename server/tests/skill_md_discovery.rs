@@ -53,13 +53,13 @@ fn finds_skills_where_hosts_keep_them_and_nowhere_else() {
     let mut found: Vec<String> = changes
         .iter()
         .filter_map(|change| match change {
-            Change::Set { path, .. } => Some(
+            Change::Set { path, .. } | Change::SetDecoded { path, .. } => Some(
                 path.strip_prefix(root)
                     .unwrap()
                     .to_string_lossy()
                     .replace('\\', "/"),
             ),
-            Change::Remove { .. } => None,
+            Change::Remove { .. } | Change::SkillFiles { .. } => None,
         })
         .filter(|path| path.ends_with(".md"))
         .collect();

@@ -292,7 +292,9 @@ impl Index {
             }
         }
 
-        let mut jobs: Vec<(FileId, PathBuf, Arc<str>, Option<u32>, FileRole)> = pending
+        // (id, path, text, where the first non-UTF-8 byte was, role)
+        type Job = (FileId, PathBuf, Arc<str>, Option<u32>, FileRole);
+        let mut jobs: Vec<Job> = pending
             .into_iter()
             .map(|(id, (path, text, invalid_utf8_at))| {
                 let role = self.classify(&path);

@@ -177,7 +177,7 @@ fn scan_line(line: &str, line_start: usize, in_comment: &mut bool, out: &mut Vec
             let after = indent + close + 2;
             let rest = &line[after..];
             let lead = rest.len() - rest.trim_start().len();
-            let target = rest.trim_start().split_whitespace().next().unwrap_or("");
+            let target = rest.split_whitespace().next().unwrap_or("");
             let target = target.trim_start_matches('<').trim_end_matches('>');
             let start = line_start + after + lead + usize::from(rest.trim_start().starts_with('<'));
             push_target(target, start, out);
