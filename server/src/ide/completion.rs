@@ -30,6 +30,10 @@ pub enum CompletionKind {
     Value,
     /// A SKILL.md frontmatter key.
     Field,
+    /// A file of a skill's folder.
+    File,
+    /// A folder of a skill's folder.
+    Folder,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,7 +60,8 @@ enum Want {
 pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completions> {
     let entry = index.file(file)?;
     if let Content::SkillMd(skill) = &entry.parsed.content {
-        return skill_md(index, entry, skill, offset);
+        return skill_md(index, entry, skill, offset)
+            .or_else(|| super::skill_files::path_completion(index, entry, offset));
     }
     let workspace = index.workspace_of(file)?;
     let (want, range) = match at(index, file, offset) {

@@ -8,6 +8,7 @@ pub mod definition;
 mod extensions;
 pub mod hover;
 pub mod references;
+mod skill_files;
 pub mod symbols;
 
 pub use completion::{completion, CompletionItem, CompletionKind, Completions};
@@ -15,6 +16,7 @@ pub use cursor::{occurrences, Occurrence, Ref, Site};
 pub use definition::{declaration, definition};
 pub use hover::{hover, HoverResult};
 pub use references::references;
+pub use skill_files::{document_links, link_target, DocumentLink};
 pub use symbols::{document_symbols, workspace_symbols, Symbol, SymbolKind, WorkspaceSymbol};
 
 #[cfg(test)]

@@ -11,6 +11,10 @@ pub enum SymbolKind {
     Artifact,
     Agent,
     McpServer,
+    /// A SKILL.md frontmatter field.
+    Field,
+    /// A Markdown heading of a SKILL.md.
+    Heading,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,8 +33,10 @@ pub fn document_symbols(index: &Index, file: FileId) -> Vec<Symbol> {
     let Some(entry) = index.file(file) else {
         return Vec::new();
     };
-    let Content::SwarmKit(artifact) = &entry.parsed.content else {
-        return Vec::new();
+    let artifact = match &entry.parsed.content {
+        Content::SwarmKit(artifact) => artifact,
+        Content::SkillMd(skill) => return super::skill_files::document_symbols(entry, skill),
+        _ => return Vec::new(),
     };
     let whole = TextRange::new(0, entry.text.len() as u32);
     let id = artifact.id();
@@ -88,12 +94,26 @@ pub struct WorkspaceSymbol {
     pub range: TextRange,
 }
 
-/// Every id defined in the index (artifacts, agents, MCP servers) whose name contains `query`
-/// (case-insensitively), sorted by name then file.
+/// Every id defined in the index (artifacts, agents, MCP servers) and every SKILL.md skill by
+/// name, whose name contains `query` (case-insensitively), sorted by name then file.
 pub fn workspace_symbols(index: &Index, query: &str) -> Vec<WorkspaceSymbol> {
     let query = query.to_lowercase();
     let mut out = Vec::new();
     for entry in index.files() {
+        if let Content::SkillMd(skill) = &entry.parsed.content {
+            if let (Some(name), Some(range)) = (skill.normalized_name(), skill.name_range()) {
+                if name.to_lowercase().contains(&query) {
+                    out.push(WorkspaceSymbol {
+                        name,
+                        detail: Some("SKILL.md".to_owned()),
+                        kind: SymbolKind::Artifact,
+                        file: entry.id,
+                        range,
+                    });
+                }
+            }
+            continue;
+        }
         let Content::SwarmKit(artifact) = &entry.parsed.content else {
             continue;
         };

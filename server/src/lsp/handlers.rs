@@ -39,10 +39,14 @@ pub fn definition(
     params: &GotoDefinitionParams,
 ) -> Option<GotoDefinitionResponse> {
     let (file, offset) = at(index, &params.text_document_position_params, enc)?;
-    let locations: Vec<Location> = crate::ide::definition(index, file, offset)
+    let mut locations: Vec<Location> = crate::ide::definition(index, file, offset)
         .into_iter()
         .filter_map(|(f, r)| convert::location(index, f, r, enc))
         .collect();
+    // A SKILL.md link leads to a bundled file, which need not be in the index.
+    if let Some(target) = crate::ide::link_target(index, file, offset) {
+        locations.extend(file_start(&target));
+    }
     match locations.len() {
         0 => None,
         1 => Some(GotoDefinitionResponse::Scalar(
@@ -98,6 +102,8 @@ pub fn completion(
                 crate::ide::CompletionKind::Topology => CompletionItemKind::STRUCT,
                 crate::ide::CompletionKind::Value => CompletionItemKind::ENUM_MEMBER,
                 crate::ide::CompletionKind::Field => CompletionItemKind::PROPERTY,
+                crate::ide::CompletionKind::File => CompletionItemKind::FILE,
+                crate::ide::CompletionKind::Folder => CompletionItemKind::FOLDER,
             }),
             detail: item.detail,
             text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
@@ -109,6 +115,36 @@ pub fn completion(
         })
         .collect();
     Some(CompletionResponse::Array(items))
+}
+
+/// The start of a file named by path (it need not be in the index).
+fn file_start(path: &std::path::Path) -> Option<Location> {
+    Some(Location::new(
+        convert::uri_of(path)?,
+        Range::new(Position::new(0, 0), Position::new(0, 0)),
+    ))
+}
+
+/// The links of a SKILL.md that lead to files of its folder.
+pub fn document_links(
+    index: &Index,
+    enc: PositionEncoding,
+    params: &DocumentLinkParams,
+) -> Option<Vec<DocumentLink>> {
+    let path = convert::path_of(&params.text_document.uri)?;
+    let file = index.file_id(&path)?;
+    let links: Vec<DocumentLink> = crate::ide::document_links(index, file)
+        .into_iter()
+        .filter_map(|link| {
+            Some(DocumentLink {
+                range: convert::range(index, file, link.range, enc),
+                target: Some(convert::uri_of(&link.target)?),
+                tooltip: None,
+                data: None,
+            })
+        })
+        .collect();
+    (!links.is_empty()).then_some(links)
 }
 
 pub fn document_symbols(
@@ -156,6 +192,8 @@ fn symbol_kind(kind: crate::ide::SymbolKind) -> SymbolKind {
         crate::ide::SymbolKind::Artifact => SymbolKind::FILE,
         crate::ide::SymbolKind::Agent => SymbolKind::OBJECT,
         crate::ide::SymbolKind::McpServer => SymbolKind::INTERFACE,
+        crate::ide::SymbolKind::Field => SymbolKind::PROPERTY,
+        crate::ide::SymbolKind::Heading => SymbolKind::STRING,
     }
 }
 
@@ -276,5 +314,48 @@ mod tests {
             stack.extend(symbol.children.iter().flatten());
         }
         assert!(agents.contains(&"engineer"), "{agents:?}");
+    }
+
+    #[test]
+    fn skill_md_links_lead_to_bundled_files() {
+        let mut index = Index::new();
+        let skill = PathBuf::from("/r/skills/pdf/SKILL.md");
+        index.apply(vec![
+            Change::Set {
+                path: skill.clone(),
+                text: "---\nname: pdf\ndescription: d\n---\nSee [api](references/api.md).\n"
+                    .to_owned(),
+            },
+            Change::SkillFiles {
+                dir: PathBuf::from("/r/skills/pdf"),
+                files: vec![
+                    PathBuf::from("SKILL.md"),
+                    PathBuf::from("references/api.md"),
+                ],
+            },
+        ]);
+        let target = convert::uri_of(Path::new("/r/skills/pdf/references/api.md")).unwrap();
+        let params = DocumentLinkParams {
+            text_document: TextDocumentIdentifier {
+                uri: convert::uri_of(&skill).unwrap(),
+            },
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        };
+        let links = document_links(&index, PositionEncoding::Utf16, &params).unwrap();
+        assert_eq!(links.len(), 1);
+        assert_eq!(links[0].target.as_ref(), Some(&target));
+        assert_eq!(links[0].range.start, Position::new(4, 10));
+        let params = GotoDefinitionParams {
+            text_document_position_params: position(&skill, 4, 14),
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        };
+        let Some(GotoDefinitionResponse::Scalar(location)) =
+            definition(&index, PositionEncoding::Utf16, &params)
+        else {
+            panic!("the bundled file expected");
+        };
+        assert_eq!(location.uri, target);
     }
 }

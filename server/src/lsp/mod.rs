@@ -331,6 +331,13 @@ impl LanguageServer for Backend {
         .await
     }
 
+    async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
+        self.answer_from_document("documentLink", |index, enc| {
+            handlers::document_links(index, enc, &params)
+        })
+        .await
+    }
+
     async fn document_symbol(
         &self,
         params: DocumentSymbolParams,

@@ -1,0 +1,94 @@
+//! A skill's bundled files through the real server: links resolve against the folder as it is on
+//! disk, the watcher keeps that listing current, and links answer document links and go to
+//! definition.
+
+use serde_json::{json, Value};
+use skillgraph_e2e::{file_uri, Client};
+
+fn capabilities() -> Value {
+    json!({
+        "general": {"positionEncodings": ["utf-16"]},
+        "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}},
+    })
+}
+
+fn codes(diagnostics: &[Value]) -> Vec<String> {
+    diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[test]
+fn bundled_files_appearing_and_going_are_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let skill_dir = root.join(".claude/skills/pdf");
+    std::fs::create_dir_all(skill_dir.join("references")).unwrap();
+    std::fs::write(
+        skill_dir.join("SKILL.md"),
+        "---\nname: pdf\ndescription: Reads PDFs.\n---\nSee [api](references/api.md) and [forms](references/forms.md).\n",
+    )
+    .unwrap();
+    std::fs::write(skill_dir.join("references/forms.md"), "# Forms\n").unwrap();
+    let (mut client, init) = Client::start(root, capabilities());
+    assert_eq!(
+        init["capabilities"]["documentLinkProvider"]["resolveProvider"],
+        false
+    );
+    let skill = file_uri(&skill_dir.join("SKILL.md"));
+    let (diagnostics, _) = client.diagnostics(&skill);
+    assert_eq!(
+        codes(&diagnostics),
+        ["skillmd.broken-link"],
+        "{diagnostics:?}"
+    );
+
+    // The file appears: the watcher's creation event lists the folder again.
+    let api = skill_dir.join("references/api.md");
+    std::fs::write(&api, "# API\n").unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": file_uri(&api), "type": 1}]}),
+    );
+    let (diagnostics, _) = client.diagnostics(&skill);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+
+    // Both links lead somewhere now.
+    let links = client.request(
+        "textDocument/documentLink",
+        json!({"textDocument": {"uri": skill}}),
+    );
+    let targets: Vec<&str> = links
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["target"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        targets,
+        [
+            file_uri(&api),
+            file_uri(&skill_dir.join("references/forms.md"))
+        ]
+    );
+    let definition = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": skill}, "position": {"line": 4, "character": 14}}),
+    );
+    assert_eq!(definition["uri"], file_uri(&api));
+
+    // And it goes again.
+    std::fs::remove_file(&api).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": file_uri(&api), "type": 3}]}),
+    );
+    let (diagnostics, _) = client.diagnostics(&skill);
+    assert_eq!(
+        codes(&diagnostics),
+        ["skillmd.broken-link"],
+        "{diagnostics:?}"
+    );
+    client.shutdown();
+}
