@@ -124,7 +124,14 @@ impl CheckOutcome {
 
     pub fn display_path(&self, path: &Path) -> String {
         let shown = path.strip_prefix(&self.cwd).unwrap_or(path);
-        let text = shown.to_string_lossy().replace('\\', "/");
+        // A path is shown as it is: lossy only where it is not UTF-8, and `\` is a separator
+        // only on Windows (elsewhere it is a character a file name may hold).
+        let lossy = shown.to_string_lossy();
+        let text = if cfg!(windows) {
+            lossy.replace('\\', "/")
+        } else {
+            lossy.into_owned()
+        };
         if text.is_empty() {
             ".".to_owned()
         } else {

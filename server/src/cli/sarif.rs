@@ -242,7 +242,12 @@ fn rules_anchor(code: &str) -> String {
 /// A display path as a URI reference: `/` separators, percent-encoding for everything but
 /// unreserved characters, and `file://` for absolute paths (Unix or Windows).
 fn artifact_uri(path: &str) -> String {
-    let path = path.replace('\\', "/");
+    // `\` separates directories on Windows only; elsewhere it is part of a name (`%5C`).
+    let path = if cfg!(windows) {
+        path.replace('\\', "/")
+    } else {
+        path.to_owned()
+    };
     let bytes = path.as_bytes();
     let windows_drive =
         bytes.len() >= 3 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' && bytes[2] == b'/';
@@ -283,11 +288,19 @@ mod tests {
     #[test]
     fn uris() {
         assert_eq!(artifact_uri("skills/a.yaml"), "skills/a.yaml");
-        assert_eq!(artifact_uri("skills\\a b.yaml"), "skills/a%20b.yaml");
+        if cfg!(windows) {
+            assert_eq!(artifact_uri("skills\\a b.yaml"), "skills/a%20b.yaml");
+        } else {
+            assert_eq!(artifact_uri("skills\\a b.yaml"), "skills%5Ca%20b.yaml");
+        }
+        assert_eq!(artifact_uri("a\"b\n.yaml"), "a%22b%0A.yaml");
         assert_eq!(artifact_uri("技/a#1.yaml"), "%E6%8A%80/a%231.yaml");
         assert_eq!(artifact_uri("a:b.yaml"), "a%3Ab.yaml");
         assert_eq!(artifact_uri("/tmp/a.yaml"), "file:///tmp/a.yaml");
-        assert_eq!(artifact_uri("C:\\work\\a.yaml"), "file:///C:/work/a.yaml");
+        if cfg!(windows) {
+            assert_eq!(artifact_uri("C:\\work\\a.yaml"), "file:///C:/work/a.yaml");
+        }
+        assert_eq!(artifact_uri("C:/work/a.yaml"), "file:///C:/work/a.yaml");
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Which files are whose: a SwarmKit artifact of some workspace, a SKILL.md, a config file, or
-//! none of ours. Decided from the path and the set of known workspace roots alone.
+//! none of ours. Decided from the path and the set of known workspace roots alone. Names are
+//! compared as bytes (`OsStr`), so a name that is not UTF-8 is classified like any other.
 
+use std::ffi::OsStr;
 use std::path::{Component, Path};
 
 use crate::diagnostic::FileId;
@@ -40,27 +42,27 @@ impl FileRole {
 }
 
 pub fn is_yaml(path: &Path) -> bool {
-    matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some("yaml" | "yml")
-    )
+    path.extension().is_some_and(|e| e == "yaml" || e == "yml")
 }
 
 pub fn is_json(path: &Path) -> bool {
-    path.extension().and_then(|e| e.to_str()) == Some("json")
+    path.extension().is_some_and(|e| e == "json")
 }
 
 pub fn is_workspace_manifest(path: &Path) -> bool {
-    matches!(
-        path.file_name().and_then(|n| n.to_str()),
-        Some("workspace.yaml" | "workspace.yml")
-    )
+    path.file_name()
+        .is_some_and(|n| n == "workspace.yaml" || n == "workspace.yml")
+}
+
+/// True when a file or directory name starts with `.` (hidden), whatever its other bytes.
+fn is_hidden(name: &OsStr) -> bool {
+    name.as_encoded_bytes().first() == Some(&b'.')
 }
 
 /// Classifies `path`. `workspace_of` answers, for a directory, the manifest file of the SwarmKit
 /// workspace rooted there (if any); the nearest enclosing workspace wins.
 pub fn classify(path: &Path, workspace_of: impl Fn(&Path) -> Option<FileId>) -> FileRole {
-    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+    let Some(name) = path.file_name() else {
         return FileRole::Unrelated;
     };
     if name == "SKILL.md" {
@@ -79,14 +81,14 @@ pub fn classify(path: &Path, workspace_of: impl Fn(&Path) -> Option<FileId>) -> 
         return FileRole::WorkspaceManifest;
     }
     // Walk up to the nearest workspace root, remembering the components passed on the way.
-    let mut below: Vec<&str> = Vec::new();
+    let mut below: Vec<&OsStr> = Vec::new();
     let mut dir = path.parent();
     while let Some(current) = dir {
         if let Some(workspace) = workspace_of(current) {
             return swarmkit_role(workspace, &below, name);
         }
         match current.components().next_back() {
-            Some(Component::Normal(part)) => below.push(part.to_str().unwrap_or("")),
+            Some(Component::Normal(part)) => below.push(part),
             _ => break,
         }
         dir = current.parent();
@@ -94,26 +96,27 @@ pub fn classify(path: &Path, workspace_of: impl Fn(&Path) -> Option<FileId>) -> 
     FileRole::Unrelated
 }
 
-fn swarmkit_role(workspace: FileId, below_reversed: &[&str], name: &str) -> FileRole {
+fn swarmkit_role(workspace: FileId, below_reversed: &[&OsStr], name: &OsStr) -> FileRole {
     // `below_reversed` holds the directories between the workspace root and the file, innermost
     // first.
     let Some(&directory) = below_reversed.last() else {
         return FileRole::Unrelated; // a YAML file at the workspace root other than the manifest
     };
-    let Some(expected) = ArtifactKind::for_directory(directory) else {
+    // Artifact directories have ASCII names; a name that is not UTF-8 is none of them.
+    let Some(expected) = directory.to_str().and_then(ArtifactKind::for_directory) else {
         return FileRole::Unrelated;
     };
     // SwarmKit refuses a file nested too deep before it looks at hidden names, so even a hidden
     // file there is reported; otherwise hidden files and directories are skipped.
     let too_deep = below_reversed.len() > 2;
-    let hidden = name.starts_with('.') || below_reversed.iter().any(|d| d.starts_with('.'));
+    let hidden = is_hidden(name) || below_reversed.iter().any(|d| is_hidden(d));
     if hidden && !too_deep {
         return FileRole::Unrelated;
     }
     FileRole::SwarmKit {
         workspace,
         expected,
-        directory: directory.to_owned(),
+        directory: directory.to_string_lossy().into_owned(),
         too_deep,
     }
 }
@@ -170,5 +173,28 @@ mod tests {
         assert_eq!(role("/w/workspace.yaml"), FileRole::WorkspaceManifest);
         assert_eq!(role("/any/where/SKILL.md"), FileRole::SkillMd);
         assert_eq!(role("/any/skillgraph.toml"), FileRole::Config);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn names_that_are_not_utf8_are_classified() {
+        use std::os::unix::ffi::OsStrExt;
+        let path = Path::new("/w/skills").join(OsStr::from_bytes(b"caf\xe9.yaml"));
+        assert!(matches!(
+            classify(&path, |dir| (dir == Path::new("/w")).then_some(FileId(7))),
+            FileRole::SwarmKit {
+                expected: ArtifactKind::Skill,
+                ..
+            }
+        ));
+        let hidden = Path::new("/w/skills").join(OsStr::from_bytes(b".caf\xe9.yaml"));
+        assert_eq!(
+            classify(&hidden, |dir| (dir == Path::new("/w")).then_some(FileId(7))),
+            FileRole::Unrelated
+        );
+        assert_eq!(
+            role("/w/skills/back\\slash.yaml"),
+            role("/w/skills/plain.yaml")
+        );
     }
 }

@@ -15,12 +15,36 @@ use crate::syntax::{Node, TextRange};
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Spanned<T> {
     pub value: T,
+    /// Where the value is used: the text itself, or the alias (`*common`) that stands for it, so
+    /// a value shared through an alias is judged at each use.
     pub range: TextRange,
+    /// For a value reached through an alias, where it is written (inside the anchor).
+    pub origin: Option<TextRange>,
 }
 
 impl<T> Spanned<T> {
     pub fn new(value: T, range: TextRange) -> Self {
-        Spanned { value, range }
+        Spanned {
+            value,
+            range,
+            origin: None,
+        }
+    }
+
+    pub fn with_origin(mut self, origin: Option<TextRange>) -> Self {
+        self.origin = origin;
+        self
+    }
+}
+
+/// Where a node is used and, when that is through an alias, where it is written. `via` is the
+/// alias of an enclosing collection the node was reached through (`skills: *common` makes every
+/// item of `common` used at `*common`).
+pub(crate) fn use_site(node: Node<'_>, via: Option<TextRange>) -> (TextRange, Option<TextRange>) {
+    match via {
+        Some(alias) => (alias, Some(node.resolved().range())),
+        None if node.is_alias() => (node.range(), Some(node.resolved().range())),
+        None => (node.range(), None),
     }
 }
 
@@ -30,11 +54,16 @@ pub type SpannedStr = Spanned<String>;
 /// Ids written as numbers are still ids to the person who wrote them; the schema check reports
 /// the type.
 pub(crate) fn spanned_scalar(node: Node<'_>) -> Option<SpannedStr> {
+    spanned_scalar_via(node, None)
+}
+
+fn spanned_scalar_via(node: Node<'_>, via: Option<TextRange>) -> Option<SpannedStr> {
     if node.is_null() {
         return None;
     }
+    let (range, origin) = use_site(node, via);
     node.scalar()
-        .map(|text| Spanned::new(text.to_owned(), node.range()))
+        .map(|text| Spanned::new(text.to_owned(), range).with_origin(origin))
 }
 
 /// `mapping[key]` as spanned text.
@@ -48,7 +77,10 @@ pub(crate) fn scalar_list(node: Option<Node<'_>>) -> Vec<SpannedStr> {
         return Vec::new();
     };
     if node.is_sequence() {
-        node.items().filter_map(spanned_scalar).collect()
+        let via = node.is_alias().then(|| node.range());
+        node.items()
+            .filter_map(|item| spanned_scalar_via(item, via))
+            .collect()
     } else {
         spanned_scalar(node).into_iter().collect()
     }

@@ -189,6 +189,7 @@ impl GrantResolver<'_, '_> {
                 grant_range: range,
             })
         };
+        let reported_before = diagnostics.len();
         match grant {
             Grant::Skill(id) => match registry::skill_named(self.lookup, self.workspace, &id.value) {
                 None => diagnostics.push(Diagnostic::new(
@@ -312,6 +313,17 @@ impl GrantResolver<'_, '_> {
                 *range,
                 format!("a grant must be a skill id, `server:<id>`, `pack:<id>` or an abstract grant; this is {} {found}", if found.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }),
             )),
+        }
+        // A grant used through an alias is reported at the alias; the anchor's item is where
+        // it is written.
+        if let Some(origin) = grant.origin() {
+            for diagnostic in &mut diagnostics[reported_before..] {
+                diagnostic.related.push(crate::diagnostic::Related {
+                    file,
+                    range: origin,
+                    message: "written here, in the anchor the alias names".to_owned(),
+                });
+            }
         }
     }
 

@@ -746,6 +746,7 @@ impl<'t> Builder<'t> {
                 }
             }
             Event::Scalar(value, style, anchor, _tag) => {
+                let range = self.after_properties(range);
                 let range = match style {
                     ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
                         self.quoted_range(range)
@@ -896,6 +897,26 @@ impl<'t> Builder<'t> {
             }
         }
         range
+    }
+
+    /// saphyr's span of a scalar starts at its anchor or tag (`&name ghost`); the scalar itself
+    /// starts after them.
+    fn after_properties(&self, range: TextRange) -> TextRange {
+        let base = self.positions.base;
+        let end = ((range.end - base) as usize).min(self.text.len());
+        let mut at = (range.start - base) as usize;
+        while at < end && matches!(self.text.as_bytes()[at], b'&' | b'!') {
+            let rest = &self.text[at..end];
+            let token = rest.find([' ', '\t', '\n', '\r']).unwrap_or(rest.len());
+            let blanks = rest[token..]
+                .find(|c: char| !c.is_whitespace())
+                .unwrap_or(rest.len() - token);
+            if token + blanks >= rest.len() {
+                break; // nothing after the properties: keep saphyr's span
+            }
+            at += token + blanks;
+        }
+        TextRange::new(at as u32 + base, range.end)
     }
 
     fn starts_flow(&self, at: u32, bracket: char) -> bool {

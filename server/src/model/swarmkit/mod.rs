@@ -201,22 +201,49 @@ impl Grant {
         }
     }
 
-    pub(crate) fn lower(node: Node<'_>) -> Grant {
+    /// Where the grant is written when it is used through an alias (the item inside the anchor).
+    pub fn origin(&self) -> Option<TextRange> {
+        match self {
+            Grant::Skill(id) | Grant::Server { id, .. } | Grant::Pack { id, .. } => id.origin,
+            Grant::Abstract { .. } | Grant::Malformed { .. } => None,
+        }
+    }
+
+    /// `via`: the alias of the list this grant was reached through, if any; the grant is then
+    /// placed at that alias (judged at each use) with its written place as origin.
+    pub(crate) fn lower(node: Node<'_>, via: Option<TextRange>) -> Grant {
+        let (range, origin) = crate::model::use_site(node, via);
         if let Some(abstract_node) = node.get("abstract") {
             return Grant::Abstract {
                 category: field(abstract_node, "category"),
                 capability: field(abstract_node, "capability"),
-                range: node.range(),
+                range,
             };
         }
         // Only a YAML string is a grant: `42` or `true` are not ids, whatever they look like.
         let Some(text) = node.as_str() else {
             return Grant::Malformed {
-                range: node.range(),
+                range,
                 found: node.type_name(),
             };
         };
-        let range = node.range();
+        if origin.is_some() {
+            // Used through an alias: the whole alias is the place, the id has no sub-range.
+            let id = |rest: &str| Spanned::new(rest.to_owned(), range).with_origin(origin);
+            return if let Some(rest) = text.strip_prefix("server:") {
+                Grant::Server {
+                    id: id(rest),
+                    range,
+                }
+            } else if let Some(rest) = text.strip_prefix("pack:") {
+                Grant::Pack {
+                    id: id(rest),
+                    range,
+                }
+            } else {
+                Grant::Skill(id(text))
+            };
+        }
         // The id after a prefix: quoted scalars have a delimiter before the text, so locate the
         // prefix in the source span by length from the end.
         let split = |prefix: &str| {
@@ -242,8 +269,11 @@ impl Grant {
 }
 
 pub(crate) fn grants(node: Option<Node<'_>>) -> Vec<Grant> {
-    node.map(|n| n.items().map(Grant::lower).collect())
-        .unwrap_or_default()
+    node.map(|n| {
+        let via = n.is_alias().then(|| n.range());
+        n.items().map(|item| Grant::lower(item, via)).collect()
+    })
+    .unwrap_or_default()
 }
 
 /// `output_schema:` of an agent or of an archetype's defaults.
