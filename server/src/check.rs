@@ -51,14 +51,7 @@ pub fn run_scoped_check(
         };
         roots.push(root);
     }
-    roots.sort();
-    roots.dedup();
-    let mut outer: Vec<PathBuf> = Vec::new();
-    for root in roots {
-        if !outer.iter().any(|o| root.starts_with(o)) {
-            outer.push(root);
-        }
-    }
+    let outer = crate::discover::outermost(roots);
     let (mut changes, errors) = crate::discover::discover(&outer);
     for error in &errors {
         eprintln!(

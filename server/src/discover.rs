@@ -232,6 +232,20 @@ pub fn enclosing_root(
     repository.filter(|_| in_skill)
 }
 
+/// Roots without duplicates and without roots inside other roots (they would be read twice).
+pub fn outermost(mut roots: Vec<PathBuf>) -> Vec<PathBuf> {
+    roots.sort();
+    roots.dedup();
+    let mut kept: Vec<PathBuf> = Vec::new();
+    for root in roots {
+        // Sorted: a root below a kept one comes after it.
+        if !kept.iter().any(|k| root.starts_with(k)) {
+            kept.push(root);
+        }
+    }
+    kept
+}
+
 /// [`enclosing_root`] against the disk.
 pub fn enclosing_root_on_disk(path: &Path) -> Option<PathBuf> {
     let is_dir = path.is_dir();

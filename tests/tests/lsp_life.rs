@@ -411,6 +411,15 @@ fn a_client_that_never_answers_still_gets_answers_and_an_exit() {
         .seen
         .iter()
         .any(|m| m["method"] == "window/workDoneProgress/create"));
+    // A pull-model settings change: the server asks, and is never answered either.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": null}),
+    );
+    client.wait_for("a workspace/configuration request", |m| {
+        m["method"] == "workspace/configuration"
+    });
+    assert_settled_hover(&client.request("textDocument/hover", at(&uri, 25, 14)));
     client.request("shutdown", Value::Null);
     client.notify("exit", Value::Null);
     let (status, took) = client.wait_exit(EXIT_BOUND).expect("exit after `exit`");

@@ -268,6 +268,33 @@ local function run()
   vim.wait(3000, function()
     return vim.lsp.get_client_by_id(client_id) == nil
   end, 50)
+
+  -- (d) No root at all, as the README's 0.7-0.10 setup starts the server when no marker is
+  -- found: the server brings in the workspace around the opened file by itself, so hover on the
+  -- grant still names the skill defined in another file.
+  local rootless = vim.lsp.start_client({
+    name = 'skillgraph-rootless',
+    cmd = cmd,
+    settings = config.settings,
+    before_init = config.before_init,
+  })
+  assert(rootless, 'starting the root-less client returned nil')
+  vim.lsp.buf_attach_client(bufnr, rootless)
+  vim.wait(TIMEOUT_MS, function()
+    local c = vim.lsp.get_client_by_id(rootless)
+    return c == nil or c.initialized == true
+  end, 50)
+  local rootless_hover, why_rootless = request_until(rootless, bufnr, 'textDocument/hover', params, function(result)
+    return type(result) == 'table'
+      and result.contents ~= nil
+      and (hover_text(result.contents)):find('say-hello', 1, true) ~= nil
+      and (hover_text(result.contents)):find('skills/say-hello.yaml', 1, true) ~= nil
+  end)
+  check('with no root, hover on say-hello names the skill and its file', rootless_hover ~= nil, why_rootless)
+  vim.lsp.stop_client(rootless)
+  vim.wait(3000, function()
+    return vim.lsp.get_client_by_id(rootless) == nil
+  end, 50)
 end
 
 local ok, err = pcall(run)

@@ -80,20 +80,12 @@ pub fn from_disk(path: &Path) -> Change {
 /// The roots to index for the roots the client named: each widened to the workspace or skill
 /// root around it (see [`crate::discover::enclosing_root`]), duplicates and nested roots removed.
 fn widen_roots(named: Vec<PathBuf>) -> Vec<PathBuf> {
-    let mut roots: Vec<PathBuf> = named
-        .into_iter()
-        .map(|root| crate::discover::enclosing_root_on_disk(&root).unwrap_or(root))
-        .collect();
-    roots.sort();
-    roots.dedup();
-    let mut kept: Vec<PathBuf> = Vec::new();
-    for root in roots {
-        // Sorted: a root below one already kept comes right after it.
-        if !kept.iter().any(|k| root.starts_with(k)) {
-            kept.push(root);
-        }
-    }
-    kept
+    crate::discover::outermost(
+        named
+            .into_iter()
+            .map(|root| crate::discover::enclosing_root_on_disk(&root).unwrap_or(root))
+            .collect(),
+    )
 }
 
 /// Reads what watched-file events name: files as they are now, directories walked, deletions
@@ -352,12 +344,16 @@ impl Backend {
             .iter()
             .filter_map(|f| convert::path_of(&f.uri))
             .collect();
-        let added: Vec<PathBuf> = params
+        let named: Vec<PathBuf> = params
             .event
             .added
             .iter()
             .filter_map(|f| convert::path_of(&f.uri))
             .collect();
+        // Widened like the first roots; the probing is disk work, off the async threads.
+        let added = tokio::task::spawn_blocking(move || widen_roots(named))
+            .await
+            .unwrap_or_default();
         let changes: Vec<Change> = {
             let mut state = lock(&self.state);
             state.roots.retain(|r| !removed.contains(r));

@@ -108,9 +108,10 @@ const READY_WAIT: Duration = Duration::from_secs(10);
 /// How long the server waits for the client to answer one of its own requests.
 const CLIENT_ANSWER_WAIT: Duration = Duration::from_secs(5);
 
-/// Debug builds only: `SKILLGRAPH_TEST_PANIC=hover` (any request name) makes the first such
-/// request panic, so the end-to-end tests can prove a panic is caught, logged and answered as an
-/// error for that request alone. Release builds compile this to nothing.
+/// Debug builds only: `SKILLGRAPH_TEST_PANIC=hover` (any request name, or `didOpen` /
+/// `didChange` / `indexing` for the analysis of a change) makes the first such request or
+/// analysis panic, so the end-to-end tests can prove a panic is caught, logged and costs that
+/// request or change alone. Release builds compile this to nothing.
 fn panic_on_request_for_tests(what: &str) {
     #[cfg(debug_assertions)]
     {

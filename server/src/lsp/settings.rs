@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tower_lsp_server::ls_types::*;
 
 use super::state::{lock, panic_message};
-use super::Backend;
+use super::{Backend, CLIENT_ANSWER_WAIT};
 use crate::diagnostic::FileId;
 use crate::index::Settings;
 use crate::model::config::Config;
@@ -88,9 +88,23 @@ impl Backend {
             scope_uri: None,
             section: Some("skillgraph".to_owned()),
         };
-        if let Ok(values) = self.client.configuration(vec![item]).await {
-            if let Some(value) = values.into_iter().next() {
-                self.apply_settings(&value).await;
+        let asked = tokio::time::timeout(CLIENT_ANSWER_WAIT, self.client.configuration(vec![item]));
+        match asked.await {
+            Ok(Ok(values)) => {
+                if let Some(value) = values.into_iter().next() {
+                    self.apply_settings(&value).await;
+                }
+            }
+            Ok(Err(_)) => {}
+            Err(_) => {
+                self.log(
+                    MessageType::WARNING,
+                    format!(
+                        "skillgraph: no answer to workspace/configuration within {} s; the settings stay as they were",
+                        CLIENT_ANSWER_WAIT.as_secs()
+                    ),
+                )
+                .await
             }
         }
     }

@@ -582,7 +582,7 @@ pub(super) async fn serve(service: LspService<Backend>, socket: ClientSocket, en
         ending.clone(),
     ));
     tokio::spawn(relay_tower_output(from_tower, out_tx));
-    tokio::spawn(write_stdout(out_rx, ending));
+    std::thread::spawn(move || write_stdout(out_rx, ending));
     Server::new(tower_input, tower_output, socket)
         .concurrency_level(32)
         .serve(service)
@@ -661,10 +661,20 @@ async fn relay_tower_output(from_tower: tokio::io::DuplexStream, out: mpsc::Send
     }
 }
 
-async fn write_stdout(mut out: mpsc::Receiver<Vec<u8>>, ending: Arc<Notify>) {
-    let mut stdout = tokio::io::stdout();
-    while let Some(frame) = out.recv().await {
-        if stdout.write_all(&frame).await.is_err() || stdout.flush().await.is_err() {
+/// Writes frames to stdout on a thread of its own, flushing once per burst: a burst of
+/// diagnostics (the initial indexing of ten thousand files) is one flush, not ten thousand.
+fn write_stdout(mut out: mpsc::Receiver<Vec<u8>>, ending: Arc<Notify>) {
+    use std::io::Write;
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    while let Some(frame) = out.blocking_recv() {
+        let mut written = stdout.write_all(&frame);
+        while written.is_ok() {
+            match out.try_recv() {
+                Ok(frame) => written = stdout.write_all(&frame),
+                Err(_) => break,
+            }
+        }
+        if written.and_then(|_| stdout.flush()).is_err() {
             // The editor no longer reads: nothing more to do for it.
             ending.notify_one();
             return;
