@@ -421,9 +421,20 @@ pub const CLAUDE_CODE_TOOLS: &[&str] = &[
     "Write",
 ];
 
-/// Is `entry` a well-formed `allowed-tools` entry: `Tool`, `Tool(pattern)` or
-/// `mcp__server__tool`? A tool name starts with a letter and holds letters, digits, `_` and `-`.
+/// Is `entry` a well-formed `allowed-tools` entry: `Tool`, `Tool(pattern)`,
+/// `mcp__server__tool`, or VS Code's `Server Name/tool`? A tool name starts with a letter and
+/// holds letters, digits, `_` and `-`.
 pub fn is_tool_entry(entry: &str) -> bool {
+    if let Some((server, tool)) = entry.split_once('/') {
+        let server_ok = server
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric())
+            && server
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || " _-.".contains(c));
+        return server_ok && !tool.contains('(') && is_tool_entry(tool);
+    }
     let (name, rest) = match entry.find('(') {
         Some(open) => (&entry[..open], &entry[open..]),
         None => (entry, ""),
@@ -530,10 +541,11 @@ mod tests {
             "Bash(git *)",
             "mcp__server__tool",
             "WebFetch(domain:x.com)",
+            "Azure MCP/documentation",
         ] {
             assert!(is_tool_entry(ok), "{ok}");
         }
-        for bad in ["", "(x)", "Bash(", "Read.", "1Tool"] {
+        for bad in ["", "(x)", "Bash(", "Read.", "1Tool", "a/", "/b"] {
             assert!(!is_tool_entry(bad), "{bad}");
         }
     }

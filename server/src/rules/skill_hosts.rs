@@ -30,7 +30,7 @@ pub const RULES: &[RuleDoc] = &[
 checked 2026-12-01): `disable-model-invocation` and `user-invocable` are `true` or `false`; `effort` is `low`, \
 `medium`, `high`, `xhigh` or `max`; `context` is `fork`; `shell` is `bash` or `powershell`; `arguments` and \
 `paths` are a string or a list of strings; `allowed-tools` (spec and Claude Code) is a string or a list of \
-tool entries, each `Tool`, `Tool(pattern)` such as `Bash(git *)`, or `mcp__server__tool`. A value outside these \
+tool entries, each `Tool`, `Tool(pattern)` such as `Bash(git *)`, `mcp__server__tool`, or VS Code's `Server Name/tool`. A value outside these \
 does not do what it says (a quoted `\"true\"` is text, not a boolean). The message names the host and its \
 documentation. Checked unless the skill's hosts (from its folder or `[skill-md] hosts`) exclude the field's \
 host; a skill in no known host folder is checked.",
@@ -351,7 +351,7 @@ fn one_of(words: &[String]) -> String {
 /// `mcp__server__tool`.
 fn tools_problem(key: &str, value: Node<'_>) -> Option<(TextRange, String)> {
     let bad_entry = |entry: &str| {
-        format!("`{entry}` is not a tool entry of `{key}`; write `Tool`, `Tool(pattern)` such as `Bash(git *)`, or `mcp__server__tool`")
+        format!("`{entry}` is not a tool entry of `{key}`; write `Tool`, `Tool(pattern)` such as `Bash(git *)`, `mcp__server__tool` or `Server/tool`")
     };
     match value.kind() {
         NodeKind::Sequence(_) => {
