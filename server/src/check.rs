@@ -93,7 +93,8 @@ pub fn check_changes(changes: Vec<Change>, cwd: PathBuf) -> CheckOutcome {
     let mut index = Index::new();
     index.apply(changes);
     let mut files: Vec<(&Path, FileId)> = index.files().map(|f| (f.path.as_path(), f.id)).collect();
-    files.sort();
+    // Paths are unique, so an unstable sort on the workers gives the same order.
+    rayon::slice::ParallelSliceMut::par_sort_unstable(&mut files[..]);
     let diagnostics = files
         .iter()
         .flat_map(|&(_, id)| index.diagnostics(id))

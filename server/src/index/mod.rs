@@ -322,16 +322,21 @@ impl Index {
         }
 
         jobs.sort_by_key(|job| job.0);
-        let analysed = parallel_map(&jobs, |(id, _, text, invalid_utf8_at, role)| {
-            analysis::analyze(*id, text, *invalid_utf8_at, role)
+        // Parse, lower, contributions and line index on the workers; the main thread only
+        // files the results.
+        let analysed = parallel_map(&jobs, |(id, path, text, invalid_utf8_at, role)| {
+            let parsed = analysis::analyze(*id, text, *invalid_utf8_at, role);
+            let contributions = keys::contributions(*id, path, text, role, &parsed);
+            let line_index = LineIndex::new(text);
+            (parsed, contributions, line_index)
         });
-        for ((id, path, text, invalid_utf8_at, role), parsed) in jobs.into_iter().zip(analysed) {
+        for ((id, path, text, invalid_utf8_at, role), analysed) in jobs.into_iter().zip(analysed) {
             self.store(
                 id,
                 path,
                 (text, invalid_utf8_at),
                 role,
-                parsed,
+                analysed,
                 &mut changed_keys,
             );
         }
@@ -452,11 +457,10 @@ impl Index {
         path: PathBuf,
         (text, invalid_utf8_at): (Arc<str>, Option<u32>),
         role: FileRole,
-        parsed: ParsedFile,
+        (parsed, contributions, line_index): (ParsedFile, Vec<(Key, u64)>, LineIndex),
         changed_keys: &mut HashSet<Key>,
     ) {
         let parsed = Arc::new(parsed);
-        let contributions = keys::contributions(id, &path, &text, &role, &parsed);
         let (old_contributions, reads, cross) = match self.files.remove(&id) {
             Some(old) => {
                 let old = Arc::try_unwrap(old).unwrap_or_else(|shared| (*shared).clone());
@@ -465,7 +469,7 @@ impl Index {
             None => (Vec::new(), Vec::new(), Vec::new()),
         };
         self.replace_contributions(id, &old_contributions, &contributions, changed_keys);
-        let line_index = Arc::new(LineIndex::new(&text));
+        let line_index = Arc::new(line_index);
         self.files.insert(
             id,
             Arc::new(FileEntry {
@@ -707,24 +711,13 @@ impl<'a> Lookup<'a> {
     }
 }
 
-/// Maps `work` over `items` on the machine's cores, keeping the order. Small batches (an edit)
-/// stay on the calling thread.
-fn parallel_map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8);
-    if items.len() < 64 || threads < 2 {
+/// Maps `work` over `items` on the machine's cores (rayon's work stealing, so one slow file or a
+/// run of topologies does not leave a core idle), keeping the order. A single item (an edit)
+/// stays on the calling thread.
+fn parallel_map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
+    use rayon::prelude::*;
+    if items.len() < 2 {
         return items.iter().map(&work).collect();
     }
-    let chunk = items.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| scope.spawn(|| part.iter().map(&work).collect::<Vec<R>>()))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a check panicked"))
-            .collect()
-    })
+    items.par_iter().map(work).collect()
 }
