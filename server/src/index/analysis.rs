@@ -28,7 +28,9 @@ pub enum Content {
 /// The result of analysing one file on its own.
 #[derive(Clone, Debug)]
 pub struct ParsedFile {
-    /// The YAML tree (for SKILL.md, of the frontmatter, with offsets in the whole file).
+    /// The YAML tree of a SKILL.md's frontmatter (offsets in the whole file), which the
+    /// cross-file SKILL.md rules and the IDE read again. A SwarmKit file's tree is dropped once
+    /// the file is lowered and checked: nothing reads it later.
     pub yaml: Option<YamlDocument>,
     pub content: Content,
     /// Diagnostics that depend on this file alone.
@@ -136,8 +138,11 @@ fn analyze_swarmkit(id: FileId, text: &str, role: &FileRole) -> ParsedFile {
         None => Content::None,
     };
     let local = crate::rules::swarmkit_file::check(id, role, &yaml);
+    // The tree is dropped here: everything later (cross-file rules, the IDE) reads the lowered
+    // artifact, its spans and the text, so keeping a tree per file would only cost memory.
+    drop(yaml);
     ParsedFile {
-        yaml: Some(yaml),
+        yaml: None,
         content,
         local,
     }
@@ -159,5 +164,35 @@ fn analyze_skill_md(id: FileId, text: &str) -> ParsedFile {
         yaml,
         content: Content::SkillMd(skill),
         local,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_swarmkit_file_keeps_its_artifact_and_drops_its_tree() {
+        let text = "apiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: a\n";
+        let role = FileRole::SwarmKit {
+            workspace: FileId(0),
+            expected: ArtifactKind::Skill,
+            directory: "skills".to_owned(),
+            too_deep: false,
+        };
+        let parsed = analyze(FileId(1), text, None, &role);
+        assert!(parsed.yaml.is_none());
+        assert!(matches!(
+            parsed.content,
+            Content::SwarmKit(Artifact::Skill(_))
+        ));
+        // A SKILL.md's frontmatter tree is read again by the cross-file rules: it stays.
+        let skill = analyze(
+            FileId(2),
+            "---\nname: a\ndescription: b\n---\n",
+            None,
+            &FileRole::SkillMd,
+        );
+        assert!(skill.yaml.is_some());
     }
 }

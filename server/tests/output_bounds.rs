@@ -1,0 +1,158 @@
+//! Output proportional to input: no diagnostic may exceed the size bounds, over hostile shapes
+//! (each large enough to hit a cap) and the demo workspace.
+
+mod support;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use skillgraph::check::{check_changes, run_check, CheckOutcome};
+use skillgraph::diagnostic::FileId;
+use skillgraph::index::Change;
+use skillgraph::rules::output::MAX_DIAGNOSTICS_PER_FILE;
+use support::*;
+
+/// Longest message any diagnostic may have, in bytes.
+const MAX_MESSAGE: usize = 2_000;
+/// Most related locations any diagnostic may have.
+const MAX_RELATED: usize = 20;
+
+fn assert_bounded(name: &str, outcome: &CheckOutcome) {
+    let mut per_file: HashMap<FileId, usize> = HashMap::new();
+    for d in &outcome.diagnostics {
+        *per_file.entry(d.file).or_default() += 1;
+        assert!(
+            d.message.len() <= MAX_MESSAGE,
+            "{name}: {} message of {} bytes",
+            d.code,
+            d.message.len()
+        );
+        assert!(
+            d.related.len() <= MAX_RELATED,
+            "{name}: {} with {} related locations",
+            d.code,
+            d.related.len()
+        );
+        for related in &d.related {
+            assert!(related.message.len() <= MAX_MESSAGE, "{name}: {}", d.code);
+        }
+    }
+    for (file, count) in per_file {
+        assert!(
+            count <= MAX_DIAGNOSTICS_PER_FILE + 1,
+            "{name}: {count} diagnostics in {:?}",
+            outcome.index.file(file).map(|f| f.path.clone())
+        );
+    }
+}
+
+fn with_topology_skills(skills: &str) -> Vec<Change> {
+    changes(&with_baseline(&team(&format!(
+        "root:\n  id: root\n  role: root\n  skills: {skills}\n"
+    ))))
+}
+
+fn with_skill_inputs(inputs: &str) -> Vec<Change> {
+    let mut all = changes(BASELINE);
+    let skill = parse_fixture(&mcp_skill("hostile", "tools")).remove(0);
+    all.push(Change::Set {
+        path: "/ws/skills/hostile.yaml".into(),
+        text: format!("{}inputs:\n{inputs}", skill.text),
+    });
+    all
+}
+
+fn hostile_shapes() -> Vec<(&'static str, Vec<Change>)> {
+    let unknown = (0..3_000)
+        .map(|i| format!("u{i}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let same = vec!["store"; 3_000].join(", ");
+    let wide = format!(
+        "  base: &b [{}]\n  uses: [{}]\n",
+        vec!["x"; 5_000].join(", "),
+        vec!["*b"; 600].join(", ")
+    );
+    let mut deep = String::from("  ? &a1 [x]\n  : v\n");
+    for i in 2..=1_000 {
+        deep.push_str(&format!("  ? &a{i} [*a{}]\n  : v\n", i - 1));
+    }
+    let keys: String = (0..3_000)
+        .map(|i| format!("  k{}: {i}\n", i % 1_500))
+        .collect();
+    let shared = format!(
+        "&common [{unknown}]\n  children:\n    - id: a\n      role: worker\n      skills: *common\n"
+    );
+    vec![
+        (
+            "flow list of unknown grants",
+            with_topology_skills(&format!("[{unknown}]")),
+        ),
+        (
+            "flow list of one grant repeated",
+            with_topology_skills(&format!("[{same}]")),
+        ),
+        (
+            "list shared through an alias",
+            with_topology_skills(&shared),
+        ),
+        ("wide alias bomb", with_skill_inputs(&wide)),
+        ("aliases at depth", with_skill_inputs(&deep)),
+        ("mapping of duplicate keys", with_skill_inputs(&keys)),
+    ]
+}
+
+#[test]
+fn hostile_shapes_stay_within_the_bounds() {
+    for (name, all) in hostile_shapes() {
+        let outcome = check_changes(all, PathBuf::from("/"));
+        assert!(!outcome.diagnostics.is_empty(), "{name}");
+        assert_bounded(name, &outcome);
+    }
+}
+
+#[test]
+fn a_file_over_the_cap_says_how_many_were_left_out() {
+    let unknown = (0..3_000)
+        .map(|i| format!("u{i}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let outcome = check_changes(
+        with_topology_skills(&format!("[{unknown}]")),
+        PathBuf::from("/"),
+    );
+    let summaries: Vec<_> = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "file.too-many-diagnostics")
+        .collect();
+    assert_eq!(summaries.len(), 1);
+    assert!(
+        summaries[0].message.contains("2000 are left out"),
+        "{}",
+        summaries[0].message
+    );
+    let in_file = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.file == summaries[0].file)
+        .count();
+    assert_eq!(in_file, MAX_DIAGNOSTICS_PER_FILE + 1);
+}
+
+#[test]
+fn a_file_under_the_cap_has_no_summary() {
+    let outcome = check_changes(with_topology_skills("[u1, u2, u3]"), PathBuf::from("/"));
+    assert!(outcome
+        .diagnostics
+        .iter()
+        .all(|d| d.code != "file.too-many-diagnostics"));
+}
+
+#[test]
+fn the_demo_stays_within_the_bounds() {
+    let demo = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/demo"));
+    let outcome = run_check(&[demo]).unwrap();
+    assert!(!outcome.diagnostics.is_empty());
+    assert_bounded("demo", &outcome);
+}
