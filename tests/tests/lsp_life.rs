@@ -602,3 +602,49 @@ fn an_edit_whose_analysis_panics_leaves_the_index_as_it_was() {
     edit(&mut client, 3, "search-code");
     assert_settled_hover(&client.request("textDocument/hover", at(&doc, 25, 14)));
 }
+
+#[test]
+fn edits_made_while_the_workspace_is_indexed_survive_the_indexing() {
+    // The initial indexing is analysed without the state lock; what the editor does meanwhile
+    // is applied again on top of it, so the editor's latest text is what the index holds.
+    for attempt in 0..5 {
+        let dir = tempfile::tempdir().unwrap();
+        copy_fixture("estate", dir.path());
+        let (mut client, _) = Client::start(dir.path(), json!({}));
+        let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
+        client.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": uri, "version": 2},
+                "contentChanges": [{
+                    "range": {"start": {"line": 25, "character": 10}, "end": {"line": 25, "character": 21}},
+                    "text": "search-kode",
+                }],
+            }),
+        );
+        let symbols = client.request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+        );
+        assert!(symbols.is_array(), "attempt {attempt}: {symbols}");
+        let published = client.wait_for("diagnostics naming the edited rule", |m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri.as_str()
+                && m["params"]["diagnostics"].as_array().is_some_and(|d| {
+                    d.iter().any(|d| {
+                        d["message"]
+                            .as_str()
+                            .is_some_and(|t| t.contains("search-kode"))
+                    })
+                })
+        });
+        assert!(published["params"]["diagnostics"].is_array());
+        let hover = client.request("textDocument/hover", at(&uri, 25, 14));
+        let text = hover["contents"]["value"].as_str().unwrap_or_default();
+        assert!(
+            !text.contains("defined in `skills/search-code.yaml`"),
+            "attempt {attempt}: the hover answered from the disk's text, not the editor's: {hover}"
+        );
+        assert!(client.shutdown().success());
+    }
+}

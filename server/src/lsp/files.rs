@@ -1,14 +1,12 @@
 //! Files on disk: the initial indexing, roots added later, watched-file events and the watcher
 //! registration.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use tower_lsp_server::ls_types::*;
 
-use super::state::{lock, panic_message};
+use super::state::lock;
 use super::{convert, Backend, CLIENT_ANSWER_WAIT};
-use crate::diagnostic::FileId;
 use crate::index::Change;
 
 /// A file discovery would have picked up: a YAML file, a SKILL.md or a config, outside the
@@ -172,18 +170,13 @@ impl Backend {
             )
             .await;
         }
-        let (files, result) = {
-            let mut state = lock(&self.state);
-            let state = &mut *state;
-            // Documents opened meanwhile keep the editor's text.
-            let changes = state.keep_editor_text(changes);
-            let result = self.apply_locked("indexing", state, changes);
-            state.indexed = true;
-            let all: Vec<FileId> = state.index.files().map(|f| f.id).collect();
-            let published = catch_unwind(AssertUnwindSafe(|| self.publish(state, all)))
-                .map_err(|payload| panic_message(payload.as_ref()));
-            (state.index.checked_file_count(), result.and(published))
-        };
+        // Analysed on a blocking thread and without the lock: the open documents' requests keep
+        // answering meanwhile.
+        let this = self.clone();
+        let (files, result) =
+            tokio::task::spawn_blocking(move || this.apply_batch("indexing", changes, true))
+                .await
+                .unwrap_or_else(|error| (0, Err(error.to_string())));
         self.indexing_done();
         self.log_failure("indexing", result).await;
         // The diagnostics of the indexed files go out before the progress ends.
@@ -255,7 +248,11 @@ impl Backend {
         let Ok((found, _)) = found else {
             return;
         };
-        let result = self.apply_from_disk("indexing", found);
+        let this = self.clone();
+        let (_, result) =
+            tokio::task::spawn_blocking(move || this.apply_batch("indexing", found, false))
+                .await
+                .unwrap_or_else(|error| (0, Err(error.to_string())));
         self.log_failure("indexing", result).await;
     }
 

@@ -101,6 +101,8 @@ pub(crate) struct Backend {
     /// Disk work (reading what watched-file events and closed documents name) runs off the
     /// async threads; this keeps it in arrival order.
     disk_order: Arc<tokio::sync::Mutex<()>>,
+    /// Batches analysed without the state lock (indexings) run one at a time.
+    batch_order: Arc<Mutex<()>>,
 }
 
 /// How long a request waits for the initial indexing before it answers from what is indexed.
@@ -136,6 +138,7 @@ impl Backend {
             ending,
             indexing: Arc::new(watch::channel(1).0),
             disk_order: Arc::new(tokio::sync::Mutex::new(())),
+            batch_order: Arc::new(Mutex::new(())),
         }
     }
 

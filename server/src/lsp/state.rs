@@ -37,6 +37,9 @@ pub struct State {
     /// the unknown-id errors of a half-read workspace.
     pub indexed: bool,
     pub offers: ClientOffers,
+    /// While a batch (an indexing) is analysed without the lock: the changes applied meanwhile,
+    /// to apply again on top of the batch before it is swapped in.
+    pub replay: Option<Vec<Change>>,
 }
 
 impl State {
@@ -49,6 +52,7 @@ impl State {
             published: HashMap::new(),
             indexed: false,
             offers: ClientOffers::default(),
+            replay: None,
         }
     }
 
@@ -139,6 +143,7 @@ impl Backend {
             1 => first,
             n => format!("{first} and {} more files", n - 1),
         };
+        let recorded = state.replay.is_some().then(|| changes.clone());
         let mut next = Index::clone(&state.index);
         let analysed = catch_unwind(AssertUnwindSafe(|| {
             let affected = next.apply(changes);
@@ -152,11 +157,103 @@ impl Backend {
             )
         })?;
         state.index = Arc::new(next);
+        if let (Some(replay), Some(recorded)) = (&mut state.replay, recorded) {
+            replay.extend(recorded);
+        }
         if state.indexed {
             catch_unwind(AssertUnwindSafe(|| self.publish(state, affected)))
                 .map_err(|payload| panic_message(payload.as_ref()))?;
         }
         Ok(())
+    }
+
+    /// Applies a large batch read from disk (an indexing) without holding the lock while it is
+    /// analysed, on the calling thread (a blocking one): requests keep answering from the index
+    /// as it was, and documents opened or edited meanwhile are analysed at once. What was applied
+    /// meanwhile (edits, settings) is applied again on top of the batch before it is swapped in,
+    /// so nothing is lost. `initial`: the initial indexing, after which diagnostics go out.
+    /// Returns how many files are checked, and what failed.
+    pub(super) fn apply_batch(
+        &self,
+        what: &str,
+        changes: Vec<Change>,
+        initial: bool,
+    ) -> (usize, Result<(), String>) {
+        // One batch at a time: each replays what came while it was analysed.
+        let _one_at_a_time = self
+            .batch_order
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let (base, changes) = {
+            let mut state = lock(&self.state);
+            state.replay = Some(Vec::new());
+            (state.index.clone(), state.keep_editor_text(changes))
+        };
+        let files = match changes.len() {
+            0 => "nothing".to_owned(),
+            1 => changes[0].path().display().to_string(),
+            n => format!("{} and {} more files", changes[0].path().display(), n - 1),
+        };
+        let analysed = catch_unwind(AssertUnwindSafe(|| {
+            let mut next = Index::clone(&base);
+            let affected = next.apply(changes);
+            super::panic_on_request_for_tests(what);
+            (next, affected)
+        }));
+        drop(base);
+        let mut state = lock(&self.state);
+        let state = &mut *state;
+        let replay = state.replay.take().unwrap_or_default();
+        let result = analysed
+            .map_err(|payload| {
+                format!(
+                    "{} while analysing {files}; the index is as it was before",
+                    panic_message(payload.as_ref())
+                )
+            })
+            .and_then(|(mut next, mut affected)| {
+                let settings = state.index.settings.clone();
+                let caught_up = catch_unwind(AssertUnwindSafe(|| {
+                    if next.settings != settings {
+                        affected.extend(next.set_settings(settings));
+                    }
+                    affected.extend(next.apply(replay));
+                    (next, affected)
+                }));
+                let (next, affected) = caught_up.map_err(|payload| {
+                    format!(
+                        "{} while applying the edits made during the analysis of {files}; the index is as it was before",
+                        panic_message(payload.as_ref())
+                    )
+                })?;
+                let before = std::mem::replace(&mut state.index, Arc::new(next));
+                // A file new to the index may have another id in the batch's index than in
+                // the one it replaces: what the client was told is carried over by path.
+                let published = std::mem::take(&mut state.published);
+                for (old, (uri, diagnostics)) in published {
+                    match before.file(old).and_then(|f| state.index.file_id(&f.path)) {
+                        Some(id) => {
+                            state.published.insert(id, (uri, diagnostics));
+                        }
+                        None => self.send(uri, Vec::new(), None),
+                    }
+                }
+                if state.indexed {
+                    catch_unwind(AssertUnwindSafe(|| self.publish(state, affected)))
+                        .map_err(|payload| panic_message(payload.as_ref()))?;
+                }
+                Ok(())
+            });
+        let result = if initial {
+            state.indexed = true;
+            let all: Vec<FileId> = state.index.files().map(|f| f.id).collect();
+            let published = catch_unwind(AssertUnwindSafe(|| self.publish(state, all)))
+                .map_err(|payload| panic_message(payload.as_ref()));
+            result.and(published)
+        } else {
+            result
+        };
+        (state.index.checked_file_count(), result)
     }
 
     /// Sends the diagnostics of `files` that differ from what the client last saw.
