@@ -8,27 +8,48 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import {
   DidChangeConfigurationNotification,
+  ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
+  State,
 } from 'vscode-languageclient/node';
 import { configurationForSection, ServerConfig, ServerSettingKey, toServerConfig } from './config';
+import {
+  badGraphAnswer,
+  ORDERING_GRAPH_SERVER_COMMAND,
+  orderingGraphArgument,
+  orderingGraphMarkdown,
+  SHOW_ORDERING_GRAPH_COMMAND,
+} from './orderingGraph';
 import { documentSelector } from './selectors';
-import { missingServerMessage, resolveServerPath } from './serverPath';
+import { bundledServerPath, missingServerMessage, resolveServerPath } from './serverPath';
+import { afterProgress, RESTART_COMMAND, ServerState, SHOW_OUTPUT_COMMAND, statusView, WorkDoneProgress } from './status';
 
 const SECTION = 'skillgraph';
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
+let statusItem: vscode.StatusBarItem;
+let serverState: ServerState = { kind: 'starting' };
+let extensionDir: string;
 // Serialises start/stop so that a restart command fired twice, or a settings change during a
 // restart, cannot leave two servers running.
 let pending: Promise<void> = Promise.resolve();
 
 export function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel('skillgraph');
+  extensionDir = context.extensionPath;
+  statusItem = vscode.window.createStatusBarItem('skillgraph.status', vscode.StatusBarAlignment.Right, 100);
+  statusItem.name = 'skillgraph';
+  setState({ kind: 'starting' });
+  statusItem.show();
   context.subscriptions.push(
     output,
-    vscode.commands.registerCommand('skillgraph.restartServer', () => queue(restart)),
+    statusItem,
+    vscode.commands.registerCommand(RESTART_COMMAND, () => queue(restart)),
+    vscode.commands.registerCommand(SHOW_OUTPUT_COMMAND, () => output.show(true)),
+    vscode.commands.registerCommand(SHOW_ORDERING_GRAPH_COMMAND, (passed?: unknown) => showOrderingGraph(passed)),
     vscode.workspace.onDidChangeConfiguration((event) => {
       // The binary is fixed when the process starts; the other settings reach the running server
       // through the client's configuration middleware below.
@@ -54,9 +75,19 @@ async function restart(): Promise<void> {
   await start();
 }
 
+function setState(state: ServerState): void {
+  serverState = state;
+  const view = statusView(state);
+  statusItem.text = view.text;
+  statusItem.tooltip = view.tooltip;
+  statusItem.command = view.command;
+  statusItem.backgroundColor = view.error ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+}
+
 async function stop(): Promise<void> {
   const running = client;
   client = undefined;
+  setState({ kind: 'stopped' });
   if (running) {
     try {
       // dispose, not just stop: this client is never started again (a restart builds a new one
@@ -69,6 +100,7 @@ async function stop(): Promise<void> {
 }
 
 async function start(): Promise<void> {
+  setState({ kind: 'starting' });
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const resolution = resolveServerPath({
     configured: vscode.workspace.getConfiguration(SECTION).get<string>('server.path'),
@@ -76,9 +108,11 @@ async function start(): Promise<void> {
     platform: process.platform,
     homeDir: os.homedir(),
     baseDir: folder,
+    bundled: bundledServerPath(extensionDir, process.platform),
   });
   if (!resolution.found) {
     output.appendLine(`Looked for the server at:\n  ${resolution.tried.join('\n  ') || '(nowhere)'}`);
+    setState({ kind: 'failed', reason: 'no server binary found' });
     void showMissingServer(missingServerMessage(resolution));
     return;
   }
@@ -98,6 +132,12 @@ async function start(): Promise<void> {
     // `skillgraph.*`; the middleware replaces its payload with the server's shape.
     synchronize: { configurationSection: SECTION },
     middleware: {
+      // The server reports its indexing as work-done progress; the status item follows it (and
+      // the client still shows the progress itself).
+      handleWorkDoneProgress: (_token, params, next) => {
+        if (client === newClient) setState(afterProgress(serverState, params as WorkDoneProgress));
+        next(_token, params);
+      },
       workspace: {
         didChangeConfiguration: async () => {
           if (!newClient.isRunning()) return;
@@ -128,16 +168,72 @@ async function start(): Promise<void> {
   // The client id `skillgraph` also makes the library honour `skillgraph.trace.server`.
   const newClient = new LanguageClient(SECTION, 'skillgraph', serverOptions, clientOptions);
   client = newClient;
+  newClient.onDidChangeState((event) => {
+    // Our own stop clears `client` first; a change of a client we no longer hold is that stop.
+    if (client !== newClient) return;
+    if (event.newState === State.Stopped) {
+      setState({ kind: 'failed', reason: 'the server stopped' });
+    } else if (event.newState === State.Starting) {
+      setState({ kind: 'starting' });
+    } else if (event.newState === State.Running && serverState.kind !== 'indexing') {
+      setState({ kind: 'ready' });
+    }
+  });
   try {
     await newClient.start();
+    if (client === newClient && serverState.kind === 'starting') setState({ kind: 'ready' });
   } catch (error) {
     client = undefined;
+    setState({ kind: 'failed', reason: 'the server failed to start' });
     output.appendLine(`The server failed to start: ${String(error)}`);
     void showMissingServer(
       `skillgraph: the language server at ${resolution.path} failed to start (${String(error)}). ` +
-        'Check `skillgraph.server.path`, or reinstall it with `cargo install --path server` from a clone of the skillgraph repository.',
+        'Check `skillgraph.server.path`, or reinstall the server (`pip install .` or `cargo install --path server` in a clone of the skillgraph repository).',
     );
   }
+}
+
+/**
+ * Asks the server for the ordering graph of the active document's workspace (or of one agent,
+ * when a code lens passes it) and opens it as a Markdown preview.
+ */
+async function showOrderingGraph(passed: unknown): Promise<void> {
+  const argument = orderingGraphArgument(passed, vscode.window.activeTextEditor?.document.uri.toString());
+  if (argument === undefined) {
+    void vscode.window.showErrorMessage('skillgraph: open a SwarmKit topology or workspace file to show its ordering graph.');
+    return;
+  }
+  const running = client;
+  if (running === undefined || !running.isRunning()) {
+    void vscode.window.showErrorMessage('skillgraph: the language server is not running; restart it from the status bar.');
+    return;
+  }
+  let answer: unknown;
+  try {
+    answer = await running.sendRequest(ExecuteCommandRequest.type, {
+      command: ORDERING_GRAPH_SERVER_COMMAND,
+      arguments: [argument],
+    });
+  } catch (error) {
+    output.appendLine(`The ordering graph request failed: ${String(error)}`);
+    void vscode.window.showErrorMessage(`skillgraph: the server could not draw the ordering graph: ${errorMessage(error)}`);
+    return;
+  }
+  const problem = badGraphAnswer(answer);
+  if (problem !== undefined) {
+    void vscode.window.showErrorMessage(`skillgraph: ${problem}.`);
+    return;
+  }
+  const document = await vscode.workspace.openTextDocument({
+    language: 'markdown',
+    content: orderingGraphMarkdown(answer as string, argument),
+  });
+  // The built-in preview shows the text; a Mermaid extension for it draws the diagram.
+  await vscode.commands.executeCommand('markdown.showPreview', document.uri);
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** The server configuration for a resource (a workspace folder's settings), or the window's. */

@@ -1,4 +1,5 @@
-// Finds the `skillgraph` executable the extension starts.
+// Finds the `skillgraph` executable the extension starts: the setting, else the binary bundled in
+// the extension, else PATH, else ~/.cargo/bin.
 //
 // Kept free of any `vscode` import so that `node --test` can exercise it without an editor; the
 // environment (PATH, platform, home directory, file checks) comes in as arguments for the same
@@ -17,12 +18,17 @@ export interface ResolveOptions {
   homeDir: string;
   /** A relative `configured` path is taken relative to this (the first workspace folder). */
   baseDir?: string;
+  /**
+   * The binary packaged inside the extension (`server/skillgraph` of a platform-specific vsix),
+   * used when the setting is empty. Absent in a build without one.
+   */
+  bundled?: string;
   /** Overridable so tests need no real files; the default asks the file system. */
   isExecutable?: (candidate: string) => boolean;
 }
 
 export type Resolution =
-  | { found: true; path: string; source: 'setting' | 'PATH' | 'cargo' }
+  | { found: true; path: string; source: 'setting' | 'bundled' | 'PATH' | 'cargo' }
   | { found: false; configured?: string; tried: string[] };
 
 export function resolveServerPath(options: ResolveOptions): Resolution {
@@ -57,6 +63,13 @@ export function resolveServerPath(options: ResolveOptions): Resolution {
   }
 
   const tried: string[] = [];
+  // The extension's own binary matches the extension's version; one on PATH may be anything.
+  if (options.bundled) {
+    tried.push(options.bundled);
+    if (isExecutable(options.bundled)) {
+      return { found: true, path: options.bundled, source: 'bundled' };
+    }
+  }
   const onPath = searchPath(BINARY_NAME, options, isExecutable, tried);
   if (onPath) {
     return { found: true, path: onPath, source: 'PATH' };
@@ -75,7 +88,8 @@ export function resolveServerPath(options: ResolveOptions): Resolution {
 /** The message shown when no binary was found: what was tried and how to fix it. */
 export function missingServerMessage(resolution: Extract<Resolution, { found: false }>): string {
   const install =
-    'Install it with `cargo install --path server` from a clone of the skillgraph repository, ' +
+    'Install the extension package built for your platform, which bundles it; or install it with ' +
+    '`pip install .` or `cargo install --path server` in a clone of the skillgraph repository; ' +
     'or set `skillgraph.server.path` to the binary.';
   if (resolution.configured !== undefined) {
     return (
@@ -104,6 +118,11 @@ function searchPath(
     }
   }
   return undefined;
+}
+
+/** Where a platform-specific package keeps the server, relative to the extension's folder. */
+export function bundledServerPath(extensionDir: string, platform: NodeJS.Platform): string {
+  return pathApi(platform).join(extensionDir, 'server', platform === 'win32' ? `${BINARY_NAME}.exe` : BINARY_NAME);
 }
 
 /** On Windows a command is found under each PATHEXT extension; elsewhere as it is. */

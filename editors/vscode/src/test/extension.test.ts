@@ -34,9 +34,24 @@ process.stdin.on('data', (chunk) => {
     const message = JSON.parse(buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString());
     buffer = buffer.subarray(headerEnd + 4 + length);
     log(message);
-    if (message.method === 'initialize') send({ id: message.id, result: { capabilities: { textDocumentSync: 2, hoverProvider: true } } });
-    if (message.method === 'initialized') send({ id: 'config', method: 'workspace/configuration', params: { items: [
-      { section: 'skillgraph' }, { section: 'skillgraph.tools' }, { section: 'files.exclude' } ] } });
+    if (message.method === 'initialize') send({ id: message.id, result: { capabilities: {
+      textDocumentSync: 2, hoverProvider: true, executeCommandProvider: { commands: ['skillgraph.orderingGraph'] } } } });
+    if (message.method === 'initialized') {
+      send({ id: 'config', method: 'workspace/configuration', params: { items: [
+        { section: 'skillgraph' }, { section: 'skillgraph.tools' }, { section: 'files.exclude' } ] } });
+      send({ id: 'progress', method: 'window/workDoneProgress/create', params: { token: 'skillgraph/indexing' } });
+    }
+    // Indexing, as the real server reports it: begin once the client accepted the token, end a
+    // little later.
+    if (message.id === 'progress' && !message.method) {
+      send({ method: '$/progress', params: { token: 'skillgraph/indexing', value: { kind: 'begin', title: 'skillgraph', message: 'indexing the workspace' } } });
+      setTimeout(() => send({ method: '$/progress', params: { token: 'skillgraph/indexing', value: { kind: 'end', message: '12 files indexed' } } }), 200);
+    }
+    if (message.method === 'workspace/executeCommand') {
+      const [argument] = message.params.arguments;
+      if (argument.agent === 'broken') send({ id: message.id, error: { code: -32602, message: 'no agent broken' } });
+      else send({ id: message.id, result: 'flowchart TD\\n  fetch --> render\\n' });
+    }
     if (message.method === 'shutdown') send({ id: message.id, result: null });
     if (message.method === 'exit') process.exit(0);
   }
@@ -47,7 +62,7 @@ interface Logged {
   argv?: string[];
   id?: number | string;
   method?: string;
-  params?: { initializationOptions?: unknown; settings?: unknown };
+  params?: { initializationOptions?: unknown; settings?: unknown; command?: string; arguments?: unknown[] };
   result?: unknown;
 }
 
@@ -58,7 +73,7 @@ describe('extension', { skip: posixOnly }, () => {
   let logFile: string;
   let fake: FakeVscode;
   let extension: { activate(context: unknown): Promise<void>; deactivate(): Promise<void> };
-  const context = { subscriptions: [] as { dispose(): unknown }[] };
+  const context = { subscriptions: [] as { dispose(): unknown }[], extensionPath: '' };
 
   const logged = (): Logged[] =>
     fs.existsSync(logFile)
@@ -72,7 +87,10 @@ describe('extension', { skip: posixOnly }, () => {
       if (found !== undefined) return found;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    assert.fail(`timed out waiting for ${what}; the server received:\n${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '(nothing)'}`);
+    assert.fail(
+      `timed out waiting for ${what}; the server received:\n${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '(nothing)'}` +
+        `\nThe output channel holds:\n${fake.output.join('')}\nErrors shown: ${JSON.stringify(fake.errors)}`,
+    );
   }
 
   before(() => {
@@ -81,6 +99,9 @@ describe('extension', { skip: posixOnly }, () => {
     process.env.FAKE_LSP_LOG = logFile;
     const server = path.join(scratch, 'skillgraph');
     fs.writeFileSync(server, `#!${process.execPath}\n${FAKE_SERVER}`, { mode: 0o755 });
+    // Where the extension is installed; its bundled server is added by the last tests.
+    context.extensionPath = path.join(scratch, 'extension');
+    fs.mkdirSync(context.extensionPath);
 
     fake = createFakeVscode(scratch, path.join(__dirname, '..', '..', 'package.json'));
     fake.settings.user = {
@@ -132,6 +153,50 @@ describe('extension', { skip: posixOnly }, () => {
     assert.deepEqual(change.params?.settings, { skillgraph: { 'skill-md': { strict: true }, ...expected() } });
   });
 
+  it('shows the server starting, indexing, then ready in the status bar', async () => {
+    const item = fake.statusItems.find((i) => i.id === 'skillgraph.status');
+    assert.ok(item?.visible);
+    await waitFor('ready', () => (item.tooltips.some((t) => t.includes('ready (12 files indexed)')) ? true : undefined));
+    const states = item.tooltips.map((t) => /^skillgraph: (\w+)/.exec(t)?.[1]);
+    const firstIndexing = states.indexOf('indexing');
+    assert.ok(states.indexOf('starting') < firstIndexing && firstIndexing >= 0, states.join(' '));
+    assert.equal(states.at(-1), 'ready');
+    assert.equal(item.command, 'skillgraph.showOutput');
+    assert.equal(item.backgroundColor, undefined);
+  });
+
+  it('opens the ordering graph the server draws in a Markdown preview', async () => {
+    const topology = path.join(scratch, 'topologies', 'estate.yaml');
+    fake.setActiveDocument('file://' + topology);
+    await fake.commands.get('skillgraph.showOrderingGraph')?.();
+    const request = await waitFor('executeCommand', (log) => log.find((e) => e.method === 'workspace/executeCommand'));
+    assert.deepEqual(request.params, {
+      command: 'skillgraph.orderingGraph',
+      arguments: [{ uri: 'file://' + topology, agent: null }],
+    });
+    assert.equal(fake.opened.length, 1);
+    assert.equal(fake.opened[0].language, 'markdown');
+    assert.match(fake.opened[0].content, /^```mermaid\nflowchart TD\n {2}fetch --> render\n```$/m);
+    const preview = fake.executed.find((c) => c.id === 'markdown.showPreview');
+    assert.equal(String(preview?.args[0]), fake.opened[0].uri);
+  });
+
+  it('passes a code lens agent on, and reports a server error instead of opening anything', async () => {
+    await fake.commands.get('skillgraph.showOrderingGraph')?.({ agent: 'broken' });
+    const request = await waitFor('a second executeCommand', (log) => log.filter((e) => e.method === 'workspace/executeCommand')[1]);
+    assert.equal((request.params?.arguments?.[0] as { agent: string }).agent, 'broken');
+    assert.equal(fake.opened.length, 1);
+    assert.match(fake.errors.at(-1) ?? '', /could not draw the ordering graph: no agent broken/);
+    fake.errors.length = 0;
+  });
+
+  it('asks for a document when none is open', async () => {
+    fake.setActiveDocument(undefined);
+    await fake.commands.get('skillgraph.showOrderingGraph')?.();
+    assert.match(fake.errors.at(-1) ?? '', /open a SwarmKit topology/);
+    fake.errors.length = 0;
+  });
+
   it('restarts the server on the restart command', async () => {
     await fake.commands.get('skillgraph.restartServer')?.();
     await waitFor('shutdown and exit', (log) => (log.some((e) => e.method === 'exit') ? true : undefined));
@@ -146,5 +211,20 @@ describe('extension', { skip: posixOnly }, () => {
     assert.equal(fake.errors.length, 1);
     assert.match(fake.errors[0], /set in `skillgraph\.server\.path` was not found/);
     assert.match(fake.errors[0], /cargo install --path server/);
+    const item = fake.statusItems.find((i) => i.id === 'skillgraph.status');
+    assert.match(item?.tooltip ?? '', /no server binary found\. Click to restart/);
+    assert.equal(item?.command, 'skillgraph.restartServer');
+    assert.ok(item?.backgroundColor);
+  });
+
+  it('starts the bundled server when the setting is empty', async () => {
+    const bundled = path.join(context.extensionPath, 'server', 'skillgraph');
+    fs.mkdirSync(path.dirname(bundled));
+    fs.copyFileSync(path.join(scratch, 'skillgraph'), bundled);
+    fs.chmodSync(bundled, 0o755);
+    const before = logged().filter((e) => e.method === 'initialize').length;
+    fake.changeSettings({ 'skillgraph.server.path': undefined });
+    await waitFor('an initialize from the bundled server', (log) => log.filter((e) => e.method === 'initialize')[before]);
+    assert.ok(fake.output.some((line) => line.includes(`Starting ${bundled} lsp (found via bundled)`)), fake.output.join(''));
   });
 });

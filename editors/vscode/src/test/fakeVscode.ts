@@ -82,8 +82,30 @@ export interface FakeVscode {
   errors: string[];
   output: string[];
   commands: Map<string, (...args: unknown[]) => unknown>;
+  /** Every `executeCommand` call, registered command or not (e.g. `markdown.showPreview`). */
+  executed: { id: string; args: unknown[] }[];
+  /** The documents opened with `openTextDocument({content})`. */
+  opened: { language?: string; content: string; uri: string }[];
+  /** The status bar items created, each with the history of its tooltips. */
+  statusItems: FakeStatusItem[];
   /** Fires `onDidChangeConfiguration` for the given full setting keys. */
   changeSettings(changes: Record<string, unknown>): void;
+  /** Makes the document at `uri` the active editor's; `undefined` closes it. */
+  setActiveDocument(uri: string | undefined): void;
+}
+
+export interface FakeStatusItem {
+  id: string;
+  text: string;
+  tooltip: string | undefined;
+  command: string | undefined;
+  backgroundColor: unknown;
+  visible: boolean;
+  tooltips: string[];
+}
+
+class ThemeColor {
+  constructor(readonly id: string) {}
 }
 
 export function createFakeVscode(workspaceFolder: string, manifestPath: string): FakeVscode {
@@ -96,6 +118,9 @@ export function createFakeVscode(workspaceFolder: string, manifestPath: string):
   const errors: string[] = [];
   const output: string[] = [];
   const commands = new Map<string, (...args: unknown[]) => unknown>();
+  const executed: { id: string; args: unknown[] }[] = [];
+  const opened: { language?: string; content: string; uri: string }[] = [];
+  const statusItems: FakeStatusItem[] = [];
   const configurationChanged = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
 
   const folder = { uri: Uri.file(workspaceFolder), name: path.basename(workspaceFolder), index: 0 };
@@ -132,9 +157,60 @@ export function createFakeVscode(workspaceFolder: string, manifestPath: string):
     dispose: () => undefined,
   });
 
+  const createStatusBarItem = (id: string) => {
+    let tooltip: string | undefined;
+    const item = {
+      id,
+      text: '',
+      command: undefined as string | undefined,
+      backgroundColor: undefined as unknown,
+      visible: false,
+      name: '',
+      tooltips: [] as string[],
+      get tooltip() {
+        return tooltip;
+      },
+      set tooltip(value: string | undefined) {
+        tooltip = value;
+        if (value !== undefined) item.tooltips.push(value);
+      },
+      show: () => {
+        item.visible = true;
+      },
+      hide: () => {
+        item.visible = false;
+      },
+      dispose: () => {
+        item.visible = false;
+      },
+    };
+    statusItems.push(item);
+    return item;
+  };
+
+  const window: Record<string, unknown> = {
+    createOutputChannel: outputChannel,
+    createStatusBarItem,
+    showErrorMessage: async (message: string) => {
+      errors.push(message);
+      return undefined;
+    },
+    showWarningMessage: async () => undefined,
+    showInformationMessage: async () => undefined,
+    withProgress: async (_options: unknown, task: (progress: unknown, token: unknown) => unknown) =>
+      task({ report: () => undefined }, new CancellationTokenSource().token),
+    activeTextEditor: undefined,
+    visibleTextEditors: [],
+    onDidChangeActiveTextEditor: noopEvent,
+    onDidChangeVisibleTextEditors: noopEvent,
+    tabGroups: { all: [], onDidChangeTabs: noopEvent, onDidChangeTabGroups: noopEvent },
+  };
+
   const known: Record<string, unknown> = {
     version: '1.82.0',
     Disposable,
+    ThemeColor,
+    StatusBarAlignment: { Left: 1, Right: 2 },
     EventEmitter,
     Uri,
     CancellationTokenSource,
@@ -146,24 +222,12 @@ export function createFakeVscode(workspaceFolder: string, manifestPath: string):
         commands.set(id, run);
         return new Disposable(() => commands.delete(id));
       },
-      executeCommand: async (id: string, ...args: unknown[]) => commands.get(id)?.(...args),
-    },
-    window: {
-      createOutputChannel: outputChannel,
-      showErrorMessage: async (message: string) => {
-        errors.push(message);
-        return undefined;
+      executeCommand: async (id: string, ...args: unknown[]) => {
+        executed.push({ id, args });
+        return commands.get(id)?.(...args);
       },
-      showWarningMessage: async () => undefined,
-      showInformationMessage: async () => undefined,
-      withProgress: async (_options: unknown, task: (progress: unknown, token: unknown) => unknown) =>
-        task({ report: () => undefined }, new CancellationTokenSource().token),
-      activeTextEditor: undefined,
-      visibleTextEditors: [],
-      onDidChangeActiveTextEditor: noopEvent,
-      onDidChangeVisibleTextEditors: noopEvent,
-      tabGroups: { all: [], onDidChangeTabs: noopEvent, onDidChangeTabGroups: noopEvent },
     },
+    window,
     workspace: {
       workspaceFolders: [folder],
       getWorkspaceFolder: () => folder,
@@ -177,6 +241,11 @@ export function createFakeVscode(workspaceFolder: string, manifestPath: string):
         dispose: () => undefined,
       }),
       applyEdit: async () => true,
+      openTextDocument: async (options: { language?: string; content?: string }) => {
+        const uri = Uri.parse(`untitled:Untitled-${opened.length + 1}`);
+        opened.push({ language: options.language, content: options.content ?? '', uri: uri.toString() });
+        return { uri, languageId: options.language, getText: () => options.content ?? '' };
+      },
       // Every other workspace event (documents opened, saved, renamed …) never fires here.
     },
     languages: {
@@ -213,6 +282,12 @@ export function createFakeVscode(workspaceFolder: string, manifestPath: string):
     errors,
     output,
     commands,
+    executed,
+    opened,
+    statusItems,
+    setActiveDocument(uri) {
+      window.activeTextEditor = uri === undefined ? undefined : { document: { uri: Uri.parse(uri) } };
+    },
     changeSettings(changes) {
       Object.assign(settings.user, changes);
       for (const [key, value] of Object.entries(changes)) if (value === undefined) delete settings.user[key];

@@ -6,6 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { SERVER_SETTINGS, SEVERITIES } from '../config';
+import { SHOW_ORDERING_GRAPH_COMMAND } from '../orderingGraph';
+import { RESTART_COMMAND, SHOW_OUTPUT_COMMAND } from '../status';
 
 const root = path.join(__dirname, '..', '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -42,15 +44,29 @@ describe('package.json', () => {
     assert.deepEqual(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations, ['skillgraph.server.path']);
   });
 
-  it('declares the restart command', () => {
+  it('declares the commands the extension registers', () => {
     assert.deepEqual(
       manifest.contributes.commands.map((c: { command: string; category: string }) => `${c.category}: ${c.command}`),
-      ['skillgraph: skillgraph.restartServer'],
+      [
+        `skillgraph: ${RESTART_COMMAND}`,
+        `skillgraph: ${SHOW_ORDERING_GRAPH_COMMAND}`,
+        `skillgraph: ${SHOW_OUTPUT_COMMAND}`,
+      ],
     );
   });
 
-  it('activates on every kind of file the server handles', () => {
+  it('keeps the bundled server in the package', () => {
+    const ignored = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8').split('\n');
+    assert.ok(!ignored.some((line) => line.trim().startsWith('server')), 'server/ must not be ignored');
+    assert.ok(fs.readFileSync(path.join(root, '.gitignore'), 'utf8').split('\n').includes('server/'));
+  });
+
+  it('activates when a SKILL.md or YAML file is opened, and on folders holding skillgraph files', () => {
+    // VS Code has no activation event for a file pattern; the document selector narrows what
+    // reaches the server once active.
     assert.deepEqual(manifest.activationEvents, [
+      'onLanguage:yaml',
+      'onLanguage:markdown',
       'workspaceContains:**/SKILL.md',
       'workspaceContains:**/workspace.yaml',
       'workspaceContains:**/workspace.yml',

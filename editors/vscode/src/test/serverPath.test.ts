@@ -2,7 +2,7 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { missingServerMessage, resolveServerPath, ResolveOptions } from '../serverPath';
+import { bundledServerPath, missingServerMessage, resolveServerPath, ResolveOptions } from '../serverPath';
 
 /** Options whose file system holds exactly `files`. */
 function options(files: string[], overrides: Partial<ResolveOptions> = {}): ResolveOptions {
@@ -17,6 +17,33 @@ function options(files: string[], overrides: Partial<ResolveOptions> = {}): Reso
 }
 
 describe('resolveServerPath', () => {
+  const bundled = '/home/ada/.vscode/extensions/skillgraph.skillgraph-0.1.0-linux-x64/server/skillgraph';
+
+  it('uses the bundled binary before PATH and ~/.cargo/bin', () => {
+    const result = resolveServerPath(
+      options([bundled, '/usr/bin/skillgraph', '/home/ada/.cargo/bin/skillgraph'], { bundled }),
+    );
+    assert.deepEqual(result, { found: true, path: bundled, source: 'bundled' });
+  });
+
+  it('prefers the setting to the bundled binary', () => {
+    const result = resolveServerPath(options([bundled, '/opt/sg/skillgraph'], { bundled, configured: '/opt/sg/skillgraph' }));
+    assert.deepEqual(result, { found: true, path: '/opt/sg/skillgraph', source: 'setting' });
+  });
+
+  it('falls back to PATH when the package has no binary for this platform', () => {
+    const result = resolveServerPath(options(['/usr/bin/skillgraph'], { bundled }));
+    assert.deepEqual(result, { found: true, path: '/usr/bin/skillgraph', source: 'PATH' });
+    const missing = resolveServerPath(options([], { bundled }));
+    assert.equal(missing.found, false);
+    assert.equal(!missing.found && missing.tried[0], bundled);
+  });
+
+  it('knows where a platform package keeps the server', () => {
+    assert.equal(bundledServerPath('/ext', 'linux'), '/ext/server/skillgraph');
+    assert.equal(bundledServerPath('C:\\ext', 'win32'), 'C:\\ext\\server\\skillgraph.exe');
+  });
+
   it('finds skillgraph on PATH, first entry first', () => {
     const result = resolveServerPath(options(['/usr/bin/skillgraph', '/usr/local/bin/skillgraph']));
     assert.deepEqual(result, { found: true, path: '/usr/local/bin/skillgraph', source: 'PATH' });
