@@ -6,6 +6,8 @@
 #
 # Needs Node.js 20+ and npm, and the npm registry (nothing else is downloaded).
 set -euo pipefail
+# A binary given relative to the caller's directory stays valid after the cd below.
+if [ $# -gt 0 ]; then set -- "$(realpath -m -- "$1")"; fi
 cd "$(dirname "$0")"
 
 npm ci --no-audit --no-fund
