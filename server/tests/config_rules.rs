@@ -72,6 +72,37 @@ fn config_levels_apply_below_it_and_follow_edits() {
     );
 }
 
+/// The nearest config is remembered per directory; a nearer one appearing or going away must
+/// still take over or hand back.
+#[test]
+fn a_nearer_config_takes_over_and_hands_back() {
+    let mut index = Index::new();
+    index.apply(vec![
+        set("/r/ws/workspace.yaml", MANIFEST),
+        set("/r/ws/skills/fetch.yaml", SKILL),
+        set(
+            "/r/skillgraph.toml",
+            "[rules]\n\"skill.unknown-mcp-server\" = \"warning\"\n",
+        ),
+    ]);
+    assert_eq!(
+        levels(&index),
+        [("skill.unknown-mcp-server", Severity::Warning)]
+    );
+    index.apply(vec![set(
+        "/r/ws/skillgraph.toml",
+        "[rules]\n\"skill.unknown-mcp-server\" = \"off\"\n",
+    )]);
+    assert_eq!(levels(&index), []);
+    index.apply(vec![Change::Remove {
+        path: PathBuf::from("/r/ws/skillgraph.toml"),
+    }]);
+    assert_eq!(
+        levels(&index),
+        [("skill.unknown-mcp-server", Severity::Warning)]
+    );
+}
+
 #[test]
 fn a_config_elsewhere_changes_nothing() {
     let mut index = Index::new();

@@ -380,3 +380,52 @@ fn a_long_chain_into_a_loop_never_ends_and_says_so_briefly() {
     );
     assert_bounded(&found);
 }
+
+/// The chain graph ignores where entries are, so typing above another member's chain does not
+/// rebuild it; the cycle's related locations must still point at that member's entry as it reads
+/// now, and the edit must re-check only the files that show it.
+#[test]
+fn a_chain_cycle_follows_a_member_whose_entries_moved() {
+    use skillgraph::index::{Change, Index};
+    let skill = |name: &str, description: &str, calls: &str| Change::Set {
+        path: std::path::PathBuf::from(format!("/r/s/{name}/SKILL.md")),
+        text: format!(
+            "---\nname: {name}\ndescription: {description}\nmetadata:\n  chain: [{calls}]\n---\n"
+        ),
+    };
+    let mut files: Vec<Change> = vec![skill("a", "Does a.", "b"), skill("b", "Does b.", "a")];
+    // Bystanders with chains of their own: they read the graph, but nothing they show moves.
+    for k in 0..20 {
+        files.push(skill(&format!("c{k:02}"), "Does c.", "a"));
+    }
+    let mut index = Index::new();
+    index.apply(files);
+    let longer = skill("b", "Does b, and says so at some length.", "a");
+    let affected = index.apply(vec![longer.clone()]);
+    let fresh = skillgraph::check::check_changes(
+        vec![skill("a", "Does a.", "b"), longer],
+        std::path::PathBuf::from("/"),
+    );
+    let cycle_of = |index: &Index| {
+        let a = index
+            .file_id(std::path::Path::new("/r/s/a/SKILL.md"))
+            .unwrap();
+        let found: Vec<Diagnostic> = index
+            .diagnostics(a)
+            .into_iter()
+            .filter(|d| d.code == "skillmd.chain-cycle")
+            .collect();
+        assert_eq!(found.len(), 1, "{found:#?}");
+        found[0]
+            .related
+            .iter()
+            .map(|r| (r.range.start, r.range.end))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(cycle_of(&index), cycle_of(&fresh.index));
+    assert!(
+        affected.len() <= 3,
+        "moving one chain's entries re-checked {} files",
+        affected.len()
+    );
+}

@@ -272,8 +272,10 @@ pub(crate) fn contributions(
                         entry,
                     ));
                 }
+                // The chain graph reads names and entries, not where they are.
+                let structure = crate::rules::chain::structure_fingerprint(parsed.yaml.as_ref());
+                out.push((Key::SkillMdChains, fingerprint(&(&name, structure))));
                 out.push((Key::SkillMdNamed { name }, entry));
-                out.push((Key::SkillMdChains, entry));
             }
         }
         _ => {}

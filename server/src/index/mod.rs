@@ -69,7 +69,35 @@ pub struct Index {
     /// The ids defined per (workspace, kind), for completion and "did you mean" suggestions.
     defined_ids: HashMap<(FileId, ArtifactKind), std::collections::BTreeSet<String>>,
     memos: Memos,
+    /// Directory -> the `skillgraph.toml` nearest above it, found once per directory.
+    config_dirs: ConfigDirs,
     pub settings: Settings,
+}
+
+/// The nearest-config answer of each directory asked about. A `skillgraph.toml` appearing,
+/// changing or going away changes a `Key::Config`, and that clears the whole table (rare: the
+/// answers of every directory below it may change).
+#[derive(Default)]
+struct ConfigDirs(std::sync::Mutex<HashMap<PathBuf, Option<FileId>>>);
+
+impl ConfigDirs {
+    fn table(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Option<FileId>>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Clone for ConfigDirs {
+    fn clone(&self) -> Self {
+        ConfigDirs(std::sync::Mutex::new(self.table().clone()))
+    }
+}
+
+impl std::fmt::Debug for ConfigDirs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ConfigDirs")
+    }
 }
 
 /// A value computed from the whole index once and shared by every check that needs it, keyed by
@@ -342,6 +370,12 @@ impl Index {
         }
 
         self.memos.forget(&changed_keys);
+        if changed_keys
+            .iter()
+            .any(|key| matches!(key, Key::Config { .. }))
+        {
+            self.config_dirs.table().clear();
+        }
         let (order, results) = self.run_checks(&touched, &changed_keys);
         let mut affected = touched;
         // A config changes the level of every diagnostic below it: all those files must be
@@ -613,13 +647,37 @@ impl Index {
 
     /// The parsed `skillgraph.toml` nearest above `path`, if any.
     pub fn nearest_config(&self, path: &Path) -> Option<&crate::model::config::Config> {
-        path.ancestors().skip(1).find_map(|dir| {
-            let entry = self.file(self.file_id(&dir.join("skillgraph.toml"))?)?;
-            match &entry.parsed.content {
-                Content::Config(config) => Some(config),
-                _ => None,
+        let config_of = |id: FileId| match &self.file(id)?.parsed.content {
+            Content::Config(config) => Some(config),
+            _ => None,
+        };
+        let dir = path.parent()?;
+        let mut table = self.config_dirs.table();
+        if let Some(known) = table.get(dir) {
+            return known.and_then(config_of);
+        }
+        // Walk up until a config or a directory already answered; every directory passed on
+        // the way gets the same answer, so each directory is walked once.
+        let mut passed: Vec<&Path> = Vec::new();
+        let mut found = None;
+        for ancestor in dir.ancestors() {
+            if let Some(known) = table.get(ancestor) {
+                found = *known;
+                break;
             }
-        })
+            passed.push(ancestor);
+            let here = self
+                .file_id(&ancestor.join("skillgraph.toml"))
+                .filter(|&id| config_of(id).is_some());
+            if here.is_some() {
+                found = here;
+                break;
+            }
+        }
+        for passed in passed {
+            table.insert(passed.to_owned(), found);
+        }
+        found.and_then(config_of)
     }
 }
 

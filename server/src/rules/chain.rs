@@ -158,11 +158,25 @@ impl<'a> Chain<'a> {
 /// What other files read of a SKILL.md's chain (its entries and where they are), for the index's
 /// fingerprints.
 pub(crate) fn fingerprint(yaml: Option<&YamlDocument>) -> u64 {
+    fingerprint_of(yaml, true)
+}
+
+/// The chain's entries without where they are: what the chain graph is built from. A keystroke
+/// that only moves the entries (typing in the description above them) leaves it alone, so it
+/// does not rebuild the graph nor re-check every chain of the file set; the few diagnostics that
+/// show another skill's entry read that skill's ranges themselves ([`live_range`]).
+pub(crate) fn structure_fingerprint(yaml: Option<&YamlDocument>) -> u64 {
+    fingerprint_of(yaml, false)
+}
+
+fn fingerprint_of(yaml: Option<&YamlDocument>, with_ranges: bool) -> u64 {
     let mut hasher = std::hash::DefaultHasher::new();
     if let Some(chain) = yaml.and_then(YamlDocument::root).and_then(Chain::of) {
         for entry in &chain.entries {
             entry.as_str().hash(&mut hasher);
-            entry.range().hash(&mut hasher);
+            if with_ranges {
+                entry.range().hash(&mut hasher);
+            }
         }
     }
     hasher.finish()
@@ -463,8 +477,12 @@ pub struct ChainGraph {
     files: Vec<FileId>,
     names: Vec<String>,
     by_file: HashMap<FileId, usize>,
-    /// Per skill: its chain entries that resolve, as (callee, entry range), in order.
+    /// Per skill: its chain entries that resolve, as (callee, entry range), in order. The ranges
+    /// are those of the state the graph was built from; diagnostics take live ones through
+    /// `call_entries` (the graph's key ignores where entries are).
     calls: Vec<Vec<(usize, TextRange)>>,
+    /// Per skill, per call: the index of its entry in the skill's chain.
+    call_entries: Vec<Vec<usize>>,
     components: Components,
     /// The cycle shown for each cyclic component, by component.
     cycle: HashMap<usize, Vec<usize>>,
@@ -502,23 +520,37 @@ impl ChainGraph {
         g.by_file = g.files.iter().enumerate().map(|(i, f)| (*f, i)).collect();
         // Resolution reads are the memo key's business, not any one checker's.
         let resolver = Lookup::new(index);
-        g.calls = entries
+        let resolved: Vec<Vec<(usize, TextRange, usize)>> = entries
             .iter()
             .map(|entry| {
                 chain_of(entry).map_or_else(Vec::new, |chain| {
                     chain
                         .entries
                         .iter()
-                        .filter_map(|e| {
+                        .enumerate()
+                        .filter_map(|(k, e)| {
                             match resolve(&resolver, &entry.path, e.as_str().unwrap_or_default()) {
                                 Target::Found(target) => {
-                                    g.by_file.get(&target.id).map(|&to| (to, e.range()))
+                                    g.by_file.get(&target.id).map(|&to| (to, e.range(), k))
                                 }
                                 _ => None,
                             }
                         })
                         .collect()
                 })
+            })
+            .collect();
+        g.call_entries = resolved
+            .iter()
+            .map(|calls| calls.iter().map(|c| c.2).collect())
+            .collect();
+        g.calls = resolved
+            .into_iter()
+            .map(|calls| {
+                calls
+                    .into_iter()
+                    .map(|(to, range, _)| (to, range))
+                    .collect()
             })
             .collect();
         let mut graph = Digraph::new(g.files.len());
@@ -604,11 +636,19 @@ impl ChainGraph {
         at
     }
 
-    fn range(&self, from: usize, to: usize) -> Option<TextRange> {
-        self.calls[from]
-            .iter()
-            .find(|(t, _)| *t == to)
-            .map(|(_, r)| *r)
+    /// Where `from`'s chain calls `to`, as the file reads now: the graph's own ranges may be
+    /// stale (see `calls`). Records the read of `from`'s entry, so the caller is re-checked when
+    /// that file's entries move.
+    fn live_range(&self, lookup: &Lookup<'_>, from: usize, to: usize) -> Option<TextRange> {
+        let call = self.calls[from].iter().position(|(t, _)| *t == to)?;
+        let entry = lookup.index().file(self.files[from])?;
+        if let Content::SkillMd(skill) = &entry.parsed.content {
+            if let Some(name) = skill.normalized_name() {
+                lookup.get(Key::SkillMdNamed { name });
+            }
+        }
+        let chain = chain_of(entry)?;
+        Some(chain.entries.get(self.call_entries[from][call])?.range())
     }
 }
 
@@ -626,7 +666,7 @@ fn check_graph(lookup: &Lookup<'_>, me: &FileEntry, chain: &Chain<'_>, out: &mut
         let names: Vec<&str> = (0..=cycle.len())
             .map(|k| graph.names[at(k)].as_str())
             .collect();
-        let Some(first) = graph.range(at(0), at(1)) else {
+        let Some(first) = graph.live_range(lookup, at(0), at(1)) else {
             return;
         };
         let mut diagnostic = Diagnostic::new(
@@ -639,7 +679,7 @@ fn check_graph(lookup: &Lookup<'_>, me: &FileEntry, chain: &Chain<'_>, out: &mut
             ),
         );
         for k in path::related_hops(cycle.len()).filter(|&k| k > 0) {
-            if let Some(range) = graph.range(at(k), at(k + 1)) {
+            if let Some(range) = graph.live_range(lookup, at(k), at(k + 1)) {
                 diagnostic = diagnostic.with_related(
                     graph.files[at(k)],
                     range,
@@ -657,7 +697,12 @@ fn check_graph(lookup: &Lookup<'_>, me: &FileEntry, chain: &Chain<'_>, out: &mut
     // This skill's own calls, resolved as the graph resolves them (an unnamed SKILL.md is in no
     // one's chain, so it is not a node of the graph).
     let calls: Vec<(usize, TextRange)> = match mine {
-        Some(node) => graph.calls[node].clone(),
+        // The graph's ranges may be stale; this file's own are at hand.
+        Some(node) => graph.calls[node]
+            .iter()
+            .zip(&graph.call_entries[node])
+            .filter_map(|(&(to, _), &k)| Some((to, chain.entries.get(k)?.range())))
+            .collect(),
         None => chain
             .entries
             .iter()
@@ -719,7 +764,7 @@ fn check_graph(lookup: &Lookup<'_>, me: &FileEntry, chain: &Chain<'_>, out: &mut
         let (Some(from), Some(to)) = (at(i), at(i + 1)) else {
             continue;
         };
-        if let Some(range) = graph.range(from, to) {
+        if let Some(range) = graph.live_range(lookup, from, to) {
             diagnostic = diagnostic.with_related(
                 graph.files[from],
                 range,
