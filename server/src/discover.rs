@@ -249,6 +249,16 @@ pub fn enclosing_root_on_disk(path: &Path) -> Option<PathBuf> {
     })
 }
 
+/// The manifest of the SwarmKit workspace around `path` by the root rule (`workspace.yaml`,
+/// else `workspace.yml`, of the root [`enclosing_root_on_disk`] finds), if that root is one.
+pub fn enclosing_manifest_on_disk(path: &Path) -> Option<PathBuf> {
+    let root = enclosing_root_on_disk(path)?;
+    ["workspace.yaml", "workspace.yml"]
+        .into_iter()
+        .map(|name| root.join(name))
+        .find(|manifest| manifest.is_file())
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;

@@ -648,3 +648,48 @@ fn edits_made_while_the_workspace_is_indexed_survive_the_indexing() {
         assert!(client.shutdown().success());
     }
 }
+
+#[test]
+fn an_agent_hover_and_the_outline_answer_while_the_workspace_is_still_indexed() {
+    // A client that never answers `window/workDoneProgress/create` holds the initial indexing
+    // for the server's answer timeout: it is certainly still running when these requests come.
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    let mut client = Client::spawn(&[], false);
+    client.request("initialize", silent_client_capabilities(dir.path()));
+    client.notify("initialized", json!({}));
+    let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    // On the id of the agent `engineer`.
+    let hover = client.request("textDocument/hover", at(&uri, 15, 14));
+    // Diagnostics are held back until the indexing is done: none yet means both answers came
+    // before it.
+    assert!(
+        !client
+            .seen
+            .iter()
+            .any(|m| m["method"] == "textDocument/publishDiagnostics"),
+        "the answers waited for the indexing: {:#?}",
+        client.seen
+    );
+    assert!(
+        symbols.to_string().contains("\"engineer\""),
+        "the topology's outline needs its workspace manifest: {symbols}"
+    );
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("engineer") && text.contains("workspace still indexing"),
+        "{hover}"
+    );
+    // Any other hover waits for the indexing, and then the agent's hover no longer warns.
+    assert_settled_hover(&client.request("textDocument/hover", at(&uri, 25, 14)));
+    let settled = client.request("textDocument/hover", at(&uri, 15, 14));
+    let settled_text = settled["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        settled_text.contains("engineer") && !settled_text.contains("still indexing"),
+        "{settled}"
+    );
+}

@@ -195,6 +195,14 @@ pub(crate) fn at(index: &Index, file: FileId, offset: u32) -> Option<Occurrence>
         .min_by_key(|o| (o.range.len(), o.range.start))
 }
 
+/// True when the cursor is on an agent's own `id` in a topology: the hover there is about the
+/// open document's agent, so it can be answered before the whole workspace is indexed (what it
+/// lists from archetypes and skills in other files may still grow).
+pub fn on_agent_definition(index: &Index, file: FileId, offset: u32) -> bool {
+    at(index, file, offset)
+        .is_some_and(|o| matches!(o.what, Ref::Agent(_)) && o.site == Site::Definition)
+}
+
 /// The workspace directory holding a file, for paths shown to the user.
 pub(crate) fn relative_path(index: &Index, workspace: FileId, file: FileId) -> String {
     let Some(entry) = index.file(file) else {

@@ -541,6 +541,20 @@ agents:
     }
 
     #[test]
+    fn only_an_agent_id_is_on_an_agent_definition() {
+        let on = |n: u32| {
+            let mut text = WS.to_owned();
+            for k in 1..=2 {
+                text = text.replace(&format!("${k}"), if k == n { "$0" } else { "" });
+            }
+            let f = fixture(&text);
+            crate::ide::on_agent_definition(&f.index, f.cursor_file, f.offset)
+        };
+        assert!(on(2), "the agent's own id");
+        assert!(!on(1), "a skill in the agent's requires block");
+    }
+
+    #[test]
     fn skill_in_an_agent() {
         let text = hover_at(1);
         assert!(

@@ -12,7 +12,7 @@ mod skill_files;
 pub mod symbols;
 
 pub use completion::{completion, CompletionItem, CompletionKind, Completions};
-pub use cursor::{occurrences, Occurrence, Ref, Site};
+pub use cursor::{occurrences, on_agent_definition, Occurrence, Ref, Site};
 pub use definition::{declaration, definition};
 pub use hover::{hover, HoverResult};
 pub use references::references;

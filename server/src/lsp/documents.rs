@@ -2,6 +2,7 @@
 //! it hands the file back to the disk.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
 
 use ropey::Rope;
 use tower_lsp_server::ls_types::*;
@@ -17,6 +18,9 @@ impl Backend {
         let Some(path) = convert::path_of(&document.uri) else {
             return;
         };
+        // Counted before anything awaits, so requests sent right after this notification
+        // wait for the workspace manifest read below.
+        let _opening = Opening::start(self);
         let rope = Rope::from_str(&document.text);
         lock(&self.state).open.insert(
             path.clone(),
@@ -35,7 +39,34 @@ impl Backend {
             }],
         );
         self.log_failure("didOpen", result).await;
+        self.read_enclosing_manifest(&path).await;
         self.index_around_stray(path).await;
+    }
+
+    /// Applies the manifest of the SwarmKit workspace around a document just opened, unless it
+    /// is indexed already: with it the document is classified as a SwarmKit file (its outline
+    /// and the hover on its agents need that) before the indexing, which reads the manifest
+    /// with everything else, is done. Read off the async threads, in order with watched files.
+    async fn read_enclosing_manifest(&self, path: &Path) {
+        let _in_order = self.disk_order.lock().await;
+        let document = path.to_owned();
+        let read = tokio::task::spawn_blocking(move || {
+            crate::discover::enclosing_manifest_on_disk(&document).map(|m| from_disk(&m))
+        })
+        .await;
+        let result = match read {
+            Ok(Some(manifest)) => {
+                let mut state = lock(&self.state);
+                if state.index.file_id(manifest.path()).is_some() {
+                    return;
+                }
+                let changes = state.keep_editor_text(vec![manifest]);
+                self.apply_locked("didOpen", &mut state, changes)
+            }
+            Ok(None) => return,
+            Err(error) => Err(error.to_string()),
+        };
+        self.log_failure("didOpen", result).await;
     }
 
     pub(super) async fn change_document(&self, params: DidChangeTextDocumentParams) {
@@ -80,5 +111,22 @@ impl Backend {
             Err(error) => Err(error.to_string()),
         };
         self.log_failure("didClose", result).await;
+    }
+}
+
+/// One document being opened: counted in [`Backend::opening`] until its manifest read is over,
+/// however the opening ends.
+struct Opening<'a>(&'a Backend);
+
+impl<'a> Opening<'a> {
+    fn start(backend: &'a Backend) -> Opening<'a> {
+        backend.opening.send_modify(|n| *n += 1);
+        Opening(backend)
+    }
+}
+
+impl Drop for Opening<'_> {
+    fn drop(&mut self) {
+        self.0.opening.send_modify(|n| *n = n.saturating_sub(1));
     }
 }

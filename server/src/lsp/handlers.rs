@@ -33,6 +33,20 @@ pub fn hover(index: &Index, enc: PositionEncoding, params: &HoverParams) -> Opti
     })
 }
 
+/// True when the position is on an agent's own id (see [`crate::ide::on_agent_definition`]).
+pub fn on_agent_definition(index: &Index, enc: PositionEncoding, params: &HoverParams) -> bool {
+    at(index, &params.text_document_position_params, enc)
+        .is_some_and(|(file, offset)| crate::ide::on_agent_definition(index, file, offset))
+}
+
+/// The hover with a line of its own below it, in italics.
+pub fn with_note(mut hover: Hover, note: &str) -> Hover {
+    if let HoverContents::Markup(markup) = &mut hover.contents {
+        markup.value.push_str(&format!("\n\n---\n\n_{note}_"));
+    }
+    hover
+}
+
 pub fn definition(
     index: &Index,
     enc: PositionEncoding,

@@ -7,6 +7,9 @@
 //!
 //! Decisions a user may notice:
 //! - Position encoding: UTF-8 when the client offers it, else UTF-16.
+//! - Requests wait (at most 10 s) for the initial indexing, except those about the open
+//!   document's own content: its outline, its links and the hover on one of its agents' ids,
+//!   which answer once the workspace manifest around a just-opened document is read.
 //! - Diagnostics are pushed for every file that has any, open or not, and only when they change;
 //!   they are held back until the initial indexing is done (no flood of unknown-id errors from a
 //!   half-read workspace), and that first batch goes out before the indexing progress ends.
@@ -98,6 +101,9 @@ pub(crate) struct Backend {
     /// How many indexing jobs requests wait for: the initial indexing, and the workspace
     /// brought in by a document opened outside every root.
     indexing: Arc<watch::Sender<usize>>,
+    /// How many documents are being opened: requests about a document's own content wait for
+    /// these (the read of the workspace manifest around each), never for the indexing.
+    opening: Arc<watch::Sender<usize>>,
     /// Disk work (reading what watched-file events and closed documents name) runs off the
     /// async threads; this keeps it in arrival order.
     disk_order: Arc<tokio::sync::Mutex<()>>,
@@ -107,6 +113,8 @@ pub(crate) struct Backend {
 
 /// How long a request waits for the initial indexing before it answers from what is indexed.
 const READY_WAIT: Duration = Duration::from_secs(10);
+/// Said by a hover answered before the indexing is done.
+const STILL_INDEXING: &str = "workspace still indexing: skills from archetypes may be missing";
 /// How long the server waits for the client to answer one of its own requests.
 const CLIENT_ANSWER_WAIT: Duration = Duration::from_secs(5);
 
@@ -137,6 +145,7 @@ impl Backend {
             shut_down,
             ending,
             indexing: Arc::new(watch::channel(1).0),
+            opening: Arc::new(watch::channel(0).0),
             disk_order: Arc::new(tokio::sync::Mutex::new(())),
             batch_order: Arc::new(Mutex::new(())),
         }
@@ -164,6 +173,15 @@ impl Backend {
         }
     }
 
+    /// Waits (bounded) until the documents being opened have their workspace manifest read.
+    async fn until_opened(&self) {
+        let mut opening = self.opening.subscribe();
+        if *opening.borrow() == 0 {
+            return;
+        }
+        let _ = tokio::time::timeout(READY_WAIT, opening.wait_for(|n| *n == 0)).await;
+    }
+
     /// Runs a request handler against a snapshot; a panic answers an error for this request
     /// only, and is logged.
     async fn answer<T>(
@@ -176,13 +194,14 @@ impl Backend {
     }
 
     /// Like `answer`, for requests about a document's own content (its outline): answered at
-    /// once when the document alone has the answer, else after the initial indexing (a
-    /// topology's outline needs its workspace's manifest, which only indexing reads).
+    /// once when the document (with the workspace manifest read when it was opened) has the
+    /// answer, else after the initial indexing.
     async fn answer_from_document<T>(
         &self,
         what: &str,
         handler: impl Fn(&Index, PositionEncoding) -> Option<T>,
     ) -> Result<Option<T>> {
+        self.until_opened().await;
         let now = self.run_handler(what, &handler).await;
         if !matches!(now, Ok(None)) || *self.indexing.borrow() == 0 {
             return now;
@@ -297,8 +316,30 @@ impl LanguageServer for Backend {
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
-        self.answer("hover", |index, enc| handlers::hover(index, enc, &params))
-            .await
+        // On an agent's own id the hover is about the open document: answered at once from
+        // what is indexed, saying so while the indexing may still add to it. Elsewhere it
+        // waits, as every request does.
+        self.until_opened().await;
+        let on_agent = self
+            .run_handler("hover", |index, enc| {
+                Some(handlers::on_agent_definition(index, enc, &params))
+            })
+            .await?;
+        if on_agent != Some(true) {
+            return self
+                .answer("hover", |index, enc| handlers::hover(index, enc, &params))
+                .await;
+        }
+        let indexing = *self.indexing.borrow() > 0;
+        self.run_handler("hover", |index, enc| {
+            let hover = handlers::hover(index, enc, &params)?;
+            Some(if indexing {
+                handlers::with_note(hover, STILL_INDEXING)
+            } else {
+                hover
+            })
+        })
+        .await
     }
 
     async fn goto_definition(
