@@ -786,3 +786,70 @@ fn editing_a_far_member_of_a_composed_loop_re_checks_the_whole_loop() {
     ws.assert_consistent("closing the loop again");
     assert_eq!(ws.snapshot(), looped);
 }
+
+/// The language server applies every edit to a copy of the index and keeps the original until
+/// the copy is done. The copy shares the original's tables (persistent maps): a change to either
+/// must never show through in the other.
+#[test]
+fn a_copy_and_its_original_change_independently() {
+    use skillgraph::model::swarmkit::ArtifactKind;
+    let mut original = Index::new();
+    original.apply(rich_changes());
+    let before = snapshot(&original);
+    let workspace = original
+        .file_id(Path::new("/ws/workspace.yaml"))
+        .expect("the fixture has a manifest");
+    let skills = |index: &Index| -> Vec<String> {
+        index
+            .ids_of(workspace, ArtifactKind::Skill)
+            .map(str::to_owned)
+            .collect()
+    };
+    let skills_before = skills(&original);
+    assert!(!skills_before.iter().any(|id| id == "later"));
+
+    let skill = parse_fixture(&mcp_skill("later", "tools")).remove(0);
+    let mut copy = original.clone();
+    copy.apply(vec![Change::Set {
+        path: PathBuf::from(&skill.path),
+        text: skill.text.clone(),
+    }]);
+    assert_eq!(
+        snapshot(&original),
+        before,
+        "the copy's edit showed in the original"
+    );
+    assert_eq!(skills(&original), skills_before);
+    assert!(original.file_id(Path::new(&skill.path)).is_none());
+
+    let mut with_skill = rich_changes();
+    with_skill.push(Change::Set {
+        path: PathBuf::from(&skill.path),
+        text: skill.text.clone(),
+    });
+    let copy_before = snapshot(&copy);
+    assert_eq!(copy_before, batch_of(with_skill));
+    assert!(skills(&copy).iter().any(|id| id == "later"));
+    assert_ne!(copy_before, before);
+
+    // And the other way: the original moving on leaves the copy as it was.
+    let removed: Vec<PathBuf> = original
+        .files()
+        .map(|f| f.path.clone())
+        .filter(|p| p.starts_with("/ws/skills"))
+        .collect();
+    assert!(!removed.is_empty());
+    original.apply(
+        removed
+            .into_iter()
+            .map(|path| Change::Remove { path })
+            .collect(),
+    );
+    assert!(skills(&original).len() < skills_before.len());
+    assert_eq!(
+        snapshot(&copy),
+        copy_before,
+        "the original's edit showed in the copy"
+    );
+    assert!(skills(&copy).iter().any(|id| id == "later"));
+}

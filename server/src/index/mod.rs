@@ -14,7 +14,7 @@ mod analysis;
 pub mod classify;
 mod keys;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -52,22 +52,31 @@ pub struct FileEntry {
     cross: Vec<Diagnostic>,
 }
 
-/// The index. Cheap to clone for a snapshot: file entries are shared.
+/// The index. Cloning it is O(1), whatever the size of the workspace: every table is a
+/// persistent map (`imbl`), which a clone shares and a write copies only along the path to the
+/// entry it changes (O(log n)). The language server relies on this: it applies each edit to a
+/// clone and swaps it in only when the analysis succeeded, and every request reads a clone.
+/// Values inside the tables are themselves shared (`Arc`, or persistent maps and sets), because
+/// a write copies the touched node of the map with its values.
+///
+/// Nothing may depend on the iteration order of these maps (hash order): lookups are by key,
+/// and whatever is returned in order is sorted (`OrdMap`/`OrdSet`, or sorted by the caller).
 #[derive(Clone, Debug, Default)]
 pub struct Index {
-    files: HashMap<FileId, Arc<FileEntry>>,
-    by_path: HashMap<PathBuf, FileId>,
+    files: imbl::HashMap<FileId, Arc<FileEntry>>,
+    by_path: imbl::HashMap<PathBuf, FileId>,
     next_id: u32,
     /// Workspace root directory -> its manifest file.
-    workspace_roots: HashMap<PathBuf, FileId>,
-    /// Key -> files contributing to it (with their fingerprints).
-    tables: HashMap<Key, BTreeMap<FileId, u64>>,
+    workspace_roots: imbl::HashMap<PathBuf, FileId>,
+    /// Key -> files contributing to it (with their fingerprints), in id order.
+    tables: imbl::HashMap<Key, imbl::OrdMap<FileId, u64>>,
     /// Key -> files whose checks read it.
-    readers: HashMap<Key, HashSet<FileId>>,
+    readers: imbl::HashMap<Key, imbl::HashSet<FileId>>,
     /// The files of each skill folder (`Change::SkillFiles`), relative to it.
-    skill_files: HashMap<PathBuf, Arc<Vec<PathBuf>>>,
-    /// The ids defined per (workspace, kind), for completion and "did you mean" suggestions.
-    defined_ids: HashMap<(FileId, ArtifactKind), std::collections::BTreeSet<String>>,
+    skill_files: imbl::HashMap<PathBuf, Arc<Vec<PathBuf>>>,
+    /// The ids defined per (workspace, kind), sorted, for completion and "did you mean"
+    /// suggestions.
+    defined_ids: imbl::HashMap<(FileId, ArtifactKind), imbl::OrdSet<String>>,
     memos: Memos,
     /// Directory -> the `skillgraph.toml` nearest above it, found once per directory.
     config_dirs: ConfigDirs,
@@ -234,7 +243,7 @@ impl Index {
         self.defined_ids
             .get(&(workspace, kind))
             .into_iter()
-            .flatten()
+            .flat_map(|ids| ids.iter())
             .map(String::as_str)
     }
 

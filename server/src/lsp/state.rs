@@ -128,7 +128,9 @@ impl Backend {
     }
 
     /// Applies changes on a copy of the index and swaps it in only when the analysis finished:
-    /// a panic inside it costs this change, never the index (the copy shares every file entry).
+    /// a panic inside it costs this change, never the index. The copy is O(1) (the index's
+    /// tables are persistent maps, shared until written), so an edit does not pay for the size
+    /// of the workspace.
     pub(super) fn apply_locked(
         &self,
         what: &str,
