@@ -229,3 +229,8 @@ parity! {
     duplicate_funnel => "funnel.duplicate-id",
     duplicate_contract => "contract.duplicate-id",
 }
+
+// Reading a file as the runtime does: a repeated key keeps its last value (PyYAML).
+parity! {
+    duplicate_keys_keep_the_last_value => "yaml.duplicate-key--last-wins",
+}

@@ -88,7 +88,8 @@ impl SkillMd {
                 key: Spanned::new(key_text.to_owned(), key.range()),
                 value: value.range(),
             });
-            // The first occurrence wins, as in most loaders; a second one is a duplicate-key error.
+            // The tree keeps only the last of a repeated key (as PyYAML does); the repeat is a
+            // duplicate-key error.
             let slot = match key_text {
                 "name" => &mut skill.name,
                 "description" => &mut skill.description,

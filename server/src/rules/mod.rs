@@ -145,9 +145,10 @@ Common causes: a tab used for indentation, an unclosed bracket or quote, a `key:
         code: "yaml.duplicate-key",
         severity: Severity::Error,
         summary: "A key appears twice in one mapping.",
-        explanation: "Most YAML loaders silently keep one of the two values (SwarmKit keeps the last, some keep \
-the first), so half of what is written has no effect. Merge the two entries or rename one; the related \
-location points at the other occurrence.",
+        explanation: "Most YAML loaders silently keep one of the two values, so half of what is written has no \
+effect. SwarmKit reads files with PyYAML's `safe_load`, which keeps the last value (its mapping constructor \
+overwrites the key), so every other check reads the last value too and says nothing about the earlier one. Merge \
+the two entries or rename one; the related location points at the first occurrence.",
     },
     RuleDoc {
         code: "yaml.alias-expansion",

@@ -160,7 +160,7 @@ pub(crate) fn syntax_diagnostics(file: FileId, yaml: &YamlDocument) -> Vec<Diagn
                 file,
                 duplicate.second,
                 format!(
-                    "`{}` is already a key of this mapping; only one of the two values takes effect, so merge them or rename one",
+                    "`{}` is already a key of this mapping; SwarmKit keeps only this later value and drops the earlier one, so merge them or rename one",
                     duplicate.key
                 ),
             )

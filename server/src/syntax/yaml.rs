@@ -422,7 +422,8 @@ impl<'a> Node<'a> {
                     let name = k
                         .scalar()
                         .map_or_else(|| k.type_name().to_owned(), str::to_owned);
-                    // First occurrence wins, as in most YAML loaders; duplicates are reported.
+                    // The tree keeps only the last of repeated scalar keys; two keys that are not
+                    // scalars (rare, and nothing SwarmKit reads) may still share a type name.
                     if !out.contains_key(&name) {
                         *key = name;
                         break Some(doc.node(pair[1]));
@@ -628,6 +629,8 @@ struct Open {
     first_child: usize,
     /// Hashes of this mapping's keys, once it has enough of them that a scan would cost more.
     keys: Option<HashMap<u64, NodeId>>,
+    /// A key was written twice: the earlier entries are dropped when the mapping closes.
+    has_duplicates: bool,
 }
 
 /// A mapping with this many keys gets a hash index for its duplicate-key check.
@@ -813,6 +816,7 @@ impl<'t> Builder<'t> {
             anchor,
             first_child: self.scratch.len(),
             keys: None,
+            has_duplicates: false,
         });
         Flow::Continue
     }
@@ -1017,6 +1021,7 @@ impl<'t> Builder<'t> {
             }
         };
         if let Some(first) = first {
+            self.stack[top].has_duplicates = true;
             let duplicate = DuplicateKey {
                 key: text.to_owned(),
                 first: self.doc.data(first).range,
@@ -1046,6 +1051,14 @@ impl<'t> Builder<'t> {
             });
             self.scratch.push(null);
         }
+        // The collection spans everything written in it, discarded duplicates included.
+        let children_end = self.scratch[open.first_child..]
+            .iter()
+            .map(|&child| self.doc.nodes[child.0 as usize].range.end)
+            .max();
+        if open.has_duplicates {
+            self.keep_last_of_each_key(open.first_child);
+        }
         let start = self.doc.children.len();
         self.doc
             .children
@@ -1053,12 +1066,10 @@ impl<'t> Builder<'t> {
         let run = &self.doc.children[start..];
         let mut expanded = 1u32;
         let mut height = 0u16;
-        let mut children_end = None::<u32>;
         for &child in run {
             let data = &self.doc.nodes[child.0 as usize];
             expanded = expanded.saturating_add(data.expanded);
             height = height.max(data.height);
-            children_end = Some(children_end.map_or(data.range.end, |e| e.max(data.range.end)));
         }
         let per_child = if open.mapping { 2 } else { 1 };
         let children = Children {
@@ -1086,6 +1097,33 @@ impl<'t> Builder<'t> {
         });
         self.remember_anchor(open.anchor, id);
         self.attach(id);
+    }
+
+    /// Drops every entry of the open mapping (its children from `first_child` up) whose key is
+    /// written again later in it: PyYAML, and so SwarmKit, keeps the last value of a repeated
+    /// key, so the tree every check reads holds only that one (the repeat is still reported from
+    /// [`YamlDocument::duplicate_keys`]). Entries keep their order as written. Linear: one pass
+    /// from the end with a set of the keys seen.
+    fn keep_last_of_each_key(&mut self, first_child: usize) {
+        let doc = &self.doc;
+        let entries = &self.scratch[first_child..];
+        let mut seen = std::collections::HashSet::with_capacity(entries.len() / 2);
+        let mut keep = vec![false; entries.len() / 2];
+        for (index, pair) in entries.chunks_exact(2).enumerate().rev() {
+            keep[index] = match doc.scalar_of(pair[0]) {
+                Some(text) => seen.insert(text),
+                // A key that is not a scalar is never a duplicate (see `check_duplicate`).
+                None => true,
+            };
+        }
+        let kept: Vec<NodeId> = entries
+            .chunks_exact(2)
+            .zip(keep)
+            .filter(|(_, keep)| *keep)
+            .flat_map(|(pair, _)| [pair[0], pair[1]])
+            .collect();
+        self.scratch.truncate(first_child);
+        self.scratch.extend(kept);
     }
 
     fn close_all(&mut self, at: u32) {
@@ -1158,13 +1196,25 @@ mod tests {
     }
 
     #[test]
-    fn duplicate_keys_are_kept_and_reported() {
+    fn duplicate_keys_are_reported_and_the_last_value_kept() {
         let text = "a: 1\nb: 2\na: 3\n";
         let doc = YamlDocument::parse(text, 0);
         assert_eq!(doc.duplicate_keys.len(), 1);
         let dup = &doc.duplicate_keys[0];
         assert_eq!((dup.first.start, dup.second.start), (0, 10));
-        assert_eq!(doc.root().unwrap().entries().count(), 3);
+        let root = doc.root().unwrap();
+        let keys: Vec<_> = root
+            .entries()
+            .map(|(k, v)| (k.scalar(), v.scalar()))
+            .collect();
+        assert_eq!(keys, [(Some("b"), Some("2")), (Some("a"), Some("3"))]);
+        // The mapping still spans what was written.
+        assert_eq!(root.range(), TextRange::new(0, 14));
+        // Nested mappings too, and an anchor in a discarded value still resolves.
+        let doc = YamlDocument::parse("m: {x: &v [1], x: 2}\nuse: *v\n", 0);
+        let root = doc.root().unwrap();
+        assert_eq!(root.get("m").unwrap().get("x").unwrap().scalar(), Some("2"));
+        assert_eq!(root.get("use").unwrap().to_json(), serde_json::json!([1]));
     }
 
     #[test]
@@ -1261,8 +1311,8 @@ mod tests {
     }
 
     #[test]
-    fn to_json_keeps_the_first_of_duplicate_keys_and_nesting() {
-        let doc = YamlDocument::parse("a: {b: [1, {c: d}], e: ~}\na: 2\nf: [[], {}]\n", 0);
+    fn to_json_keeps_the_last_of_duplicate_keys_and_nesting() {
+        let doc = YamlDocument::parse("a: 2\na: {b: [1, {c: d}], e: ~}\nf: [[], {}]\n", 0);
         assert_eq!(
             doc.root().unwrap().to_json(),
             serde_json::json!({"a": {"b": [1, {"c": "d"}], "e": null}, "f": [[], {}]})
@@ -1291,7 +1341,11 @@ mod tests {
             found,
             vec![("k3", at("k3")), ("k1999", at("k1999")), ("k3", at("k3"))]
         );
-        assert_eq!(doc.root().unwrap().entries().len(), 2_004);
+        // Only the last of each repeated key stays in the tree.
+        let root = doc.root().unwrap();
+        assert_eq!(root.entries().len(), 2_001);
+        assert_eq!(root.get("k3").unwrap().scalar(), Some("4"));
+        assert_eq!(root.get("k1999").unwrap().scalar(), Some("3"));
     }
 
     #[test]
