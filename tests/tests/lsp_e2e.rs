@@ -743,3 +743,122 @@ fn changes_to_a_document_never_opened_leave_the_state_alone() {
     assert_eq!(definition["uri"], skill);
     assert!(client.shutdown().success());
 }
+
+/// The text edits of a workspace edit as `(uri, [line, start, end], new text)`, from
+/// `documentChanges` or `changes`, sorted.
+fn rename_edits(edit: &Value) -> Vec<(String, [u64; 3], String)> {
+    let mut out = Vec::new();
+    let mut push = |uri: &Value, edits: &Value| {
+        for e in edits.as_array().unwrap() {
+            let r = &e["range"];
+            assert_eq!(r["start"]["line"], r["end"]["line"]);
+            out.push((
+                uri.as_str().unwrap().to_owned(),
+                [
+                    r["start"]["line"].as_u64().unwrap(),
+                    r["start"]["character"].as_u64().unwrap(),
+                    r["end"]["character"].as_u64().unwrap(),
+                ],
+                e["newText"].as_str().unwrap().to_owned(),
+            ));
+        }
+    };
+    if let Some(changes) = edit["documentChanges"].as_array() {
+        for change in changes.iter().filter(|c| c.get("kind").is_none()) {
+            push(&change["textDocument"]["uri"], &change["edits"]);
+        }
+    }
+    if let Some(changes) = edit["changes"].as_object() {
+        for (uri, edits) in changes {
+            push(&json!(uri), edits);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn rename_in_utf16_and_utf8_clients() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_fixture("estate", root);
+    // VS Code: UTF-16 columns, file renames applied.
+    let mut capabilities = vscode_capabilities();
+    capabilities["workspace"]["workspaceEdit"] =
+        json!({"documentChanges": true, "resourceOperations": ["create", "rename", "delete"]});
+    let (mut client, init) = Client::start(root, capabilities);
+    assert_eq!(
+        init["capabilities"]["renameProvider"]["prepareProvider"],
+        true
+    );
+    let topology = file_uri(&root.join(TOPOLOGY));
+    let skill = file_uri(&root.join("skills/search-code.yaml"));
+    client.diagnostics(&topology);
+
+    // On the grant after CJK and an emoji: `search-code` is at UTF-16 columns 59..70.
+    let prepared = client.request("textDocument/prepareRename", position(&topology, 22, 62));
+    assert_eq!(prepared["placeholder"], "search-code");
+    assert_eq!(
+        prepared["range"],
+        json!({"start": {"line": 22, "character": 59}, "end": {"line": 22, "character": 70}})
+    );
+    let mut params = position(&topology, 22, 62);
+    params["newName"] = json!("find-code");
+    let edit = client.request("textDocument/rename", params.clone());
+    assert_eq!(
+        rename_edits(&edit),
+        [
+            (skill.clone(), [3, 6, 17], "find-code".to_owned()),
+            (topology.clone(), [22, 59, 70], "find-code".to_owned()),
+            (topology.clone(), [25, 10, 21], "find-code".to_owned()),
+        ]
+    );
+    let moves: Vec<&Value> = edit["documentChanges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["kind"] == "rename")
+        .collect();
+    assert_eq!(moves.len(), 1, "{edit:#}");
+    assert_eq!(moves[0]["oldUri"], skill);
+    assert_eq!(
+        moves[0]["newUri"],
+        file_uri(&root.join("skills/find-code.yaml"))
+    );
+
+    // Refused with a message: a taken id, an id breaking the pattern.
+    params["newName"] = json!("list-conventions");
+    let refused = client.request_raw("textDocument/rename", params.clone());
+    assert_eq!(refused["error"]["code"], -32803, "{refused:#}");
+    assert!(refused["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("already a skill"));
+    params["newName"] = json!("Find Code");
+    let refused = client.request_raw("textDocument/rename", params);
+    assert!(refused["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("not a valid id"));
+    // Nothing to rename on a plain value.
+    let nothing = client.request("textDocument/prepareRename", position(&topology, 16, 16));
+    assert_eq!(nothing, Value::Null);
+    assert!(client.shutdown().success());
+
+    // A UTF-8 client without file renames: byte columns, `changes`, the file keeps its name.
+    let (mut client, _) = Client::start(root, utf8_capabilities());
+    client.diagnostics(&topology);
+    let mut params = position(&topology, 22, 68);
+    params["newName"] = json!("find-code");
+    let edit = client.request("textDocument/rename", params);
+    assert!(edit.get("documentChanges").is_none(), "{edit:#}");
+    assert_eq!(
+        rename_edits(&edit),
+        [
+            (skill, [3, 6, 17], "find-code".to_owned()),
+            (topology.clone(), [22, 65, 76], "find-code".to_owned()),
+            (topology, [25, 10, 21], "find-code".to_owned()),
+        ]
+    );
+    assert!(client.shutdown().success());
+}

@@ -8,6 +8,7 @@ pub mod definition;
 mod extensions;
 pub mod hover;
 pub mod references;
+pub mod rename;
 mod skill_files;
 pub mod symbols;
 
@@ -16,6 +17,7 @@ pub use cursor::{occurrences, on_agent_definition, Occurrence, Ref, Site};
 pub use definition::{declaration, definition};
 pub use hover::{hover, HoverResult};
 pub use references::references;
+pub use rename::{prepare_rename, rename, Renamable, Rename};
 pub use skill_files::{document_links, link_target, DocumentLink};
 pub use symbols::{document_symbols, workspace_symbols, Symbol, SymbolKind, WorkspaceSymbol};
 

@@ -49,7 +49,7 @@ pub fn references(
     out
 }
 
-fn is_skill_md(entry: &FileEntry) -> bool {
+pub(crate) fn is_skill_md(entry: &FileEntry) -> bool {
     matches!(entry.role, FileRole::SkillMd) && matches!(entry.parsed.content, Content::SkillMd(_))
 }
 
@@ -66,34 +66,44 @@ fn target_of<'a>(lookup: &Lookup<'a>, from: &FileEntry, entry: &str) -> Option<&
     }
 }
 
+fn name_range(entry: &FileEntry) -> Option<TextRange> {
+    match &entry.parsed.content {
+        Content::SkillMd(skill) => skill.name_range(),
+        _ => None,
+    }
+}
+
+/// The SKILL.md skill named at `offset` of `entry` (its own `name`, or a chain entry resolving
+/// to a skill), with the range of what names it there.
+pub(crate) fn skill_md_target<'a>(
+    index: &'a Index,
+    entry: &'a FileEntry,
+    offset: u32,
+) -> Option<(&'a FileEntry, TextRange)> {
+    if let Some(range) = name_range(entry).filter(|r| r.contains_inclusive(offset)) {
+        return Some((entry, range));
+    }
+    let lookup = Lookup::new(index);
+    let node = chain_of(entry)?
+        .entries
+        .into_iter()
+        .find(|n| n.range().contains_inclusive(offset))?;
+    Some((target_of(&lookup, entry, node.as_str()?)?, node.range()))
+}
+
 /// On a SKILL.md `name` or chain entry: every chain entry of every SKILL.md that resolves to that
 /// skill, sorted by file and position, and its `name` when `include_declaration`. All reads go
 /// through the index.
-fn skill_md_references(
-    index: &Index,
-    entry: &FileEntry,
+fn skill_md_references<'a>(
+    index: &'a Index,
+    entry: &'a FileEntry,
     offset: u32,
     include_declaration: bool,
 ) -> Vec<(FileId, TextRange)> {
-    let lookup = Lookup::new(index);
-    let name_range = |e: &FileEntry| match &e.parsed.content {
-        Content::SkillMd(skill) => skill.name_range(),
-        _ => None,
-    };
-    let target = if name_range(entry).is_some_and(|r| r.contains_inclusive(offset)) {
-        Some(entry)
-    } else {
-        chain_of(entry)
-            .and_then(|c| {
-                c.entries
-                    .into_iter()
-                    .find(|n| n.range().contains_inclusive(offset))
-            })
-            .and_then(|n| target_of(&lookup, entry, n.as_str()?))
-    };
-    let Some(target) = target else {
+    let Some((target, _)) = skill_md_target(index, entry, offset) else {
         return Vec::new();
     };
+    let lookup = Lookup::new(index);
     let mut files: Vec<&FileEntry> = index.files().filter(|e| is_skill_md(e)).collect();
     files.sort_by_key(|e| e.id);
     let mut out = Vec::new();

@@ -17,6 +17,9 @@ pub struct ClientOffers {
     pub work_done_progress: bool,
     /// The client answers `workspace/configuration`.
     pub pull_configuration: bool,
+    /// The client applies file and folder renames in a workspace edit (`documentChanges` with
+    /// `resourceOperations` holding `rename`).
+    pub rename_files: bool,
 }
 
 impl ClientOffers {
@@ -34,6 +37,14 @@ impl ClientOffers {
                 .and_then(|w| w.work_done_progress)
                 .unwrap_or(false),
             pull_configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
+            rename_files: workspace
+                .and_then(|w| w.workspace_edit.as_ref())
+                .is_some_and(|e| {
+                    e.document_changes == Some(true)
+                        && e.resource_operations
+                            .as_ref()
+                            .is_some_and(|ops| ops.contains(&ResourceOperationKind::Rename))
+                }),
         }
     }
 }
@@ -101,6 +112,10 @@ pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
         }),
         completion_provider: Some(CompletionOptions::default()),
         workspace_symbol_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
+        })),
         workspace: Some(WorkspaceServerCapabilities {
             workspace_folders: Some(WorkspaceFoldersServerCapabilities {
                 supported: Some(true),

@@ -131,6 +131,87 @@ pub fn completion(
     Some(CompletionResponse::Array(items))
 }
 
+/// The name under the cursor and its range, `Ok(None)` where there is nothing to rename, or why
+/// what is there cannot be renamed.
+pub fn prepare_rename(
+    index: &Index,
+    enc: PositionEncoding,
+    params: &TextDocumentPositionParams,
+) -> Option<Result<PrepareRenameResponse, String>> {
+    let (file, offset) = at(index, params, enc)?;
+    match crate::ide::prepare_rename(index, file, offset) {
+        Ok(None) => None,
+        Ok(Some(found)) => Some(Ok(PrepareRenameResponse::RangeWithPlaceholder {
+            range: convert::range(index, file, found.range, enc),
+            placeholder: found.name,
+        })),
+        Err(why) => Some(Err(why)),
+    }
+}
+
+/// The workspace edit of a rename, or why it is refused. File and folder moves go out as
+/// `RenameFile` operations after the text edits, for clients that apply them.
+pub fn rename(
+    index: &Index,
+    enc: PositionEncoding,
+    params: &RenameParams,
+    rename_files: bool,
+) -> Option<Result<WorkspaceEdit, String>> {
+    let (file, offset) = at(index, &params.text_document_position, enc)?;
+    let found = match crate::ide::rename(index, file, offset, &params.new_name, rename_files) {
+        Ok(found) => found,
+        Err(why) => return Some(Err(why)),
+    };
+    // Edits arrive sorted by file: group them in that order.
+    let mut by_file: Vec<(Uri, Vec<TextEdit>)> = Vec::new();
+    for edit in found.edits {
+        let Some(uri) = index.file(edit.file).and_then(|e| convert::uri_of(&e.path)) else {
+            continue;
+        };
+        let text_edit = TextEdit::new(
+            convert::range(index, edit.file, edit.range, enc),
+            edit.new_text,
+        );
+        match by_file.last_mut() {
+            Some((last, edits)) if *last == uri => edits.push(text_edit),
+            _ => by_file.push((uri, vec![text_edit])),
+        }
+    }
+    if !rename_files {
+        return Some(Ok(WorkspaceEdit {
+            changes: Some(by_file.into_iter().collect()),
+            ..Default::default()
+        }));
+    }
+    let mut operations: Vec<DocumentChangeOperation> = by_file
+        .into_iter()
+        .map(|(uri, edits)| {
+            DocumentChangeOperation::Edit(TextDocumentEdit {
+                text_document: OptionalVersionedTextDocumentIdentifier { uri, version: None },
+                edits: edits.into_iter().map(OneOf::Left).collect(),
+            })
+        })
+        .collect();
+    for m in found.moves {
+        let (Some(old_uri), Some(new_uri)) = (convert::uri_of(&m.from), convert::uri_of(&m.to))
+        else {
+            continue;
+        };
+        operations.push(DocumentChangeOperation::Op(ResourceOp::Rename(
+            RenameFile {
+                old_uri,
+                new_uri,
+                options: None,
+                annotation_id: None,
+            },
+        )));
+    }
+    Some(Ok(WorkspaceEdit {
+        document_changes: Some(DocumentChanges::Operations(operations)),
+        ..Default::default()
+    }))
+}
+
 /// The start of a file named by path (it need not be in the index).
 fn file_start(path: &std::path::Path) -> Option<Location> {
     Some(Location::new(

@@ -115,6 +115,8 @@ pub(crate) struct Backend {
 const READY_WAIT: Duration = Duration::from_secs(10);
 /// Said by a hover answered before the indexing is done.
 const STILL_INDEXING: &str = "workspace still indexing: skills from archetypes may be missing";
+/// LSP's `RequestFailed`: the request was valid and the server refuses it, saying why.
+const REQUEST_FAILED: i64 = -32803;
 /// How long the server waits for the client to answer one of its own requests.
 const CLIENT_ANSWER_WAIT: Duration = Duration::from_secs(5);
 
@@ -208,6 +210,24 @@ impl Backend {
         }
         self.until_indexed(what).await;
         self.run_handler(what, handler).await
+    }
+
+    /// Like `answer`, for requests that may be refused with a message the editor shows (a
+    /// rename to an id that is taken): the refusal is a `RequestFailed` error.
+    async fn answer_or_refuse<T>(
+        &self,
+        what: &str,
+        handler: impl FnOnce(&Index, PositionEncoding) -> Option<std::result::Result<T, String>>,
+    ) -> Result<Option<T>> {
+        match self.answer(what, handler).await? {
+            None => Ok(None),
+            Some(Ok(value)) => Ok(Some(value)),
+            Some(Err(why)) => Err(Error {
+                code: tower_lsp_server::jsonrpc::ErrorCode::ServerError(REQUEST_FAILED),
+                message: why.into(),
+                data: None,
+            }),
+        }
     }
 
     async fn run_handler<T>(
@@ -372,6 +392,24 @@ impl LanguageServer for Backend {
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         self.answer("completion", |index, enc| {
             handlers::completion(index, enc, &params)
+        })
+        .await
+    }
+
+    async fn prepare_rename(
+        &self,
+        params: TextDocumentPositionParams,
+    ) -> Result<Option<PrepareRenameResponse>> {
+        self.answer_or_refuse("prepareRename", |index, enc| {
+            handlers::prepare_rename(index, enc, &params)
+        })
+        .await
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let rename_files = lock(&self.state).offers.rename_files;
+        self.answer_or_refuse("rename", |index, enc| {
+            handlers::rename(index, enc, &params, rename_files)
         })
         .await
     }
