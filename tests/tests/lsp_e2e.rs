@@ -862,3 +862,90 @@ fn rename_in_utf16_and_utf8_clients() {
     );
     assert!(client.shutdown().success());
 }
+
+#[test]
+fn highlights_inlay_hints_and_lenses_in_utf16_and_utf8_clients() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_fixture("estate", root);
+    let topology = file_uri(&root.join(TOPOLOGY));
+    // (client capabilities, the UTF-16 or UTF-8 end column of `search-code` on line 22, after
+    // CJK and an emoji)
+    for (capabilities, start, end) in [
+        (vscode_capabilities(), 59, 70),
+        (utf8_capabilities(), 65, 76),
+    ] {
+        let (mut client, init) = Client::start(root, capabilities);
+        let caps = &init["capabilities"];
+        assert_eq!(caps["documentHighlightProvider"], true);
+        assert_eq!(caps["inlayHintProvider"], true);
+        assert_eq!(caps["codeLensProvider"]["resolveProvider"], false);
+        client.diagnostics(&topology);
+
+        // Highlight: the grant and the rule's key, both uses.
+        let found = client.request(
+            "textDocument/documentHighlight",
+            position(&topology, 22, start + 3),
+        );
+        assert_eq!(
+            found,
+            json!([
+                {"range": {"start": {"line": 22, "character": start}, "end": {"line": 22, "character": end}}, "kind": 2},
+                {"range": {"start": {"line": 25, "character": 10}, "end": {"line": 25, "character": 21}}, "kind": 2},
+            ])
+        );
+
+        // Inlay hints of lines 22-26 only: after each grant and each rule on a held skill.
+        let hints = client.request(
+            "textDocument/inlayHint",
+            json!({"textDocument": {"uri": topology}, "range": {
+                "start": {"line": 22, "character": 0}, "end": {"line": 26, "character": 0}}}),
+        );
+        let got: Vec<(u64, u64, String)> = hints
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                (
+                    h["position"]["line"].as_u64().unwrap(),
+                    h["position"]["character"].as_u64().unwrap(),
+                    h["label"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let on_line_22: Vec<&(u64, u64, String)> = got.iter().filter(|h| h.0 == 22).collect();
+        assert_eq!(on_line_22.len(), 4, "{got:?}");
+        assert_eq!(on_line_22[0], &(22, 33, "step 1".to_owned()));
+        assert_eq!(on_line_22[3], &(22, end, "step 2".to_owned()));
+        assert!(got.contains(&(23, 37, "any order".to_owned())), "{got:?}");
+        assert!(got.iter().any(|h| h.0 == 25 && h.2 == "step 2"), "{got:?}");
+        assert!(got.iter().all(|h| (22..=26).contains(&h.0)), "{got:?}");
+
+        // Lenses: the skill's usage; each agent's ordering graph.
+        let skill = file_uri(&root.join("skills/list-conventions.yaml"));
+        let lenses = client.request(
+            "textDocument/codeLens",
+            json!({"textDocument": {"uri": skill}}),
+        );
+        assert_eq!(
+            lenses[0]["command"]["title"],
+            "granted to 1 agent · required by 2 rules"
+        );
+        let lenses = client.request(
+            "textDocument/codeLens",
+            json!({"textDocument": {"uri": topology}}),
+        );
+        let engineer = &lenses[1]["command"];
+        assert_eq!(engineer["title"], "Show ordering graph");
+        assert_eq!(engineer["command"], "skillgraph.showOrderingGraph");
+        assert_eq!(
+            engineer["arguments"],
+            json!([{"uri": topology, "agent": "engineer"}])
+        );
+        assert_eq!(
+            lenses[1]["range"]["start"],
+            json!({"line": 15, "character": 12})
+        );
+        assert!(client.shutdown().success());
+    }
+}

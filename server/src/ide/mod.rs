@@ -1,4 +1,5 @@
-//! The IDE features: hover, go to definition, find references, document symbols, completion.
+//! The IDE features: hover, go to definition, find references, rename, highlights, inlay hints,
+//! code lenses, document symbols, completion.
 //! Pure functions of (index, file, byte offset) returning byte ranges; they know nothing of the
 //! protocol, which `lsp` converts at the edge.
 
@@ -7,6 +8,8 @@ mod cursor;
 pub mod definition;
 mod extensions;
 pub mod hover;
+pub mod inlay;
+pub mod lens;
 pub mod references;
 pub mod rename;
 mod skill_files;
@@ -16,7 +19,9 @@ pub use completion::{completion, CompletionItem, CompletionKind, Completions};
 pub use cursor::{occurrences, on_agent_definition, Occurrence, Ref, Site};
 pub use definition::{declaration, definition};
 pub use hover::{hover, HoverResult};
-pub use references::references;
+pub use inlay::{inlay_hints, InlayHint};
+pub use lens::{code_lenses, Lens, LensAction};
+pub use references::{document_highlights, references, HighlightKind};
 pub use rename::{prepare_rename, rename, Renamable, Rename};
 pub use skill_files::{document_links, link_target, DocumentLink};
 pub use symbols::{document_symbols, workspace_symbols, Symbol, SymbolKind, WorkspaceSymbol};

@@ -134,6 +134,71 @@ fn skill_md_references<'a>(
     out
 }
 
+/// How an occurrence is highlighted: where the id is defined, or where it is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HighlightKind {
+    Definition,
+    Use,
+}
+
+/// Every occurrence, in `file` alone, of the id under the cursor (a SKILL.md: its `name` and the
+/// chain entries resolving to the same skill), sorted by position. Reads only `file` (and, in a
+/// SKILL.md, the entries' targets), so it costs the file, not the workspace.
+pub fn document_highlights(
+    index: &Index,
+    file: FileId,
+    offset: u32,
+) -> Vec<(TextRange, HighlightKind)> {
+    let Some(entry) = index.file(file) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if is_skill_md(entry) {
+        let Some((target, _)) = skill_md_target(index, entry, offset) else {
+            return out;
+        };
+        if target.id == entry.id {
+            out.extend(name_range(entry).map(|r| (r, HighlightKind::Definition)));
+        }
+        let lookup = Lookup::new(index);
+        if let Some(chain) = chain_of(entry) {
+            for n in &chain.entries {
+                let resolves = n
+                    .as_str()
+                    .and_then(|name| target_of(&lookup, entry, name))
+                    .is_some_and(|t| t.id == target.id);
+                if resolves {
+                    out.push((n.range(), HighlightKind::Use));
+                }
+            }
+        }
+    } else {
+        let all = occurrences(index, file);
+        let Some(under) = all
+            .iter()
+            .filter(|o| o.range.contains_inclusive(offset))
+            .min_by_key(|o| (o.range.len(), o.range.start))
+        else {
+            return out;
+        };
+        out.extend(
+            all.iter()
+                .filter(|o| o.what == under.what && o.site != super::Site::RequiresBlock)
+                .map(|o| {
+                    let kind = if o.site == super::Site::Definition {
+                        HighlightKind::Definition
+                    } else {
+                        HighlightKind::Use
+                    };
+                    (o.range, kind)
+                }),
+        );
+    }
+    out.sort_by_key(|(r, _)| (r.start, r.end));
+    out.dedup();
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::test_support::fixture;
@@ -208,5 +273,32 @@ mod tests {
             "name: chain\ndescription: d$0",
         );
         assert!(refs(&elsewhere, true).is_empty());
+    }
+
+    #[test]
+    fn highlights_stay_in_the_file() {
+        let on_entry = SKILLS.replace("chain: [unit, smoke]", "chain: [un$0it, smoke]");
+        let f = fixture(&on_entry);
+        let found = document_highlights(&f.index, f.cursor_file, f.offset);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].1, HighlightKind::Use);
+        let on_name = SKILLS.replace("name: unit", "name: un$0it");
+        let f = fixture(&on_name);
+        let found = document_highlights(&f.index, f.cursor_file, f.offset);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, HighlightKind::Definition);
+    }
+
+    #[test]
+    fn highlights_of_an_id_in_a_topology_are_linear_on_a_long_line() {
+        let grants: Vec<&str> = std::iter::repeat_n("a", 200_000).collect();
+        let text = format!(
+            "//- /w/workspace.yaml\napiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: w\n//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nagents:\n  root:\n    id: root\n    role: root\n    skills: [a$0, b, {}]\n    requires:\n      b: [a]\n",
+            grants.join(", ")
+        );
+        let f = fixture(&text);
+        let found = document_highlights(&f.index, f.cursor_file, f.offset);
+        assert_eq!(found.len(), 200_000 + 2);
+        assert!(found.iter().all(|(_, k)| *k == HighlightKind::Use));
     }
 }

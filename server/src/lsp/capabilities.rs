@@ -112,6 +112,11 @@ pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
         }),
         completion_provider: Some(CompletionOptions::default()),
         workspace_symbol_provider: Some(OneOf::Left(true)),
+        document_highlight_provider: Some(OneOf::Left(true)),
+        inlay_hint_provider: Some(OneOf::Left(true)),
+        code_lens_provider: Some(CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
         rename_provider: Some(OneOf::Right(RenameOptions {
             prepare_provider: Some(true),
             work_done_progress_options: Default::default(),

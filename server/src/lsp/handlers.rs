@@ -212,6 +212,96 @@ pub fn rename(
     }))
 }
 
+/// The file a document names, when it is indexed.
+fn document(index: &Index, document: &TextDocumentIdentifier) -> Option<FileId> {
+    index.file_id(&convert::path_of(&document.uri)?)
+}
+
+pub fn document_highlights(
+    index: &Index,
+    enc: PositionEncoding,
+    params: &DocumentHighlightParams,
+) -> Option<Vec<DocumentHighlight>> {
+    let (file, offset) = at(index, &params.text_document_position_params, enc)?;
+    let found: Vec<DocumentHighlight> = crate::ide::document_highlights(index, file, offset)
+        .into_iter()
+        .map(|(range, kind)| DocumentHighlight {
+            range: convert::range(index, file, range, enc),
+            kind: Some(match kind {
+                crate::ide::HighlightKind::Definition => DocumentHighlightKind::WRITE,
+                crate::ide::HighlightKind::Use => DocumentHighlightKind::READ,
+            }),
+        })
+        .collect();
+    (!found.is_empty()).then_some(found)
+}
+
+/// The hints inside the requested range (a range reaching past the end stops at the end).
+pub fn inlay_hints(
+    index: &Index,
+    enc: PositionEncoding,
+    params: &InlayHintParams,
+) -> Option<Vec<InlayHint>> {
+    let file = document(index, &params.text_document)?;
+    let len = index.file(file)?.text.len() as u32;
+    let start = convert::offset(index, file, params.range.start, enc)?;
+    let end = convert::offset(index, file, params.range.end, enc).unwrap_or(len);
+    let range = crate::syntax::TextRange::new(start, end.max(start));
+    Some(
+        crate::ide::inlay_hints(index, file, range)
+            .into_iter()
+            .map(|hint| InlayHint {
+                position: convert::range(
+                    index,
+                    file,
+                    crate::syntax::TextRange::empty(hint.offset),
+                    enc,
+                )
+                .start,
+                label: InlayHintLabel::String(hint.label),
+                kind: None,
+                text_edits: None,
+                tooltip: Some(InlayHintTooltip::String(hint.tooltip)),
+                padding_left: Some(true),
+                padding_right: None,
+                data: None,
+            })
+            .collect(),
+    )
+}
+
+/// The client command the agent lenses run (the VS Code extension registers it; other editors
+/// may map it to the server's `skillgraph.orderingGraph`).
+pub const SHOW_ORDERING_GRAPH: &str = "skillgraph.showOrderingGraph";
+
+pub fn code_lenses(
+    index: &Index,
+    enc: PositionEncoding,
+    params: &CodeLensParams,
+) -> Option<Vec<CodeLens>> {
+    let file = document(index, &params.text_document)?;
+    let lenses: Vec<CodeLens> = crate::ide::code_lenses(index, file)
+        .into_iter()
+        .map(|lens| CodeLens {
+            range: convert::range(index, file, lens.range, enc),
+            command: Some(match lens.action {
+                // A command without an id shows its title as plain text.
+                crate::ide::LensAction::None => Command::new(lens.title, String::new(), None),
+                crate::ide::LensAction::ShowOrderingGraph { agent } => Command::new(
+                    lens.title,
+                    SHOW_ORDERING_GRAPH.to_owned(),
+                    Some(vec![serde_json::json!({
+                        "uri": params.text_document.uri.as_str(),
+                        "agent": agent,
+                    })]),
+                ),
+            }),
+            data: None,
+        })
+        .collect();
+    (!lenses.is_empty()).then_some(lenses)
+}
+
 /// The start of a file named by path (it need not be in the index).
 fn file_start(path: &std::path::Path) -> Option<Location> {
     Some(Location::new(

@@ -396,6 +396,30 @@ impl LanguageServer for Backend {
         .await
     }
 
+    async fn document_highlight(
+        &self,
+        params: DocumentHighlightParams,
+    ) -> Result<Option<Vec<DocumentHighlight>>> {
+        self.answer("documentHighlight", |index, enc| {
+            handlers::document_highlights(index, enc, &params)
+        })
+        .await
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        self.answer("inlayHint", |index, enc| {
+            handlers::inlay_hints(index, enc, &params)
+        })
+        .await
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        self.answer("codeLens", |index, enc| {
+            handlers::code_lenses(index, enc, &params)
+        })
+        .await
+    }
+
     async fn prepare_rename(
         &self,
         params: TextDocumentPositionParams,
