@@ -55,6 +55,81 @@ pub struct Diagnostic {
     pub code: &'static str,
     pub message: String,
     pub related: Vec<Related>,
+    /// Mechanical fixes, preferred first; empty when the fix needs a decision only a person can
+    /// make. The rule that finds the problem computes them, so the message and the fix agree.
+    pub fixes: Vec<Fix>,
+}
+
+/// One replacement of a byte range of a file's text (an insertion when the range is empty).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TextEdit {
+    pub file: FileId,
+    pub range: TextRange,
+    pub text: String,
+}
+
+/// A folder or file to rename, as paths (the folder of a SKILL.md need not be a file the index
+/// knows).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PathRename {
+    pub from: std::path::PathBuf,
+    pub to: std::path::PathBuf,
+}
+
+/// A change that clears a diagnostic: text edits in one or more files, and at most one rename
+/// applied after them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Fix {
+    /// What the fix does, as an editor's menu shows it ("Replace with `greeter`").
+    pub title: String,
+    pub edits: Vec<TextEdit>,
+    pub rename: Option<PathRename>,
+    /// The fix an editor applies when asked for "the" fix of the diagnostic.
+    pub preferred: bool,
+    /// `check --fix` may apply it without asking: the intent is beyond doubt (a duplicate
+    /// removed, a value quoted). A guessed replacement for a typo is not safe.
+    pub safe: bool,
+}
+
+impl Fix {
+    /// A fix of one edit in one file.
+    pub fn replace(
+        title: impl Into<String>,
+        file: FileId,
+        range: TextRange,
+        text: impl Into<String>,
+    ) -> Fix {
+        Fix {
+            title: title.into(),
+            edits: vec![TextEdit {
+                file,
+                range,
+                text: text.into(),
+            }],
+            rename: None,
+            preferred: false,
+            safe: false,
+        }
+    }
+
+    pub fn preferred(mut self) -> Fix {
+        self.preferred = true;
+        self
+    }
+
+    pub fn safe(mut self) -> Fix {
+        self.safe = true;
+        self
+    }
+
+    pub fn with_edit(mut self, file: FileId, range: TextRange, text: impl Into<String>) -> Fix {
+        self.edits.push(TextEdit {
+            file,
+            range,
+            text: text.into(),
+        });
+        self
+    }
 }
 
 impl Diagnostic {
@@ -72,7 +147,13 @@ impl Diagnostic {
             code,
             message: message.into(),
             related: Vec::new(),
+            fixes: Vec::new(),
         }
+    }
+
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fixes.push(fix);
+        self
     }
 
     pub fn with_severity(mut self, severity: Severity) -> Self {

@@ -10,6 +10,7 @@ pub mod check;
 pub mod cli;
 pub mod diagnostic;
 pub mod discover;
+pub mod fix;
 pub mod graph;
 pub mod ide;
 pub mod index;

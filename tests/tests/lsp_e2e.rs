@@ -947,5 +947,126 @@ fn highlights_inlay_hints_and_lenses_in_utf16_and_utf8_clients() {
             json!({"line": 15, "character": 12})
         );
         assert!(client.shutdown().success());
+/// The quick fixes offered for the diagnostics a range touches.
+fn code_actions(client: &mut Client, uri: &str, range: [u32; 4]) -> Vec<Value> {
+    let result = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri},
+            "range": {
+                "start": {"line": range[0], "character": range[1]},
+                "end": {"line": range[2], "character": range[3]},
+            },
+            "context": {"diagnostics": []},
+        }),
+    );
+    result.as_array().cloned().unwrap_or_default()
+}
+
+fn range_of(value: &Value) -> [u32; 4] {
+    let n = |v: &Value| v.as_u64().unwrap() as u32;
+    [
+        n(&value["start"]["line"]),
+        n(&value["start"]["character"]),
+        n(&value["end"]["line"]),
+        n(&value["end"]["character"]),
+    ]
+}
+
+const MISMATCHED_SKILL: &str =
+    "---\nname: other-name\ndescription: Its folder is `mismatched`. Use in tests.\n---\n# Body\n";
+
+/// The typo after CJK and an emoji on line 22 gets a preferred quick fix whose range is in the
+/// client's encoding; applying its edit clears the diagnostic. A SKILL.md whose name is not its
+/// folder's gets a folder rename only from a client that can rename files.
+#[test]
+fn code_actions_fix_in_utf16_and_utf8_and_rename_only_when_the_client_can() {
+    for (capabilities, typo_range, renames) in [
+        (vscode_capabilities(), [22, 43, 22, 57], false),
+        (
+            {
+                let mut c = utf8_capabilities();
+                c["workspace"] = json!({"workspaceEdit": {
+                    "documentChanges": true,
+                    "resourceOperations": ["create", "rename", "delete"],
+                }});
+                c
+            },
+            [22, 49, 22, 63],
+            true,
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        copy_fixture("estate", root);
+        let skill = root.join("agent-skills/mismatched/SKILL.md");
+        std::fs::create_dir_all(skill.parent().unwrap()).unwrap();
+        std::fs::write(&skill, MISMATCHED_SKILL).unwrap();
+        let (mut client, init) = Client::start(root, capabilities);
+        assert_eq!(
+            init["capabilities"]["codeActionProvider"]["codeActionKinds"],
+            json!(["quickfix"])
+        );
+        let topology = file_uri(&root.join(TOPOLOGY));
+        client.diagnostics(&topology);
+        let uri = open(&mut client, root, TOPOLOGY, 1);
+
+        let actions = code_actions(&mut client, &uri, typo_range);
+        let fix = actions
+            .iter()
+            .find(|a| a["title"] == "Replace `get-convension` with `get-convention`")
+            .unwrap_or_else(|| panic!("{actions:#?}"));
+        assert_eq!(fix["kind"], "quickfix");
+        assert_eq!(fix["isPreferred"], true);
+        assert_eq!(fix["diagnostics"][0]["code"], "agent.unknown-skill");
+        let edits = fix["edit"]["changes"][&uri].as_array().unwrap();
+        assert_eq!(edits.len(), 1);
+        assert_eq!(range_of(&edits[0]["range"]), typo_range);
+        assert_eq!(edits[0]["newText"], "get-convention");
+        edit(
+            &mut client,
+            &uri,
+            2,
+            range_of(&edits[0]["range"]),
+            edits[0]["newText"].as_str().unwrap(),
+        );
+        let (diagnostics, _) = client.diagnostics(&topology);
+        assert!(
+            !agent_diagnostics(&diagnostics).contains(&d(
+                "agent.unknown-skill",
+                [
+                    typo_range[0] as u64,
+                    typo_range[1] as u64,
+                    typo_range[2] as u64,
+                    typo_range[3] as u64
+                ]
+            )),
+            "{diagnostics:#?}"
+        );
+        // A range touching no diagnostic has nothing to fix.
+        assert!(code_actions(&mut client, &uri, [0, 0, 0, 3]).is_empty());
+
+        let skill_uri = file_uri(&skill);
+        let actions = code_actions(&mut client, &skill_uri, [1, 6, 1, 16]);
+        let titles: Vec<&str> = actions
+            .iter()
+            .map(|a| a["title"].as_str().unwrap())
+            .collect();
+        let mut expected = vec!["Set `name: mismatched`, the folder's name"];
+        if renames {
+            expected.push("Rename the folder to `other-name`");
+        }
+        assert_eq!(titles, expected, "{actions:#?}");
+        if renames {
+            let operations = actions[1]["edit"]["documentChanges"].as_array().unwrap();
+            assert_eq!(operations.len(), 1);
+            assert_eq!(operations[0]["kind"], "rename");
+            assert_eq!(operations[0]["oldUri"], file_uri(skill.parent().unwrap()));
+            assert_eq!(
+                operations[0]["newUri"],
+                file_uri(&root.join("agent-skills/other-name"))
+            );
+        }
+        client.shutdown();
     }
 }

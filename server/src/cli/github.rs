@@ -104,6 +104,7 @@ mod tests {
             code: "test.odd-path",
             message: "odd".into(),
             related: vec![],
+            fixes: Vec::new(),
         }];
         expect![[r#"
             ::error file=dir%2Cwith%3Aodd%25/a.yaml,line=1,col=5,endLine=1,endColumn=6,title=test.odd-path::odd

@@ -444,6 +444,7 @@ mod tests {
             code: "test.controls",
             message: "escape \u{1b}[2J here".into(),
             related: vec![],
+            fixes: Vec::new(),
         }];
         expect![[r#"
             warning[test.controls]: escape ␛[2J here
@@ -470,6 +471,7 @@ mod tests {
             code: "test.long",
             message: "long".into(),
             related: vec![],
+            fixes: Vec::new(),
         }];
         let output = render_to_string(&fixture.report(), false);
         let lines: Vec<&str> = output.lines().collect();
@@ -494,6 +496,7 @@ mod tests {
                 code: "test.empty-line",
                 message: "on an empty line".into(),
                 related: vec![],
+                fixes: Vec::new(),
             },
             Diagnostic {
                 file: FileId(0),
@@ -502,6 +505,7 @@ mod tests {
                 code: "test.past-end",
                 message: "runs past the end".into(),
                 related: vec![],
+                fixes: Vec::new(),
             },
         ];
         expect![[r#"

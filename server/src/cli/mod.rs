@@ -199,6 +199,7 @@ pub(crate) mod fixture {
                 code: "test.sort-list",
                 message: "sort this list".into(),
                 related: vec![],
+                fixes: Vec::new(),
             },
             Diagnostic {
                 file: CRLF,
@@ -218,6 +219,7 @@ pub(crate) mod fixture {
                         message: "also granted here, with a comma, 100%: see".into(),
                     },
                 ],
+                fixes: Vec::new(),
             },
             Diagnostic {
                 file: EMOJI,
@@ -227,6 +229,7 @@ pub(crate) mod fixture {
                 code: "test.emoji",
                 message: "an emoji in a skill name\nsecond line".into(),
                 related: vec![],
+                fixes: Vec::new(),
             },
             Diagnostic {
                 file: EMOJI,
@@ -235,6 +238,7 @@ pub(crate) mod fixture {
                 code: "yaml.duplicate-key",
                 message: "`alpha` appears twice".into(),
                 related: vec![],
+                fixes: Vec::new(),
             },
         ];
         fixture
@@ -282,6 +286,7 @@ pub(crate) mod fixture {
                         range,
                         message: "nowhere".into(),
                     }],
+                    fixes: Vec::new(),
                 });
             }
         }

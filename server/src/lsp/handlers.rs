@@ -332,6 +332,105 @@ pub fn document_links(
     (!links.is_empty()).then_some(links)
 }
 
+/// Quick fixes for the diagnostics the range touches: each fix the core attached to a
+/// diagnostic, as a `WorkspaceEdit` in the client's encoding. A fix that renames a folder is
+/// offered only to clients that can rename (`rename_files`); an edit of a file the index does
+/// not hold cannot be placed, so its fix is left out.
+pub fn code_actions(
+    index: &Index,
+    enc: PositionEncoding,
+    params: &CodeActionParams,
+    rename_files: bool,
+) -> Option<CodeActionResponse> {
+    if let Some(only) = &params.context.only {
+        let wants_quickfix = only
+            .iter()
+            .any(|kind| CodeActionKind::QUICKFIX.as_str().starts_with(kind.as_str()));
+        if !wants_quickfix {
+            return None;
+        }
+    }
+    let path = convert::path_of(&params.text_document.uri)?;
+    let file = index.file_id(&path)?;
+    let start = convert::offset(index, file, params.range.start, enc)?;
+    let end = convert::offset(index, file, params.range.end, enc).unwrap_or(start);
+    let mut actions = Vec::new();
+    for diagnostic in index.diagnostics(file) {
+        if diagnostic.range.start > end || diagnostic.range.end < start {
+            continue;
+        }
+        for fix in &diagnostic.fixes {
+            if fix.rename.is_some() && !rename_files {
+                continue;
+            }
+            let Some(edit) = workspace_edit(index, fix, enc) else {
+                continue;
+            };
+            actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: fix.title.clone(),
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![convert::diagnostic(index, &diagnostic, enc)]),
+                edit: Some(edit),
+                is_preferred: fix.preferred.then_some(true),
+                ..Default::default()
+            }));
+        }
+    }
+    (!actions.is_empty()).then_some(actions)
+}
+
+/// A core fix as a `WorkspaceEdit`: plain `changes` when it only edits text, else
+/// `documentChanges` with the text edits first (they name the files by their present paths)
+/// and the rename last.
+fn workspace_edit(
+    index: &Index,
+    fix: &crate::diagnostic::Fix,
+    enc: PositionEncoding,
+) -> Option<WorkspaceEdit> {
+    let mut by_file: std::collections::BTreeMap<FileId, Vec<TextEdit>> = Default::default();
+    for edit in &fix.edits {
+        index.file(edit.file)?;
+        by_file.entry(edit.file).or_default().push(TextEdit {
+            range: convert::range(index, edit.file, edit.range, enc),
+            new_text: edit.text.clone(),
+        });
+    }
+    let mut files = Vec::new();
+    for (file, edits) in by_file {
+        files.push((convert::uri_of(&index.file(file)?.path)?, edits));
+    }
+    let Some(rename) = &fix.rename else {
+        return Some(WorkspaceEdit {
+            changes: Some(files.into_iter().collect()),
+            ..Default::default()
+        });
+    };
+    let mut operations: Vec<DocumentChangeOperation> = files
+        .into_iter()
+        .map(|(uri, edits)| {
+            DocumentChangeOperation::Edit(TextDocumentEdit {
+                text_document: OptionalVersionedTextDocumentIdentifier { uri, version: None },
+                edits: edits.into_iter().map(OneOf::Left).collect(),
+            })
+        })
+        .collect();
+    operations.push(DocumentChangeOperation::Op(ResourceOp::Rename(
+        RenameFile {
+            old_uri: convert::uri_of(&rename.from)?,
+            new_uri: convert::uri_of(&rename.to)?,
+            options: Some(RenameFileOptions {
+                overwrite: Some(false),
+                ignore_if_exists: Some(false),
+            }),
+            annotation_id: None,
+        },
+    )));
+    Some(WorkspaceEdit {
+        document_changes: Some(DocumentChanges::Operations(operations)),
+        ..Default::default()
+    })
+}
+
 pub fn document_symbols(
     index: &Index,
     enc: PositionEncoding,

@@ -438,6 +438,14 @@ impl LanguageServer for Backend {
         .await
     }
 
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let rename_files = lock(&self.state).offers.rename_files;
+        self.answer("codeAction", |index, enc| {
+            handlers::code_actions(index, enc, &params, rename_files)
+        })
+        .await
+    }
+
     async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
         self.answer_from_document("documentLink", |index, enc| {
             handlers::document_links(index, enc, &params)

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::catalogue::RuleDoc;
 use super::grants::{check_duplicate_grants, effective_skills};
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{Diagnostic, FileId, Fix, Severity};
 use crate::graph::cycles::Digraph;
 use crate::graph::path;
 use crate::index::Lookup;
@@ -110,10 +110,16 @@ pub fn check(
         }
         super::output_schema::check(lookup, workspace, file, agent, out);
         let effective = effective_skills(lookup, workspace, file, agent, out);
-        check_duplicate_grants(file, agent, &effective, out);
+        check_duplicate_grants(
+            file,
+            lookup.file(file).map(|e| &*e.text),
+            agent,
+            &effective,
+            out,
+        );
         super::requires::check(lookup, workspace, file, agent, &effective, out);
     }
-    check_depends_on(file, topology, out);
+    check_depends_on(file, lookup.file(file).map(|e| &*e.text), topology, out);
 }
 
 fn check_duplicate_agent_ids(file: FileId, topology: &Topology, out: &mut Vec<Diagnostic>) {
@@ -137,7 +143,12 @@ fn check_duplicate_agent_ids(file: FileId, topology: &Topology, out: &mut Vec<Di
     }
 }
 
-fn check_depends_on(file: FileId, topology: &Topology, out: &mut Vec<Diagnostic>) {
+fn check_depends_on(
+    file: FileId,
+    text: Option<&str>,
+    topology: &Topology,
+    out: &mut Vec<Diagnostic>,
+) {
     let index_of: HashMap<&str, usize> = topology
         .agents
         .iter()
@@ -161,7 +172,7 @@ fn check_depends_on(file: FileId, topology: &Topology, out: &mut Vec<Diagnostic>
                 .as_ref()
                 .is_some_and(|id| id.value == dependency.value)
             {
-                out.push(Diagnostic::new(
+                let mut diagnostic = Diagnostic::new(
                     "agent.depends-on-self",
                     file,
                     dependency.range,
@@ -169,7 +180,16 @@ fn check_depends_on(file: FileId, topology: &Topology, out: &mut Vec<Diagnostic>
                         "agent `{}` depends on itself, so it would never start; remove this entry",
                         agent.label()
                     ),
-                ));
+                );
+                let removal = text.and_then(|text| {
+                    super::fixes::remove_item(text, dependency.range, &dependency.value)
+                });
+                diagnostic.fixes.extend(removal.map(|range| {
+                    Fix::replace("Remove this entry", file, range, "")
+                        .preferred()
+                        .safe()
+                }));
+                out.push(diagnostic);
                 // Also a one-agent loop, which SwarmKit reports as a cycle too.
                 graph.add_edge(i, i);
                 continue;
@@ -177,10 +197,14 @@ fn check_depends_on(file: FileId, topology: &Topology, out: &mut Vec<Diagnostic>
             match index_of.get(dependency.value.as_str()) {
                 Some(&target) => graph.add_edge(i, target),
                 None => {
+                    let best = super::suggest::closest(&dependency.value, index_of.keys().copied())
+                        // Never suggest the agent itself: that would be a self-dependency.
+                        .filter(|best| agent.id.as_ref().is_none_or(|id| id.value != *best))
+                        // Nor one it depends on already: the entry would be a repeat.
+                        .filter(|best| !agent.depends_on.iter().any(|d| d.value == *best));
                     let suggestion =
-                        super::suggest::closest(&dependency.value, index_of.keys().copied())
-                            .map_or_else(String::new, |best| format!("; did you mean `{best}`?"));
-                    out.push(Diagnostic::new(
+                        best.map_or_else(String::new, |best| format!("; did you mean `{best}`?"));
+                    let mut diagnostic = Diagnostic::new(
                         "agent.depends-on-unknown",
                         file,
                         dependency.range,
@@ -188,7 +212,18 @@ fn check_depends_on(file: FileId, topology: &Topology, out: &mut Vec<Diagnostic>
                             "no agent of this topology has the id `{}`{suggestion}",
                             dependency.value
                         ),
-                    ));
+                    );
+                    let fix = best.zip(text).and_then(|(best, text)| {
+                        super::fixes::replace_scalar(
+                            text,
+                            file,
+                            dependency.range,
+                            &dependency.value,
+                            best,
+                        )
+                    });
+                    diagnostic.fixes.extend(fix.map(Fix::preferred));
+                    out.push(diagnostic);
                 }
             }
         }

@@ -440,13 +440,21 @@ pub(crate) fn check(
                     .iter()
                     .map(|e| display(e))
                     .collect();
-                if let Some(best) =
-                    super::suggest::closest(&normalize_name(name), known.iter().map(String::as_str))
-                {
+                let best = super::suggest::closest(
+                    &normalize_name(name),
+                    known.iter().map(String::as_str),
+                );
+                if let Some(best) = best {
                     message.push_str(&format!("; did you mean `{best}`?"));
                 }
                 let mut diagnostic =
                     Diagnostic::new("skillmd.chain-unknown-skill", file, entry.range(), "");
+                let fix = best.zip(lookup.file(file)).and_then(|(best, me)| {
+                    super::fixes::replace_scalar(&me.text, file, entry.range(), name, best)
+                });
+                diagnostic
+                    .fixes
+                    .extend(fix.map(crate::diagnostic::Fix::preferred));
                 if validate {
                     message.push_str("; with `validate_on_load` (the default) the chain is refused when it loads");
                 } else {

@@ -9,9 +9,10 @@ use std::collections::HashMap;
 
 use super::catalogue::RuleDoc;
 use super::registry;
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{Diagnostic, FileId, Fix, Severity};
 use crate::index::{Content, Key, Lookup};
 use crate::model::swarmkit::{Agent, Archetype, Artifact, ArtifactKind, Grant, Skill};
+use crate::model::SpannedStr;
 use crate::syntax::TextRange;
 
 pub const RULES: &[RuleDoc] = &[
@@ -192,16 +193,21 @@ impl GrantResolver<'_, '_> {
         let reported_before = diagnostics.len();
         match grant {
             Grant::Skill(id) => match registry::skill_named(self.lookup, self.workspace, &id.value) {
-                None => diagnostics.push(Diagnostic::new(
-                    unknown_code,
-                    file,
-                    id.range,
-                    format!(
-                        "no skill has the id `{}` in this workspace{}",
-                        id.value,
-                        self.suggest_skill(&id.value)
-                    ),
-                )),
+                None => {
+                    let best = self.suggest_skill(&id.value);
+                    let mut diagnostic = Diagnostic::new(
+                        unknown_code,
+                        file,
+                        id.range,
+                        format!(
+                            "no skill has the id `{}` in this workspace{}",
+                            id.value,
+                            best.map_or_else(String::new, |best| format!("; did you mean `{best}`?"))
+                        ),
+                    );
+                    diagnostic.fixes.extend(best.and_then(|best| self.replace(file, id, best)));
+                    diagnostics.push(diagnostic);
+                }
                 Some(found) => match found.skill.and_then(|s| registry::unbuildable_composition(self.lookup, self.workspace, s)) {
                     // SwarmKit drops a composed skill it cannot build, so a grant of it is a
                     // grant of nothing.
@@ -226,16 +232,23 @@ impl GrantResolver<'_, '_> {
                         .manifest()
                         .map(|(_, w)| w.mcp_servers.iter().map(|s| s.id.value.clone()).collect())
                         .unwrap_or_default();
-                    let hint = match super::suggest::closest(&id.value, servers.iter().map(String::as_str)) {
+                    let best = super::suggest::closest(&id.value, servers.iter().map(String::as_str))
+                        // Only a server some skill runs on makes the grant grant something.
+                        .filter(|best| !registry::skills_on_server(self.lookup, self.workspace, best).is_empty())
+                        // Written inside `server:…`, so it must need no quotes of its own.
+                        .filter(|best| super::fixes::plain_is_safe(best));
+                    let hint = match best {
                         Some(best) => format!("; did you mean `server:{best}`?"),
                         None => String::new(),
                     };
-                    diagnostics.push(Diagnostic::new(
+                    let mut diagnostic = Diagnostic::new(
                         "agent.unknown-bulk-grant",
                         file,
                         id.range,
                         format!("no mcp_tool skill of this workspace runs on a server `{}`, so `server:{}` grants nothing{hint}", id.value, id.value),
-                    ));
+                    );
+                    diagnostic.fixes.extend(best.and_then(|best| self.replace(file, id, best)));
+                    diagnostics.push(diagnostic);
                     return;
                 }
                 for member in members {
@@ -341,11 +354,16 @@ impl GrantResolver<'_, '_> {
         }
     }
 
-    /// `; did you mean `x`?` when a known skill id is one or two edits away. The id set is read
-    /// through the lookup, so the suggestion follows skills appearing and disappearing.
-    fn suggest_skill(&self, id: &str) -> String {
+    /// A known skill id one or two edits away. The id set is read through the lookup, so the
+    /// suggestion follows skills appearing and disappearing.
+    fn suggest_skill(&self, id: &str) -> Option<&str> {
         super::suggest::closest(id, self.lookup.ids_of(self.workspace, ArtifactKind::Skill))
-            .map_or_else(String::new, |best| format!("; did you mean `{best}`?"))
+    }
+
+    /// The preferred fix of an unknown id: the suggestion written in its place.
+    fn replace(&self, file: FileId, id: &SpannedStr, best: &str) -> Option<Fix> {
+        let text = &self.lookup.file(file)?.text;
+        super::fixes::replace_scalar(text, file, id.range, &id.value, best).map(Fix::preferred)
     }
 }
 
@@ -360,6 +378,7 @@ pub fn effective_skills(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> EffectiveSkills {
     let resolver = GrantResolver { lookup, workspace };
+    let reported_before = diagnostics.len();
     let mut skills = Vec::new();
     if let Some((_, grants)) = &agent.skills {
         for grant in grants {
@@ -391,24 +410,25 @@ pub fn effective_skills(
             // Problems of the archetype's own list are shown on each inheriting agent's
             // `archetype:` value, pointing at the archetype's entry.
             for problem in inherited_problems {
-                diagnostics.push(
-                    Diagnostic::new(
-                        problem.code,
-                        file,
-                        archetype_id.range,
-                        format!(
-                            "agent `{}` inherits a broken grant from archetype `{}`: {}",
-                            agent.label(),
-                            archetype_id.value,
-                            problem.message
-                        ),
-                    )
-                    .with_related(
-                        archetype_file,
-                        problem.range,
-                        "the archetype's grant",
+                let mut inherited = Diagnostic::new(
+                    problem.code,
+                    file,
+                    archetype_id.range,
+                    format!(
+                        "agent `{}` inherits a broken grant from archetype `{}`: {}",
+                        agent.label(),
+                        archetype_id.value,
+                        problem.message
                     ),
+                )
+                .with_related(
+                    archetype_file,
+                    problem.range,
+                    "the archetype's grant",
                 );
+                // Fixing the archetype's entry fixes every agent inheriting it.
+                inherited.fixes = problem.fixes;
+                diagnostics.push(inherited);
             }
         }
     }
@@ -424,12 +444,25 @@ pub fn effective_skills(
             );
         }
     }
-    EffectiveSkills::new(skills)
+    let effective = EffectiveSkills::new(skills);
+    // A typo whose suggestion the agent holds already would become a duplicate grant once
+    // replaced: that is no fix (removing the entry is a decision about intent).
+    for diagnostic in &mut diagnostics[reported_before..] {
+        if diagnostic.code == "agent.unknown-skill" {
+            diagnostic.fixes.retain(|fix| {
+                !fix.edits
+                    .iter()
+                    .any(|e| effective.contains(e.text.trim_matches(['"', '\''])))
+            });
+        }
+    }
+    effective
 }
 
 /// `agent.duplicate-grant`: the same skill reached twice, reported on the second grant.
 pub fn check_duplicate_grants(
     file: FileId,
+    text: Option<&str>,
     agent: &Agent,
     effective: &EffectiveSkills,
     diagnostics: &mut Vec<Diagnostic>,
@@ -449,8 +482,15 @@ pub fn check_duplicate_grants(
         {
             continue;
         }
-        diagnostics.push(
-            Diagnostic::new(
+        let removal = matches!(
+            skill.source,
+            GrantSource::Skills | GrantSource::SkillsAdditional
+        )
+        .then(|| {
+            text.and_then(|text| super::fixes::remove_item(text, skill.grant_range, &skill.id))
+        })
+        .flatten();
+        let mut diagnostic = Diagnostic::new(
                 "agent.duplicate-grant",
                 file,
                 skill.grant_range,
@@ -462,7 +502,17 @@ pub fn check_duplicate_grants(
                     skill.source.describe()
                 ),
             )
-            .with_related(first.grant_file, first.grant_range, format!("`{}` first granted here", skill.id)),
-        );
+            .with_related(first.grant_file, first.grant_range, format!("`{}` first granted here", skill.id));
+        diagnostic.fixes.extend(removal.map(|range| {
+            Fix::replace(
+                format!("Remove this grant of `{}`", skill.id),
+                file,
+                range,
+                "",
+            )
+            .preferred()
+            .safe()
+        }));
+        diagnostics.push(diagnostic);
     }
 }

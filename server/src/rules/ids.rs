@@ -1,7 +1,7 @@
 //! Ids across files: duplicates, and references to archetypes, funnels and topologies.
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{Diagnostic, FileId, Fix, Severity};
 use crate::index::{Key, Lookup};
 use crate::model::swarmkit::{Artifact, ArtifactKind};
 use crate::model::SpannedStr;
@@ -149,7 +149,10 @@ pub fn check_reference(
             ArtifactKind::Skill => "skill",
             _ => "artifact",
         };
-        out.push(Diagnostic::new(
+        let fix = closest.zip(lookup.file(file)).and_then(|(best, entry)| {
+            super::fixes::replace_scalar(&entry.text, file, reference.range, &reference.value, best)
+        });
+        let mut diagnostic = Diagnostic::new(
             code,
             file,
             reference.range,
@@ -165,7 +168,9 @@ pub fn check_reference(
                     reference.value
                 ),
             },
-        ));
+        );
+        diagnostic.fixes.extend(fix.map(Fix::preferred));
+        out.push(diagnostic);
     }
     found
 }

@@ -7,6 +7,7 @@ pub mod catalogue;
 pub mod chain;
 pub mod composes;
 pub mod dependencies;
+pub mod fixes;
 pub mod grants;
 pub mod ids;
 pub mod made_up_skills;

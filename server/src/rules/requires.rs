@@ -11,7 +11,7 @@
 
 use super::catalogue::RuleDoc;
 use super::grants::{skills_named, EffectiveSkills};
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{Diagnostic, FileId, Fix, Severity};
 use std::collections::HashMap;
 
 use crate::graph::cycles::{Components, Digraph};
@@ -389,6 +389,9 @@ pub fn check(
         return;
     }
     let agent_name = agent.label();
+    let text = lookup.file(file).map(|e| &*e.text);
+    // (diagnostic, missing id, fix): offered once it is known not to make other rules fail.
+    let mut grant_fixes: Vec<(usize, String, Fix)> = Vec::new();
     for rule in &block.rules {
         if let Some(problem) = rule.value_shape_problem {
             out.push(Diagnostic::new(
@@ -410,24 +413,28 @@ pub fn check(
             .enumerate()
         {
             if is_parameterised(&entry.value) {
-                out.push(Diagnostic::new(
+                let bare = entry.value.split('(').next().unwrap_or("").trim();
+                let diagnostic = Diagnostic::new(
                     "agent.requires-parameterised",
                     file,
                     entry.range,
                     format!(
-                        "`{}` binds arguments, which `requires:` does not support: a rule means any successful call of the prerequisite; write the bare id `{}`",
+                        "`{}` binds arguments, which `requires:` does not support: a rule means any successful call of the prerequisite; write the bare id `{bare}`",
                         entry.value,
-                        entry.value.split('(').next().unwrap_or("").trim()
                     ),
-                ));
+                );
+                // No fix: the bare id makes the rule take effect, which can make other rules
+                // unsatisfiable; that is a decision to take knowingly.
+                out.push(diagnostic);
             } else if !effective.contains(&entry.value) {
                 let role = if i == 0 { "guards" } else { "requires" };
-                let suggestion = super::suggest::closest(
+                let best = super::suggest::closest(
                     &entry.value,
                     effective.skills.iter().map(|s| s.id.as_str()),
-                )
-                .map_or_else(String::new, |best| format!("; did you mean `{best}`?"));
-                out.push(Diagnostic::new(
+                );
+                let suggestion =
+                    best.map_or_else(String::new, |best| format!("; did you mean `{best}`?"));
+                let mut diagnostic = Diagnostic::new(
                     "agent.requires-unknown-skill",
                     file,
                     entry.range,
@@ -435,7 +442,18 @@ pub fn check(
                         "this rule {role} `{}`, which agent `{agent_name}` does not hold{suggestion}; grant it to the agent or fix the id",
                         entry.value
                     ),
-                ));
+                );
+                if let Some(text) = text {
+                    let replace = best.and_then(|best| {
+                        super::fixes::replace_scalar(text, file, entry.range, &entry.value, best)
+                    });
+                    diagnostic.fixes.extend(replace.map(Fix::preferred));
+                    if let Some(fix) = grant_fix(lookup, workspace, file, text, agent, &entry.value)
+                    {
+                        grant_fixes.push((out.len(), entry.value.clone(), fix));
+                    }
+                }
+                out.push(diagnostic);
             }
         }
         let mut first_listed: HashMap<&str, TextRange> = HashMap::new();
@@ -444,8 +462,8 @@ pub fn check(
                 std::collections::hash_map::Entry::Vacant(slot) => {
                     slot.insert(prerequisite.range);
                 }
-                std::collections::hash_map::Entry::Occupied(first) => out.push(
-                    Diagnostic::new(
+                std::collections::hash_map::Entry::Occupied(first) => {
+                    let mut diagnostic = Diagnostic::new(
                         "agent.requires-duplicate",
                         file,
                         prerequisite.range,
@@ -454,13 +472,50 @@ pub fn check(
                             prerequisite.value, rule.guarded.value
                         ),
                     )
-                    .with_related(file, *first.get(), "first listed here"),
-                ),
+                    .with_related(file, *first.get(), "first listed here");
+                    let removal = text.and_then(|text| {
+                        super::fixes::remove_item(text, prerequisite.range, &prerequisite.value)
+                    });
+                    diagnostic.fixes.extend(removal.map(|range| {
+                        Fix::replace(
+                            format!("Remove the repeated `{}`", prerequisite.value),
+                            file,
+                            range,
+                            "",
+                        )
+                        .preferred()
+                        .safe()
+                    }));
+                    out.push(diagnostic);
+                }
             }
         }
     }
 
     let g = build(lookup, workspace, block, effective);
+    // A grant that makes a rule take effect can make it (or another) fail: a prerequisite that
+    // is never recorded as called, a loop. Such a grant is a decision, not a fix. Each distinct
+    // missing id costs one more graph over this agent's rules, on error paths only.
+    if !grant_fixes.is_empty() {
+        let problems = graph_problems(&g, block);
+        let mut verdicts: HashMap<String, bool> = HashMap::new();
+        for (at, id, fix) in grant_fixes {
+            let harmless = *verdicts.entry(id.clone()).or_insert_with(|| {
+                let mut skills = effective.skills.clone();
+                skills.push(crate::rules::grants::EffectiveSkill {
+                    id: id.clone(),
+                    source: crate::rules::grants::GrantSource::SkillsAdditional,
+                    grant_file: file,
+                    grant_range: TextRange::empty(0),
+                });
+                let granted = EffectiveSkills::new(skills);
+                graph_problems(&build(lookup, workspace, block, &granted), block) == problems
+            });
+            if harmless {
+                out[at].fixes.push(fix);
+            }
+        }
+    }
     for cycle in &g.cycles {
         let members = &g.components.members[g.components.of[cycle[0]]];
         let advice = if members.len() > cycle.len() {
@@ -573,4 +628,41 @@ fn describe(problem: &str) -> String {
         "empty" => "nothing".to_owned(),
         other => format!("{} {other}", article(other)),
     }
+}
+
+/// "Grant `x` to agent `a`": appends a skill the workspace has to the agent's own grant list
+/// (`skills_additional` when it has one, else `skills`). An agent granting nothing of its own
+/// gets no fix: a new `skills:` would replace what its archetype grants.
+fn grant_fix(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    file: FileId,
+    text: &str,
+    agent: &Agent,
+    id: &str,
+) -> Option<Fix> {
+    super::registry::skill_named(lookup, workspace, id)?;
+    let (_, grants) = agent.skills_additional.as_ref().or(agent.skills.as_ref())?;
+    let ranges: Vec<TextRange> = grants.iter().map(|g| g.range()).collect();
+    let (at, insert) = super::fixes::append_item(text, &ranges, id)?;
+    Some(Fix::replace(
+        format!("Grant `{id}` to agent `{}`", agent.label()),
+        file,
+        at,
+        insert,
+    ))
+}
+
+/// How many cycle, unsatisfiable and not-enforced diagnostics a graph of `block` gives.
+fn graph_problems(g: &RequiresGraph, block: &RequiresBlock) -> usize {
+    let per_rule: usize = block
+        .rules
+        .iter()
+        .filter_map(|rule| g.index_of(&rule.guarded.value))
+        .map(|node| {
+            usize::from(g.blocked[node].is_some())
+                + usize::from(g.types[node].is_some_and(|k| !k.is_gated()))
+        })
+        .sum();
+    g.cycles.len() + per_rule
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 use unicode_general_category::get_general_category;
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{Diagnostic, FileId, Fix, PathRename, Severity};
 use crate::index::{Content, FileEntry, Key, Lookup};
 use crate::model::config::Config;
 use crate::model::hosts::{host_list, Host};
@@ -19,6 +19,7 @@ use crate::model::skill_md::{
     known_field, nfkc, normalize_name, FieldOrigin, FieldValue, SkillMd, KNOWN_FIELDS,
     METADATA_EXTENSION_KEYS,
 };
+use crate::syntax::yaml::Style;
 use crate::syntax::{
     Frontmatter, Node, NodeKind, ScalarValue, TextRange, YamlDocument, YamlErrorKind,
 };
@@ -266,8 +267,15 @@ fn no_frontmatter(file: FileId, text: &str) -> Diagnostic {
 fn syntax_diagnostics(file: FileId, text: &str, yaml: &YamlDocument, out: &mut Vec<Diagnostic>) {
     for error in &yaml.errors {
         if error.kind == YamlErrorKind::Syntax {
-            if let Some((range, message)) = plain_yaml_cause(text, error.range, &error.message) {
-                out.push(Diagnostic::new("skillmd.yaml-parse", file, range, message));
+            if let Some((range, message, fix)) = plain_yaml_cause(text, error.range, &error.message)
+            {
+                let mut diagnostic = Diagnostic::new("skillmd.yaml-parse", file, range, message);
+                diagnostic.fixes.extend(fix.map(|(range, quoted)| {
+                    Fix::replace("Quote the value", file, range, quoted)
+                        .preferred()
+                        .safe()
+                }));
+                out.push(diagnostic);
                 continue;
             }
         }
@@ -305,7 +313,10 @@ fn syntax_diagnostics(file: FileId, text: &str, yaml: &YamlDocument, out: &mut V
 /// The likely cause of a frontmatter syntax error in plain words, where it is: the two mistakes
 /// real SKILL.md files make most (`key: value: more`, and a tab in the indentation), which the
 /// parser reports in its own terms and, for the tab, at the end of the line before.
-fn plain_yaml_cause(text: &str, at: TextRange, parser: &str) -> Option<(TextRange, String)> {
+/// The third part is the edit that quotes the value, when the value is all on its line.
+type Cause = (TextRange, String, Option<(TextRange, String)>);
+
+fn plain_yaml_cause(text: &str, at: TextRange, parser: &str) -> Option<Cause> {
     let start = (at.start as usize).min(text.len());
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let tab_at_error = parser.contains("found character that cannot start any token")
@@ -320,12 +331,13 @@ fn plain_yaml_cause(text: &str, at: TextRange, parser: &str) -> Option<(TextRang
         } else {
             format!("the frontmatter is not valid YAML: a tab on line {line_no} follows an unquoted value; replace it with a space, or quote the value")
         };
-        return Some((range, message));
+        return Some((range, message, None));
     }
     if parser.contains("mapping values are not allowed") && text[start..].starts_with(':') {
         let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
         let line = &text[line_start..line_end];
         let (key, value) = line.split_once(": ")?;
+        let value_start = line_start + key.len() + 2 + (value.len() - value.trim_start().len());
         let key = key.trim();
         let value = value.trim();
         if key.is_empty() || key.starts_with('-') || value.starts_with(['"', '\'']) {
@@ -341,9 +353,23 @@ fn plain_yaml_cause(text: &str, at: TextRange, parser: &str) -> Option<(TextRang
         } else {
             "the whole value in double quotes".to_owned()
         };
+        // The edit is offered only when the value ends on its line: a plain value continued on
+        // more indented lines below would be cut in two by the quotes.
+        let next_line = text.get(line_end + 1..).and_then(|t| t.split('\n').next());
+        let key_indent = line.len() - line.trim_start().len();
+        let continued = next_line.is_some_and(|next| {
+            !next.trim().is_empty() && next.len() - next.trim_start().len() > key_indent
+        });
+        let comment = value.contains(" #");
+        let edit = (!continued && !comment).then(|| {
+            let value_range =
+                TextRange::new(value_start as u32, (value_start + value.len()) as u32);
+            (value_range, quoted.clone())
+        });
         return Some((
             at,
             format!("the frontmatter is not valid YAML: the value of `{key}` holds `: `, which YAML reads as the start of another field; quote the value: {example}"),
+            edit,
         ));
     }
     None
@@ -417,7 +443,13 @@ pub fn name_problems(raw: &str) -> Vec<String> {
 /// `skillmd.name-format`: every broken rule in one diagnostic, with a name to write instead that
 /// is itself valid (the folder's name when that is valid, since it also settles
 /// `skillmd.name-mismatch`). True when the name is valid.
-fn check_name(file: FileId, path: &Path, name: &FieldValue, out: &mut Vec<Diagnostic>) -> bool {
+fn check_name(
+    file: FileId,
+    text_of_file: &str,
+    path: &Path,
+    name: &FieldValue,
+    out: &mut Vec<Diagnostic>,
+) -> bool {
     let text = match name {
         FieldValue::Collection { kind, range } => {
             out.push(Diagnostic::new(
@@ -439,22 +471,41 @@ fn check_name(file: FileId, path: &Path, name: &FieldValue, out: &mut Vec<Diagno
         .and_then(Path::file_name)
         .map(|n| nfkc(&n.to_string_lossy()));
     let mut message = problems.join("; ");
-    match folder.filter(|f| name_problems(f).is_empty()) {
-        Some(folder) => message.push_str(&format!("; write `name: {folder}`, the folder's name")),
-        None => {
-            if let Some(fixed) = suggested_name(&text.value) {
-                message.push_str(&format!(
-                    "; write `name: {fixed}` and give the folder the same name"
-                ));
+    let set_name = |to: &str| {
+        super::fixes::replace_scalar(text_of_file, file, text.range, &text.value, to).map(|fix| {
+            Fix {
+                title: format!("Set `name: {to}`"),
+                ..fix
             }
+        })
+    };
+    let fix = match folder.filter(|f| name_problems(f).is_empty()) {
+        Some(folder) => {
+            message.push_str(&format!("; write `name: {folder}`, the folder's name"));
+            set_name(&folder).map(|fix| Fix {
+                title: format!("Set `name: {folder}`, the folder's name"),
+                ..fix
+            })
         }
-    }
-    out.push(Diagnostic::new(
-        "skillmd.name-format",
-        file,
-        text.range,
-        message,
-    ));
+        None => suggested_name(&text.value).and_then(|fixed| {
+            message.push_str(&format!(
+                "; write `name: {fixed}` and give the folder the same name"
+            ));
+            let folder = path.parent()?;
+            let fix = set_name(&fixed)?;
+            Some(Fix {
+                title: format!("Set `name: {fixed}` and rename the folder to `{fixed}`"),
+                rename: Some(PathRename {
+                    from: folder.to_owned(),
+                    to: folder.with_file_name(&fixed),
+                }),
+                ..fix
+            })
+        }),
+    };
+    let mut diagnostic = Diagnostic::new("skillmd.name-format", file, text.range, message);
+    diagnostic.fixes.extend(fix.map(Fix::preferred));
+    out.push(diagnostic);
     false
 }
 
@@ -584,12 +635,26 @@ fn check_metadata(file: FileId, metadata: Node<'_>, out: &mut Vec<Diagnostic>) {
                 )
             }
         };
-        out.push(Diagnostic::new(
-            "skillmd.metadata-shape",
-            file,
-            value.range(),
-            problem,
-        ));
+        let mut diagnostic =
+            Diagnostic::new("skillmd.metadata-shape", file, value.range(), problem);
+        // A number or boolean is kept as written, as a string.
+        if let (Some(written), false, Some(Style::Plain)) =
+            (value.scalar(), value.is_alias(), value.style())
+        {
+            if !value.is_null() && value.range().len() as usize == written.len() {
+                diagnostic.fixes.push(
+                    Fix::replace(
+                        format!("Quote `{written}` as a string"),
+                        file,
+                        value.range(),
+                        super::fixes::double_quoted(written),
+                    )
+                    .preferred()
+                    .safe(),
+                );
+            }
+        }
+        out.push(diagnostic);
     }
 }
 
@@ -637,8 +702,9 @@ pub fn check(
     if !skill.fields.is_empty() {
         check_unknown_fields(lookup, file, path, skill, out);
     }
+    let text = lookup.file(file).map_or("", |entry| &*entry.text);
     let name_is_valid = match &skill.name {
-        Some(name) => check_name(file, path, name, out),
+        Some(name) => check_name(file, text, path, name, out),
         None => false,
     };
     if name_is_valid {
@@ -693,6 +759,35 @@ fn check_name_mismatch(
         )
     };
     let mut diagnostic = Diagnostic::new("skillmd.name-mismatch", file, range, message);
+    let written = match &skill.name {
+        Some(FieldValue::Text(name)) => Some(name),
+        _ => None,
+    };
+    let text = lookup.file(file).map_or("", |entry| &*entry.text);
+    let set_name = written
+        .filter(|_| name_problems(&folder).is_empty())
+        .and_then(|name| {
+            super::fixes::replace_scalar(text, file, name.range, &name.value, &folder)
+        });
+    diagnostic.fixes.extend(set_name.map(|fix| {
+        Fix {
+            title: format!("Set `name: {folder}`, the folder's name"),
+            ..fix
+        }
+        .preferred()
+    }));
+    if let Some(dir) = path.parent() {
+        diagnostic.fixes.push(Fix {
+            title: format!("Rename the folder to `{normalized}`"),
+            edits: Vec::new(),
+            rename: Some(PathRename {
+                from: dir.to_owned(),
+                to: dir.with_file_name(&normalized),
+            }),
+            preferred: diagnostic.fixes.is_empty(),
+            safe: false,
+        });
+    }
     if !skipping.is_empty() {
         diagnostic = hosts.relate(diagnostic.with_severity(Severity::Error));
     }
@@ -735,6 +830,7 @@ fn check_unknown_fields(
         if !strict && known.is_some() {
             continue;
         }
+        let mut suggestion = None;
         let mut message = match known {
             Some(known) => format!(
                 "`{key}` is {}, not a spec field; strict mode (as `skills-ref`) rejects it",
@@ -746,11 +842,11 @@ fn check_unknown_fields(
                 let folded = key.to_lowercase().replace('_', "-");
                 // `tools:` means `allowed-tools`, though `hooks` is fewer edits away.
                 let allowed = format!("allowed-{folded}");
-                match known_field(&folded)
+                suggestion = known_field(&folded)
                     .or_else(|| known_field(&allowed))
                     .map(|k| k.key)
-                    .or_else(|| super::suggest::closest(&folded, candidates))
-                {
+                    .or_else(|| super::suggest::closest(&folded, candidates));
+                match suggestion {
                     Some(best) => format!("`{key}` is not a known frontmatter field, so hosts ignore it; did you mean `{best}`?"),
                     None => format!("`{key}` is not a frontmatter field of the spec or of any known host, so hosts ignore it"),
                 }
@@ -773,7 +869,94 @@ fn check_unknown_fields(
                 .push_str("; list it in `skill-md.extra-fields` of skillgraph.toml if it is meant"),
         }
         diagnostic.message = message;
+        if let Some(entry) = lookup.file(file) {
+            let root = entry.parsed.yaml.as_ref().and_then(|y| y.root());
+            let taken = |name: &str| skill.fields.iter().any(|f| f.key.value == name);
+            let rename = suggestion.filter(|best| !taken(best)).and_then(|best| {
+                super::fixes::replace_scalar(&entry.text, file, field.key.range, key, best).map(
+                    |fix| Fix {
+                        title: format!("Rename `{key}` to `{best}`"),
+                        ..fix
+                    },
+                )
+            });
+            // A field a host reads is not moved away from it.
+            let moved = root
+                .filter(|_| known.is_none())
+                .and_then(|root| move_under_metadata(file, &entry.text, skill, root, field));
+            let preferred_is_rename = rename.is_some();
+            diagnostic.fixes.extend(rename.map(Fix::preferred));
+            diagnostic.fixes.extend(moved.map(|fix| {
+                if preferred_is_rename {
+                    fix
+                } else {
+                    fix.preferred()
+                }
+            }));
+        }
         out.push(diagnostic);
+    }
+}
+
+/// "Move `version` under `metadata:`": the field's lines removed and the field added, its value
+/// quoted as a string, at the end of the `metadata` mapping (written in block style), or in a new
+/// `metadata:` at the end of the frontmatter. Only for a top-level field whose value is a
+/// scalar (metadata values are strings) not already a key of `metadata`.
+fn move_under_metadata(
+    file: FileId,
+    text: &str,
+    skill: &SkillMd,
+    root: Node<'_>,
+    field: &crate::model::skill_md::Field,
+) -> Option<Fix> {
+    let Frontmatter::Closed { close, .. } = &skill.frontmatter else {
+        return None;
+    };
+    let key = field.key.value.as_str();
+    let (_, value) = root.entries().find(|(k, _)| k.range() == field.key.range)?;
+    if value.is_alias() || !matches!(value.kind(), NodeKind::Scalar { .. }) || root.is_flow() {
+        return None;
+    }
+    let value_text = value.scalar()?;
+    // The field's whole lines: from its key's line to the end of its value's.
+    let (line_start, indent) = super::fixes::line_of(text, field.key.range.start);
+    if !indent.is_empty() || line_start != field.key.range.start as usize {
+        return None;
+    }
+    let value_end = value.range().end.max(field.key.range.end) as usize;
+    let line_end = text[value_end..]
+        .find('\n')
+        .map_or(text.len(), |i| value_end + i + 1);
+    let removal = TextRange::new(line_start as u32, line_end as u32);
+    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let entry = format!("{key}: {}", super::fixes::double_quoted(value_text));
+    let fix = Fix::replace(format!("Move `{key}` under `metadata:`"), file, removal, "");
+    match root.get("metadata") {
+        Some(metadata) if metadata.is_mapping() && !metadata.is_flow() && !metadata.is_alias() => {
+            if metadata.get(key).is_some() {
+                return None;
+            }
+            let (last_key, last_value) = metadata.entries().last()?;
+            let (_, metadata_indent) = super::fixes::line_of(text, last_key.range().start);
+            let end = last_value.range().end.max(last_key.range().end) as usize;
+            let at = text[end..]
+                .find(['\r', '\n'])
+                .map_or(text.len(), |i| end + i);
+            if (line_start..line_end).contains(&at) {
+                return None;
+            }
+            Some(fix.with_edit(
+                file,
+                TextRange::empty(at as u32),
+                format!("{newline}{metadata_indent}{entry}"),
+            ))
+        }
+        Some(_) => None,
+        None => Some(fix.with_edit(
+            file,
+            TextRange::empty(close.start),
+            format!("metadata:{newline}  {entry}{newline}"),
+        )),
     }
 }
 

@@ -124,7 +124,11 @@ fn check_mcp_server(
         return;
     }
     let declared: Vec<&str> = w.mcp_servers.iter().map(|s| s.id.value.as_str()).collect();
-    let hint = match super::suggest::closest(&server.value, declared.iter().copied()) {
+    let best = super::suggest::closest(&server.value, declared.iter().copied());
+    let fix = best.zip(lookup.file(file)).and_then(|(best, entry)| {
+        super::fixes::replace_scalar(&entry.text, file, server.range, &server.value, best)
+    });
+    let hint = match best {
         Some(best) => format!("did you mean `{best}`?"),
         None if declared.is_empty() => {
             "the workspace declares no MCP servers; add one under `mcp_servers`".into()
@@ -137,6 +141,7 @@ fn check_mcp_server(
         server.range,
         format!("`{}` is not an MCP server of this workspace, so the runtime cannot call this tool; {hint}", server.value),
     );
+    d.fixes.extend(fix.map(crate::diagnostic::Fix::preferred));
     let anchor = w
         .mcp_servers
         .first()

@@ -9,8 +9,9 @@ use serde_json::Value;
 
 use super::codes;
 use super::locate::{locate, segments, Target};
-use crate::diagnostic::{Diagnostic, FileId};
+use crate::diagnostic::{Diagnostic, FileId, Fix};
 use crate::rules::suggest::closest;
+use crate::syntax::yaml::Style;
 use crate::syntax::{Node, TextRange};
 
 /// How deep `$ref` chains and nested unions are followed when describing a schema.
@@ -71,6 +72,15 @@ impl<'s, 'a> Reporter<'s, 'a> {
         self.emit_with_related(code, range, message, None);
     }
 
+    /// The diagnostic `emit` would push, for callers that add to it first.
+    fn diagnostic(&self, code: &'static str, range: TextRange, message: String) -> Diagnostic {
+        let message = match &self.tail {
+            Some(tail) => format!("{message}{tail}"),
+            None => message,
+        };
+        Diagnostic::new(code, self.file, range, message)
+    }
+
     fn emit_with_related(
         &mut self,
         code: &'static str,
@@ -78,11 +88,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
         message: String,
         related: Option<(TextRange, String)>,
     ) {
-        let message = match &self.tail {
-            Some(tail) => format!("{message}{tail}"),
-            None => message,
-        };
-        let mut diagnostic = Diagnostic::new(code, self.file, range, message);
+        let mut diagnostic = self.diagnostic(code, range, message);
         if let Some((related_range, note)) = related {
             diagnostic = diagnostic.with_related(self.file, related_range, note);
         }
@@ -350,7 +356,8 @@ impl<'s, 'a> Reporter<'s, 'a> {
             .unwrap_or_default();
         for name in unexpected {
             let mut message = format!("unknown field `{name}` in {label}");
-            if let Some(suggestion) = closest(name, allowed.iter().copied()) {
+            let suggestion = closest(name, allowed.iter().copied());
+            if let Some(suggestion) = suggestion {
                 message.push_str(&format!("; did you mean `{suggestion}`?"));
             }
             if allowed.is_empty() && patterns.is_empty() {
@@ -361,10 +368,15 @@ impl<'s, 'a> Reporter<'s, 'a> {
                 let separator = if message.ends_with('?') { " " } else { "; " };
                 message.push_str(&format!("{separator}allowed fields: {}", listed.join(", ")));
             }
-            let range = target
-                .key_of(name)
-                .map_or_else(|| target.head_range(), Node::range);
-            self.emit(codes::UNKNOWN_FIELD, range, message);
+            let key = target.key_of(name);
+            let range = key.map_or_else(|| target.head_range(), Node::range);
+            // Renaming the key fixes it unless the mapping has the suggested key already.
+            let fix = key
+                .zip(suggestion.filter(|s| target.key_of(s).is_none()))
+                .and_then(|(key, suggestion)| rename_key(self.file, key, name, suggestion));
+            let mut diagnostic = self.diagnostic(codes::UNKNOWN_FIELD, range, message);
+            diagnostic.fixes.extend(fix);
+            self.out.push(diagnostic);
         }
     }
 
@@ -923,6 +935,31 @@ fn plain(value: &Value) -> String {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
+}
+
+/// "Rename `name` to `suggestion`": the key rewritten in place, when it is written as a plain or
+/// quoted scalar spelled as it reads (the length of its range shows that).
+fn rename_key(file: FileId, key: Node<'_>, name: &str, suggestion: &str) -> Option<Fix> {
+    if key.is_alias() || key.scalar() != Some(name) {
+        return None;
+    }
+    let written = key.range().len() as usize;
+    let text = match key.style()? {
+        Style::Plain if written == name.len() => suggestion.to_owned(),
+        Style::Quoted if written == name.len() + 2 => {
+            crate::rules::fixes::double_quoted(suggestion)
+        }
+        _ => return None,
+    };
+    Some(
+        Fix::replace(
+            format!("Rename `{name}` to `{suggestion}`"),
+            file,
+            key.range(),
+            text,
+        )
+        .preferred(),
+    )
 }
 
 /// Allowed values as the example in the docs shows them: `a, b, c`.
