@@ -947,6 +947,9 @@ fn highlights_inlay_hints_and_lenses_in_utf16_and_utf8_clients() {
             json!({"line": 15, "character": 12})
         );
         assert!(client.shutdown().success());
+    }
+}
+
 /// The quick fixes offered for the diagnostics a range touches.
 fn code_actions(client: &mut Client, uri: &str, range: [u32; 4]) -> Vec<Value> {
     let result = client.request(
