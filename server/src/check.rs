@@ -64,7 +64,12 @@ pub fn run_scoped_check(
         changes.retain(|c| !matches!(c, Change::Set { path: p, .. } if *p == path));
         changes.push(Change::Set { path, text });
     }
-    let mut outcome = check_changes(changes, cwd);
+    // `${…}` references read the process environment after the workspace's properties, as
+    // `swarmkit run` started from this shell would.
+    let environment = std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+        .collect();
+    let mut outcome = check_changes_in(changes, cwd, std::sync::Arc::new(environment));
     let in_scope = |path: &Path| asked.iter().any(|a| path.starts_with(a));
     let scoped = |id: FileId| outcome.index.file(id).is_some_and(|f| in_scope(&f.path));
     let diagnostics: Vec<Diagnostic> = outcome
@@ -90,7 +95,17 @@ fn absolute(path: &Path) -> PathBuf {
 /// Indexes `changes` in one batch and collects every diagnostic. Used by `run_check` and by
 /// tests that hand files in directly.
 pub fn check_changes(changes: Vec<Change>, cwd: PathBuf) -> CheckOutcome {
-    let mut index = Index::new();
+    check_changes_in(changes, cwd, Default::default())
+}
+
+/// [`check_changes`] with `environment` as what `${…}` references read after the workspaces'
+/// properties (and where `SWARMKIT_ENV` is looked up).
+pub fn check_changes_in(
+    changes: Vec<Change>,
+    cwd: PathBuf,
+    environment: std::sync::Arc<std::collections::BTreeMap<String, String>>,
+) -> CheckOutcome {
+    let mut index = Index::with_environment(environment);
     index.apply(changes);
     let mut files: Vec<(&Path, FileId)> = index.files().map(|f| (f.path.as_path(), f.id)).collect();
     // Paths are unique, so an unstable sort on the workers gives the same order.

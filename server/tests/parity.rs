@@ -234,3 +234,8 @@ parity! {
 parity! {
     duplicate_keys_keep_the_last_value => "yaml.duplicate-key--last-wins",
 }
+
+// `${…}` substituted before any check: properties, environment, defaults.
+parity! {
+    interpolation_from_every_source => "interpolation--every-source",
+}

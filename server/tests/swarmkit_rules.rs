@@ -1872,3 +1872,178 @@ governance:
         vec![]
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// `${…}` substitution, as SwarmKit applies it before any check.
+
+fn run_in(fixture: &str, environment: &[(&str, &str)]) -> Vec<(String, &'static str, String)> {
+    let environment = environment
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    let outcome = skillgraph::check::check_changes_in(
+        changes(fixture),
+        std::path::PathBuf::from("/"),
+        std::sync::Arc::new(environment),
+    );
+    outcome
+        .diagnostics
+        .iter()
+        .map(|d| describe(&outcome.index, d))
+        .filter(|(_, code, _)| !code.starts_with("schema."))
+        .collect()
+}
+
+const TEAM_WITH_REFERENCES: &str = r#"
+    root:
+      id: root
+      role: root
+      skills: ["${team.skill}", "sum${OTHER_NOT_SET:-marise}", "${NOT_SET}", "$${team.skill}"]
+    "#;
+
+#[test]
+fn references_resolve_from_properties_environment_and_defaults() {
+    let fixture = format!(
+        "{}//- /ws/workspace.env.yaml\nteam:\n  skill: store\n",
+        with_baseline(&team(TEAM_WITH_REFERENCES))
+    );
+    // Unresolved and escaped references stay as written and are judged as that text, on the
+    // whole scalar as written.
+    assert_eq!(
+        run_in(&fixture, &[]),
+        vec![
+            d(
+                "topologies/team.yaml",
+                "agent.unknown-skill",
+                "\"${NOT_SET}\""
+            ),
+            d(
+                "topologies/team.yaml",
+                "agent.unknown-skill",
+                "\"$${team.skill}\""
+            ),
+        ]
+    );
+    // The environment answers after the properties.
+    let found = run_in(&fixture, &[("NOT_SET", "fetch"), ("team.skill", "nope")]);
+    assert_eq!(
+        found,
+        vec![d(
+            "topologies/team.yaml",
+            "agent.unknown-skill",
+            "\"$${team.skill}\""
+        )],
+    );
+}
+
+#[test]
+fn swarmkit_env_selects_the_property_file_variant() {
+    let fixture = format!(
+        "{}//- /ws/workspace.env.yaml\nteam:\n  skill: store\n//- /ws/workspace.env.prod.yaml\nteam:\n  skill: nope\n",
+        with_baseline(&team(
+            "root:\n  id: root\n  role: root\n  skills: [\"${team.skill}\"]\n"
+        ))
+    );
+    assert_eq!(run_in(&fixture, &[]), vec![]);
+    assert_eq!(run_in(&fixture, &[("SWARMKIT_ENV", "dev")]), vec![]);
+    assert_eq!(
+        run_in(&fixture, &[("SWARMKIT_ENV", "prod")]),
+        vec![d(
+            "topologies/team.yaml",
+            "agent.unknown-skill",
+            "\"${team.skill}\""
+        )]
+    );
+}
+
+#[test]
+fn workspace_env_unreadable_when_the_property_file_does_not_parse() {
+    let fixture = format!(
+        "{}//- /ws/workspace.env.yaml\nteam: [store\n",
+        with_baseline(&team(
+            "root:\n  id: root\n  role: root\n  skills: [\"${team.skill:-store}\"]\n"
+        ))
+    );
+    let found = run_in(&fixture, &[]);
+    assert_eq!(codes(&found), ["workspace.env-unreadable"], "{found:#?}");
+    assert_eq!(found[0].0, "workspace.env.yaml");
+    // A list at the top is read as no properties too; a mapping is fine.
+    let fixture = format!("{}//- /ws/workspace.env.yaml\n- store\n", with_baseline(""));
+    assert_eq!(codes(&run_in(&fixture, &[])), ["workspace.env-unreadable"]);
+    let fixture = format!("{}//- /ws/workspace.env.yaml\na: b\n", with_baseline(""));
+    assert_eq!(run_in(&fixture, &[]), vec![]);
+}
+
+#[test]
+fn yaml_interpolation_too_large_past_the_growth_cap() {
+    let big = "x".repeat(1024 * 1024);
+    let fixture = format!(
+        "{}//- /ws/workspace.env.yaml\nbig: {big}\n",
+        with_baseline(&team(
+            "root:\n  id: root\n  role: root\n  skills: [store]\n  prompt:\n    system: \"${big}${big}${big}${big}${big}\"\n"
+        ))
+    );
+    let found = run_in(&fixture, &[]);
+    assert_eq!(
+        found,
+        vec![d(
+            "topologies/team.yaml",
+            "yaml.interpolation-too-large",
+            "\"${big}${big}${big}${big}${big}\""
+        )]
+    );
+    // Four fit.
+    let fixture = fixture.replace("${big}${big}${big}${big}${big}", "${big}${big}${big}");
+    assert_eq!(run_in(&fixture, &[]), vec![]);
+}
+
+#[test]
+fn editing_the_property_file_or_the_environment_re_checks_the_references() {
+    use skillgraph::index::{Change, Index};
+    let fixture = format!(
+        "{}//- /ws/workspace.env.yaml\nteam:\n  skill: store\n",
+        with_baseline(&team(
+            "root:\n  id: root\n  role: root\n  skills: [\"${team.skill}\"]\n"
+        ))
+    );
+    let mut index = Index::new();
+    index.apply(changes(&fixture));
+    let team = index
+        .file_id(std::path::Path::new("/ws/topologies/team.yaml"))
+        .unwrap();
+    let codes_of = |index: &Index| -> Vec<&'static str> {
+        index.diagnostics(team).iter().map(|d| d.code).collect()
+    };
+    assert_eq!(codes_of(&index), Vec::<&str>::new());
+    let touched = index.apply(vec![Change::Set {
+        path: "/ws/workspace.env.yaml".into(),
+        text: "team:\n  skill: nope\n".into(),
+    }]);
+    assert!(touched.contains(&team));
+    assert!(codes_of(&index).contains(&"agent.unknown-skill"));
+    // Removing the file: the reference stays as written.
+    index.apply(vec![Change::Remove {
+        path: "/ws/workspace.env.yaml".into(),
+    }]);
+    assert!(codes_of(&index).contains(&"schema.pattern-mismatch"));
+    // The environment answers now.
+    let mut settings = index.settings.clone();
+    settings.environment = std::sync::Arc::new(
+        [("team.skill".to_owned(), "fetch".to_owned())]
+            .into_iter()
+            .collect(),
+    );
+    index.set_settings(settings);
+    assert_eq!(codes_of(&index), Vec::<&str>::new());
+}
+
+#[test]
+fn hostile_references_are_read_in_one_pass_and_stay_as_written() {
+    // 200,000 unterminated `${`, then nested and unterminated references: nothing resolves,
+    // nothing is reported, and the whole file is checked.
+    let open = "${".repeat(200_000);
+    let fixture = with_baseline(&team(&format!(
+        "root:\n  id: root\n  role: root\n  skills: [store]\n  prompt:\n    system: \"{open} ${{A:-${{B:-${{C}}}}}} ${{D\"\n"
+    )));
+    assert_eq!(run_in(&fixture, &[]), vec![]);
+}

@@ -20,6 +20,76 @@ pub struct HoverResult {
 }
 
 pub fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
+    let reference = reference_hover(index, file, offset);
+    let Some(substitution) = index.file(file)?.parsed.substitution_at(offset) else {
+        return reference;
+    };
+    let about = substitution_markdown(index, file, substitution);
+    Some(match reference {
+        Some(mut hover) => {
+            hover.markdown.push_str("\n\n---\n\n");
+            hover.markdown.push_str(&about);
+            hover
+        }
+        None => HoverResult {
+            markdown: about,
+            range: substitution.range,
+        },
+    })
+}
+
+/// Most references a substitution hover lists, and most characters of the value it shows.
+const SHOWN_REFERENCES: usize = 20;
+const SHOWN_VALUE_CHARS: usize = 200;
+
+/// What a value holding `${…}` became and where each reference's value came from.
+fn substitution_markdown(
+    index: &Index,
+    file: FileId,
+    substitution: &crate::syntax::interpolate::Substitution,
+) -> String {
+    use crate::syntax::interpolate::Source;
+    let property_file = index
+        .workspace_of(file)
+        .and_then(|workspace| index.variables(workspace))
+        .and_then(|variables| variables.property_file.as_ref())
+        .and_then(|path| path.file_name())
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "workspace.env.yaml".to_owned());
+    let mut value: String = substitution.value.chars().take(SHOWN_VALUE_CHARS).collect();
+    if value.len() < substitution.value.len() {
+        value.push('…');
+    }
+    let mut text = if substitution.too_large {
+        "**Substitution** is past the growth cap: the value is checked as written".to_owned()
+    } else {
+        format!("**Substituted value** (as SwarmKit reads it): `{value}`")
+    };
+    for reference in substitution.references.iter().take(SHOWN_REFERENCES) {
+        let name = &reference.name;
+        let line = match reference.source {
+            Source::Property => format!("`{name}`: property of `{property_file}`"),
+            Source::Environment => format!("`{name}`: from the environment"),
+            Source::Default => format!("`{name}`: not set, so its `:-` default"),
+            Source::Unresolved => {
+                format!("`{name}`: not set and no default, so `${{{name}}}` stays as written")
+            }
+            Source::Escaped => format!("`$${{{name}}}`: escaped, the literal text `${{{name}}}`"),
+        };
+        text.push_str("\n- ");
+        text.push_str(&line);
+    }
+    let more = substitution
+        .references
+        .len()
+        .saturating_sub(SHOWN_REFERENCES);
+    if more > 0 {
+        text.push_str(&format!("\n- … {more} more"));
+    }
+    text
+}
+
+fn reference_hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
     if let Content::SkillMd(skill) = &index.file(file)?.parsed.content {
         return skill_md_hover(index, file, skill, offset);
     }
@@ -623,6 +693,82 @@ agents:
         assert_eq!(
             refusal("a", &["b".into()]),
             "a requires b, which has not been called in this session. Call b first, then retry."
+        );
+    }
+
+    #[test]
+    fn a_substituted_value_says_what_it_became_and_from_where() {
+        let ws = r#"
+//- /w/workspace.yaml
+apiVersion: swarmkit/v1
+kind: Workspace
+metadata:
+  id: w
+//- /w/workspace.env.yaml
+team:
+  skill: summarise
+//- /w/skills/summarise.yaml
+apiVersion: swarmkit/v1
+kind: Skill
+metadata:
+  id: summarise
+  name: Summarise
+  description: Summarises notes.
+category: capability
+implementation:
+  type: llm_prompt
+//- /w/topologies/t.yaml
+apiVersion: swarmkit/v1
+kind: Topology
+metadata:
+  name: t
+agents:
+  root:
+    id: root
+    role: root
+    skills: ["${team.$1skill}", "x${NOT_SET}y${NOT_SET:-z}$${a}"]
+    prompt:
+      system: "say ${NOT$2_SET:-hi}"
+"#;
+        let at = |n: u32| {
+            let mut text = ws.to_owned();
+            for k in 1..=2 {
+                text = text.replace(&format!("${k}"), if k == n { "$0" } else { "" });
+            }
+            let f = fixture(&text);
+            hover(&f.index, f.cursor_file, f.offset).expect("a hover")
+        };
+        let on_grant = at(1).markdown;
+        // The skill it resolved to, then the substitution.
+        assert!(on_grant.contains("Summarises notes."), "{on_grant}");
+        assert!(
+            on_grant.contains("**Substituted value** (as SwarmKit reads it): `summarise`"),
+            "{on_grant}"
+        );
+        assert!(
+            on_grant.contains("`team.skill`: property of `workspace.env.yaml`"),
+            "{on_grant}"
+        );
+        let on_prompt = at(2);
+        expect_test::expect![[r#"
+            **Substituted value** (as SwarmKit reads it): `say hi`
+            - `NOT_SET`: not set, so its `:-` default"#]]
+        .assert_eq(&on_prompt.markdown);
+        let f = fixture(
+            &ws.replace("$1", "")
+                .replace("$2", "")
+                .replace("x${NOT", "$0x${NOT"),
+        );
+        let mixed = hover(&f.index, f.cursor_file, f.offset)
+            .expect("a hover")
+            .markdown;
+        assert!(
+            mixed.contains("`NOT_SET`: not set and no default, so `${NOT_SET}` stays as written"),
+            "{mixed}"
+        );
+        assert!(
+            mixed.contains("`$${a}`: escaped, the literal text `${a}`"),
+            "{mixed}"
         );
     }
 }

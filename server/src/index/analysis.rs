@@ -4,8 +4,9 @@ use super::classify::FileRole;
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::model::config::Config;
 use crate::model::skill_md::SkillMd;
-use crate::model::swarmkit::{Artifact, ArtifactKind};
+use crate::model::swarmkit::{Artifact, ArtifactKind, EnvFile};
 use crate::model::tools::ToolList;
+use crate::syntax::interpolate::{Substitution, Variables};
 use crate::syntax::{bom_len, YamlDocument};
 
 /// Files over this size get one `file.too-large` diagnostic and are otherwise skipped.
@@ -23,6 +24,8 @@ pub enum Content {
     SkillMd(SkillMd),
     /// A `.json` file read as a saved MCP `tools/list` result.
     ToolList(ToolList),
+    /// A workspace's property file (`workspace.env*.yaml`).
+    Env(EnvFile),
 }
 
 /// The result of analysing one file on its own.
@@ -33,8 +36,11 @@ pub struct ParsedFile {
     /// the file is lowered and checked: nothing reads it later.
     pub yaml: Option<YamlDocument>,
     pub content: Content,
-    /// Diagnostics that depend on this file alone.
+    /// Diagnostics that depend on this file alone (and on its workspace's variables).
     pub local: Vec<Diagnostic>,
+    /// What each scalar holding `${` became, in text order; empty when none does. A file with
+    /// any is analysed again when its workspace's variables change.
+    pub substitutions: Vec<Substitution>,
 }
 
 impl ParsedFile {
@@ -43,16 +49,29 @@ impl ParsedFile {
             yaml: None,
             content: Content::None,
             local,
+            substitutions: Vec::new(),
         }
+    }
+
+    /// The substitution of the scalar at `offset`, if that scalar holds `${`.
+    pub fn substitution_at(&self, offset: u32) -> Option<&Substitution> {
+        let after = self
+            .substitutions
+            .partition_point(|s| s.range.start <= offset);
+        self.substitutions[..after]
+            .last()
+            .filter(|s| s.range.contains_inclusive(offset))
     }
 }
 
 /// `invalid_utf8_at` is the decoder's answer: where the first byte that was not UTF-8 was.
+/// `variables` are those of the file's workspace (empty for files outside one).
 pub(crate) fn analyze(
     id: FileId,
     text: &str,
     invalid_utf8_at: Option<u32>,
     role: &FileRole,
+    variables: &Variables,
 ) -> ParsedFile {
     if *role == FileRole::Json {
         // Parsed whether or not a config names it (cheap, and it keeps roles independent of
@@ -65,6 +84,7 @@ pub(crate) fn analyze(
             yaml: None,
             content: Content::ToolList(ToolList::parse(&text[bom..], bom as u32)),
             local: Vec::new(),
+            substitutions: Vec::new(),
         };
     }
     if !role.is_ours() {
@@ -90,7 +110,7 @@ pub(crate) fn analyze(
             "this file holds NUL bytes, so it is binary, not text; it was not checked",
         )]);
     }
-    let mut parsed = analyze_text(id, text, role);
+    let mut parsed = analyze_text(id, text, role, variables);
     // Bytes that were not UTF-8 were replaced by U+FFFD when the file was read; the file is
     // still checked, and the first replacement is reported. A U+FFFD the file really holds is
     // just a character.
@@ -105,9 +125,12 @@ pub(crate) fn analyze(
     parsed
 }
 
-fn analyze_text(id: FileId, text: &str, role: &FileRole) -> ParsedFile {
+fn analyze_text(id: FileId, text: &str, role: &FileRole, variables: &Variables) -> ParsedFile {
     match role {
-        FileRole::WorkspaceManifest | FileRole::SwarmKit { .. } => analyze_swarmkit(id, text, role),
+        FileRole::WorkspaceManifest | FileRole::SwarmKit { .. } => {
+            analyze_swarmkit(id, text, role, variables)
+        }
+        FileRole::EnvFile { .. } => analyze_env(id, text),
         FileRole::Config => {
             let (config, mut local) = Config::parse(id, text);
             crate::rules::tools::check_config_local(id, text, &config, &mut local);
@@ -115,6 +138,7 @@ fn analyze_text(id: FileId, text: &str, role: &FileRole) -> ParsedFile {
                 yaml: None,
                 content: Content::Config(config),
                 local,
+                substitutions: Vec::new(),
             }
         }
         FileRole::SkillMd => analyze_skill_md(id, text),
@@ -122,9 +146,12 @@ fn analyze_text(id: FileId, text: &str, role: &FileRole) -> ParsedFile {
     }
 }
 
-fn analyze_swarmkit(id: FileId, text: &str, role: &FileRole) -> ParsedFile {
+fn analyze_swarmkit(id: FileId, text: &str, role: &FileRole, variables: &Variables) -> ParsedFile {
     let bom = bom_len(text);
-    let yaml = YamlDocument::parse(&text[bom..], bom as u32);
+    let mut yaml = YamlDocument::parse(&text[bom..], bom as u32);
+    // SwarmKit substitutes `${…}` in every value before it validates or resolves anything, so
+    // every check below reads the substituted tree.
+    let substitutions = crate::syntax::interpolate::interpolate(&mut yaml, variables);
     let kind = match role {
         FileRole::SwarmKit { expected, .. } => *expected,
         _ => ArtifactKind::Workspace,
@@ -137,7 +164,8 @@ fn analyze_swarmkit(id: FileId, text: &str, role: &FileRole) -> ParsedFile {
         Some(root) => Content::SwarmKit(Artifact::lower(kind, root)),
         None => Content::None,
     };
-    let local = crate::rules::swarmkit_file::check(id, role, &yaml);
+    let mut local = crate::rules::swarmkit_file::check(id, role, &yaml);
+    crate::rules::swarmkit_file::substitution_diagnostics(id, &substitutions, &mut local);
     // The tree is dropped here: everything later (cross-file rules, the IDE) reads the lowered
     // artifact, its spans and the text, so keeping a tree per file would only cost memory.
     drop(yaml);
@@ -145,6 +173,21 @@ fn analyze_swarmkit(id: FileId, text: &str, role: &FileRole) -> ParsedFile {
         yaml: None,
         content,
         local,
+        substitutions,
+    }
+}
+
+/// A property file: its properties, and what would make SwarmKit ignore it.
+fn analyze_env(id: FileId, text: &str) -> ParsedFile {
+    let bom = bom_len(text);
+    let yaml = YamlDocument::parse(&text[bom..], bom as u32);
+    let env = EnvFile::lower(&yaml, text);
+    let local = crate::rules::swarmkit_file::check_env_file(id, &yaml, &env);
+    ParsedFile {
+        yaml: None,
+        content: Content::Env(env),
+        local,
+        substitutions: Vec::new(),
     }
 }
 
@@ -164,6 +207,7 @@ fn analyze_skill_md(id: FileId, text: &str) -> ParsedFile {
         yaml,
         content: Content::SkillMd(skill),
         local,
+        substitutions: Vec::new(),
     }
 }
 
@@ -180,7 +224,7 @@ mod tests {
             directory: "skills".to_owned(),
             too_deep: false,
         };
-        let parsed = analyze(FileId(1), text, None, &role);
+        let parsed = analyze(FileId(1), text, None, &role, &Variables::default());
         assert!(parsed.yaml.is_none());
         assert!(matches!(
             parsed.content,
@@ -192,6 +236,7 @@ mod tests {
             "---\nname: a\ndescription: b\n---\n",
             None,
             &FileRole::SkillMd,
+            &Variables::default(),
         );
         assert!(skill.yaml.is_some());
     }

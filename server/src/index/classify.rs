@@ -26,6 +26,12 @@ pub enum FileRole {
         /// More than one subdirectory below the artifact directory: SwarmKit does not load it.
         too_deep: bool,
     },
+    /// `workspace.env.yaml` (`variant: None`) or `workspace.env.<variant>.yaml` at a workspace's
+    /// root: the property map `${…}` references read (`syntax::interpolate`).
+    EnvFile {
+        workspace: FileId,
+        variant: Option<String>,
+    },
     SkillMd,
     Config,
     /// A `.json` file: a saved MCP `tools/list` result when a config's `mcp-tool-lists` names
@@ -96,11 +102,30 @@ pub fn classify(path: &Path, workspace_of: impl Fn(&Path) -> Option<FileId>) -> 
     FileRole::Unrelated
 }
 
+/// `workspace.env.yaml` is the default property file (`Some(None)`), `workspace.env.<name>.yaml`
+/// the one `SWARMKIT_ENV=<name>` selects (`_read_env_file` in the runtime's
+/// `resolver/_env_config.py` looks for exactly these names; `.yml` is not read).
+pub fn env_variant(name: &OsStr) -> Option<Option<String>> {
+    let name = name.to_str()?;
+    let rest = name.strip_prefix("workspace.env")?.strip_suffix(".yaml")?;
+    match rest {
+        "" => Some(None),
+        _ => rest
+            .strip_prefix('.')
+            .filter(|variant| !variant.is_empty())
+            .map(|variant| Some(variant.to_owned())),
+    }
+}
+
 fn swarmkit_role(workspace: FileId, below_reversed: &[&OsStr], name: &OsStr) -> FileRole {
     // `below_reversed` holds the directories between the workspace root and the file, innermost
     // first.
     let Some(&directory) = below_reversed.last() else {
-        return FileRole::Unrelated; // a YAML file at the workspace root other than the manifest
+        // At the workspace root, only the property files are read besides the manifest.
+        return match env_variant(name) {
+            Some(variant) => FileRole::EnvFile { workspace, variant },
+            None => FileRole::Unrelated,
+        };
     };
     // Artifact directories have ASCII names; a name that is not UTF-8 is none of them.
     let Some(expected) = directory.to_str().and_then(ArtifactKind::for_directory) else {
@@ -166,6 +191,27 @@ mod tests {
     fn what_is_not_ours() {
         assert_eq!(role("/w/evals/x.yaml"), FileRole::Unrelated);
         assert_eq!(role("/w/other.yaml"), FileRole::Unrelated);
+        assert_eq!(
+            role("/w/workspace.env.yaml"),
+            FileRole::EnvFile {
+                workspace: FileId(7),
+                variant: None
+            }
+        );
+        assert_eq!(
+            role("/w/workspace.env.prod.yaml"),
+            FileRole::EnvFile {
+                workspace: FileId(7),
+                variant: Some("prod".into())
+            }
+        );
+        assert_eq!(role("/w/workspace.env.yml"), FileRole::Unrelated);
+        assert_eq!(role("/w/workspace.envx.yaml"), FileRole::Unrelated);
+        assert_eq!(
+            role("/w/skills/workspace.env.yaml"),
+            role("/w/skills/x.yaml")
+        );
+        assert_eq!(role("/elsewhere/workspace.env.yaml"), FileRole::Unrelated);
         assert_eq!(role("/w/skills/.hidden.yaml"), FileRole::Unrelated);
         assert_eq!(role("/w/skills/.drafts/x.yaml"), FileRole::Unrelated);
         assert_eq!(role("/elsewhere/skills/x.yaml"), FileRole::Unrelated);

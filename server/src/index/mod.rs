@@ -24,6 +24,7 @@ pub use keys::Key;
 
 use crate::diagnostic::{Diagnostic, FileId, Severity};
 use crate::model::swarmkit::ArtifactKind;
+use crate::syntax::interpolate::Variables;
 use crate::syntax::LineIndex;
 
 /// Settings that change what the checks say, beyond the files themselves.
@@ -34,6 +35,10 @@ pub struct Settings {
     /// The editor's settings as a whole (the keys of `skillgraph.toml`), applied to files with
     /// no `skillgraph.toml` above them. `None` when the editor sent none.
     pub config: Option<crate::model::config::Config>,
+    /// The environment `${…}` references read after the workspace's properties (and where
+    /// `SWARMKIT_ENV` is looked up): the CLI's process environment; in the server its process
+    /// environment with the editor's `env` settings on top.
+    pub environment: Arc<std::collections::BTreeMap<String, String>>,
 }
 
 /// One file in the index.
@@ -80,6 +85,10 @@ pub struct Index {
     memos: Memos,
     /// Directory -> the `skillgraph.toml` nearest above it, found once per directory.
     config_dirs: ConfigDirs,
+    /// Workspace (manifest file) -> the variables its files' `${…}` read: its property file and
+    /// the environment. Computed before the workspace's files are analysed; when it changes,
+    /// the files holding `${` are analysed again.
+    variables: imbl::HashMap<FileId, Arc<Variables>>,
     pub settings: Settings,
 }
 
@@ -152,6 +161,20 @@ impl Memos {
     }
 }
 
+/// (id, path, text, where the first non-UTF-8 byte was, role): a file to analyse.
+type Job = (FileId, PathBuf, Arc<str>, Option<u32>, FileRole);
+
+/// The workspace a file of this role belongs to (a manifest is its own).
+fn workspace_of_role(id: FileId, role: &FileRole) -> Option<FileId> {
+    match role {
+        FileRole::WorkspaceManifest => Some(id),
+        FileRole::SwarmKit { workspace, .. } | FileRole::EnvFile { workspace, .. } => {
+            Some(*workspace)
+        }
+        _ => None,
+    }
+}
+
 /// A change to the file set.
 #[derive(Clone, Debug)]
 pub enum Change {
@@ -204,6 +227,13 @@ impl Change {
 impl Index {
     pub fn new() -> Index {
         Index::default()
+    }
+
+    /// An index whose `${…}` references read `environment` after the workspace's properties.
+    pub fn with_environment(environment: Arc<std::collections::BTreeMap<String, String>>) -> Index {
+        let mut index = Index::default();
+        index.settings.environment = environment;
+        index
     }
 
     pub fn file(&self, id: FileId) -> Option<&FileEntry> {
@@ -270,6 +300,8 @@ impl Index {
         // The last text of every file set in this batch, analysed together below.
         let mut pending: HashMap<FileId, (PathBuf, Arc<str>, Option<u32>)> = HashMap::new();
         let mut removed_config_dirs: Vec<PathBuf> = Vec::new();
+        // Workspaces whose property files changed: their variables are computed again.
+        let mut variables_of: HashSet<FileId> = HashSet::new();
 
         for change in changes {
             let (change, invalid_utf8_at) = match change {
@@ -309,6 +341,9 @@ impl Index {
                         removed_config_dirs.extend(path.parent().map(Path::to_owned));
                     }
                     if let Some(entry) = self.files.remove(&id) {
+                        if let FileRole::EnvFile { workspace, .. } = entry.role {
+                            variables_of.insert(workspace);
+                        }
                         self.replace_contributions(
                             id,
                             &entry.contributions,
@@ -329,8 +364,6 @@ impl Index {
             }
         }
 
-        // (id, path, text, where the first non-UTF-8 byte was, role)
-        type Job = (FileId, PathBuf, Arc<str>, Option<u32>, FileRole);
         let mut jobs: Vec<Job> = pending
             .into_iter()
             .map(|(id, (path, text, invalid_utf8_at))| {
@@ -358,25 +391,45 @@ impl Index {
             }
         }
 
-        jobs.sort_by_key(|job| job.0);
-        // Parse, lower, contributions and line index on the workers; the main thread only
-        // files the results.
-        let analysed = parallel_map(&jobs, |(id, path, text, invalid_utf8_at, role)| {
-            let parsed = analysis::analyze(*id, text, *invalid_utf8_at, role);
-            let contributions = keys::contributions(*id, path, text, role, &parsed);
-            let line_index = LineIndex::new(text);
-            (parsed, contributions, line_index)
-        });
-        for ((id, path, text, invalid_utf8_at, role), analysed) in jobs.into_iter().zip(analysed) {
-            self.store(
-                id,
-                path,
-                (text, invalid_utf8_at),
-                role,
-                analysed,
-                &mut changed_keys,
-            );
+        // Property files first: the files of their workspace are analysed with what they say.
+        let (env_jobs, mut jobs): (Vec<Job>, Vec<Job>) = jobs
+            .into_iter()
+            .partition(|job| matches!(job.4, FileRole::EnvFile { .. }));
+        for job in &env_jobs {
+            if let FileRole::EnvFile { workspace, .. } = job.4 {
+                variables_of.insert(workspace);
+            }
         }
+        self.analyse_and_store(env_jobs, &mut changed_keys);
+        // Variables that changed re-analyse the files holding `${` of that workspace; a
+        // workspace analysed for the first time gets its variables computed.
+        let mut workspaces: HashSet<FileId> = jobs
+            .iter()
+            .filter_map(|job| workspace_of_role(job.0, &job.4))
+            .filter(|workspace| !self.variables.contains_key(workspace))
+            .collect();
+        workspaces.extend(variables_of);
+        let roots = self.roots_by_workspace(!workspaces.is_empty());
+        for workspace in workspaces {
+            if self.refresh_variables(workspace, &roots) {
+                for entry in self.files.values() {
+                    let interpolates = !entry.parsed.substitutions.is_empty();
+                    if interpolates
+                        && workspace_of_role(entry.id, &entry.role) == Some(workspace)
+                        && touched.insert(entry.id)
+                    {
+                        jobs.push((
+                            entry.id,
+                            entry.path.clone(),
+                            entry.text.clone(),
+                            entry.invalid_utf8_at,
+                            entry.role.clone(),
+                        ));
+                    }
+                }
+            }
+        }
+        self.analyse_and_store(jobs, &mut changed_keys);
 
         self.memos.forget(&changed_keys);
         if changed_keys
@@ -443,7 +496,39 @@ impl Index {
     /// every file is returned, since a severity may have changed anywhere.
     pub fn set_settings(&mut self, settings: Settings) -> HashSet<FileId> {
         let config_changed = self.settings.config != settings.config;
+        let environment_changed = self.settings.environment != settings.environment;
         self.settings = settings;
+        if environment_changed {
+            // Files holding `${` of every workspace whose variables changed are analysed again,
+            // as if their text had been set.
+            let workspaces: Vec<FileId> = self.variables.keys().copied().collect();
+            let roots = self.roots_by_workspace(true);
+            let mut again = Vec::new();
+            for workspace in workspaces {
+                if self.refresh_variables(workspace, &roots) {
+                    again.extend(
+                        self.files
+                            .values()
+                            .filter(|entry| !entry.parsed.substitutions.is_empty())
+                            .filter(|entry| {
+                                workspace_of_role(entry.id, &entry.role) == Some(workspace)
+                            })
+                            .map(|entry| match entry.invalid_utf8_at {
+                                Some(invalid_at) => Change::SetDecoded {
+                                    path: entry.path.clone(),
+                                    text: entry.text.to_string(),
+                                    invalid_at,
+                                },
+                                None => Change::Set {
+                                    path: entry.path.clone(),
+                                    text: entry.text.to_string(),
+                                },
+                            }),
+                    );
+                }
+            }
+            self.apply(again);
+        }
         let changed_keys: HashSet<Key> = if config_changed {
             HashSet::from([Key::EditorConfig])
         } else {
@@ -454,6 +539,77 @@ impl Index {
             self.store_check(id, diagnostics, reads);
         }
         self.files.keys().copied().collect()
+    }
+
+    /// Parses, lowers and computes contributions and line indexes on the workers (each file with
+    /// its workspace's variables); the main thread only files the results.
+    fn analyse_and_store(&mut self, mut jobs: Vec<Job>, changed_keys: &mut HashSet<Key>) {
+        jobs.sort_by_key(|job| job.0);
+        let none = Variables::default();
+        let analysed = parallel_map(&jobs, |(id, path, text, invalid_utf8_at, role)| {
+            let variables = workspace_of_role(*id, role)
+                .and_then(|workspace| self.variables.get(&workspace))
+                .map_or(&none, Arc::as_ref);
+            let parsed = analysis::analyze(*id, text, *invalid_utf8_at, role, variables);
+            let contributions = keys::contributions(*id, path, text, role, &parsed);
+            let line_index = LineIndex::new(text);
+            (parsed, contributions, line_index)
+        });
+        for ((id, path, text, invalid_utf8_at, role), analysed) in jobs.into_iter().zip(analysed) {
+            self.store(
+                id,
+                path,
+                (text, invalid_utf8_at),
+                role,
+                analysed,
+                changed_keys,
+            );
+        }
+    }
+
+    /// The variables of `workspace`'s files: the property file SwarmKit would read (the
+    /// variant `SWARMKIT_ENV` names when it exists, else `workspace.env.yaml`), then the
+    /// environment. Stores them; true when they replaced different ones.
+    fn refresh_variables(&mut self, workspace: FileId, roots: &HashMap<FileId, PathBuf>) -> bool {
+        let Some(root) = roots.get(&workspace) else {
+            return self.variables.remove(&workspace).is_some();
+        };
+        let environment = &self.settings.environment;
+        let variant = environment
+            .get("SWARMKIT_ENV")
+            .filter(|name| !name.is_empty())
+            .map(|name| root.join(format!("workspace.env.{name}.yaml")));
+        let property_file = variant
+            .into_iter()
+            .chain([root.join("workspace.env.yaml")])
+            .filter_map(|path| self.by_path.get(&path).and_then(|id| self.files.get(id)))
+            .find(|entry| matches!(entry.role, FileRole::EnvFile { .. }));
+        let variables = match property_file.map(|entry| (&entry.path, &entry.parsed.content)) {
+            Some((path, Content::Env(env))) => env.variables(path, environment),
+            _ => Variables {
+                environment: environment.clone(),
+                ..Variables::default()
+            },
+        };
+        let previous = self.variables.insert(workspace, Arc::new(variables));
+        // A workspace seen for the first time has no file analysed with other variables.
+        previous.is_some_and(|previous| previous != self.variables[&workspace])
+    }
+
+    /// Workspace (manifest file) -> its root directory; empty unless `wanted`.
+    fn roots_by_workspace(&self, wanted: bool) -> HashMap<FileId, PathBuf> {
+        if !wanted {
+            return HashMap::new();
+        }
+        self.workspace_roots
+            .iter()
+            .map(|(dir, &id)| (id, dir.clone()))
+            .collect()
+    }
+
+    /// The variables the files of `workspace` were analysed with.
+    pub fn variables(&self, workspace: FileId) -> Option<&Variables> {
+        self.variables.get(&workspace).map(Arc::as_ref)
     }
 
     fn intern(&mut self, path: &Path) -> (FileId, bool) {

@@ -2,6 +2,7 @@
 //! pull-model clients, `workspace/configuration`. They take the keys of `skillgraph.toml` (at the
 //! top or under `skillgraph`) and act as the config of files with no `skillgraph.toml` above them.
 
+use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
@@ -20,9 +21,12 @@ pub fn settings_from(options: &serde_json::Value) -> Option<(Settings, Vec<Strin
     let section = options.get("skillgraph").unwrap_or(options);
     let object = section.as_object()?;
     // JSON nulls have no TOML form; a null key means "not set".
+    // `env` is the server's own key, not one of skillgraph.toml's: the environment that
+    // `${…}` references read, on top of the server's process environment.
+    let (environment, mut env_problems) = environment_with(object.get("env"));
     let object: serde_json::Map<String, serde_json::Value> = object
         .iter()
-        .filter(|(_, v)| !v.is_null())
+        .filter(|(k, v)| !v.is_null() && k.as_str() != "env")
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     let text = match toml::to_string(&object) {
@@ -40,8 +44,47 @@ pub fn settings_from(options: &serde_json::Value) -> Option<(Settings, Vec<Strin
     let settings = Settings {
         severity_overrides: config.rules.iter().cloned().collect(),
         config: Some(config),
+        environment,
     };
-    Some((settings, problems.into_iter().map(|d| d.message).collect()))
+    env_problems.extend(problems.into_iter().map(|d| d.message));
+    Some((settings, env_problems))
+}
+
+/// The server's process environment: what `${…}` references read after a workspace's
+/// properties when the editor sets no `env`.
+pub fn process_environment() -> Arc<BTreeMap<String, String>> {
+    Arc::new(
+        std::env::vars_os()
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+            .collect(),
+    )
+}
+
+/// The process environment with the editor's `env` setting (an object of strings) on top, and
+/// what was wrong with the setting.
+fn environment_with(
+    setting: Option<&serde_json::Value>,
+) -> (Arc<BTreeMap<String, String>>, Vec<String>) {
+    let mut problems = Vec::new();
+    let mut environment = (*process_environment()).clone();
+    match setting {
+        None | Some(serde_json::Value::Null) => {}
+        Some(serde_json::Value::Object(entries)) => {
+            for (name, value) in entries {
+                match value.as_str() {
+                    Some(value) => {
+                        environment.insert(name.clone(), value.to_owned());
+                    }
+                    None => {
+                        problems.push(format!("`env.{name}` must be a string, so it is ignored"))
+                    }
+                }
+            }
+        }
+        Some(_) => problems
+            .push("`env` must be an object of names to strings, so it is ignored".to_owned()),
+    }
+    (Arc::new(environment), problems)
 }
 
 impl Backend {

@@ -45,7 +45,9 @@ pub struct State {
 impl State {
     pub fn new() -> State {
         State {
-            index: Arc::new(Index::new()),
+            index: Arc::new(Index::with_environment(
+                super::settings::process_environment(),
+            )),
             encoding: PositionEncoding::Utf16,
             roots: Vec::new(),
             open: HashMap::new(),

@@ -218,8 +218,9 @@ field with a value of the documented shape.",
         explanation: "YAML guesses types from how a value is written: `version: 1.0` is a number, `skills: a` is \
 a string rather than a list, and an empty `key:` is null. The schema fixes the type of every field, and SwarmKit \
 rejects the file when they differ. Write the value in the expected form: quote a string that looks like a number, \
-use `[a, b]` or `- a` for a list, indent a mapping under its key. Values holding `${…}` interpolation are not \
-judged, as they are only known at run time.",
+use `[a, b]` or `- a` for a list, indent a mapping under its key. A value holding `${…}` is judged after \
+substitution, as SwarmKit judges it (see `yaml.interpolation-too-large` and ARCHITECTURE.md); a reference that \
+nothing resolves stays as written and is judged as that text.",
     },
     RuleDoc {
         code: codes::PATTERN,
@@ -822,28 +823,29 @@ provenance:
     }
 
     #[test]
-    fn interpolation_is_not_judged() {
+    fn an_unresolved_reference_is_judged_as_written() {
+        // SwarmKit validates the text it could not substitute: `${CATEGORY}` is not a category.
         let text = skill_with("category: capability", "category: ${CATEGORY}");
-        assert_eq!(check(SchemaKind::Skill, &text), vec![]);
+        let codes: Vec<_> = check(SchemaKind::Skill, &text)
+            .iter()
+            .map(|d| d.code)
+            .collect();
+        assert_eq!(codes, ["schema.enum-mismatch"]);
         let text = skill_with(
             "  type: mcp_tool\n  server: greeter\n  tool: hello",
             "  type: agent\n  topology: helper\n  timeout_s: ${TIMEOUT}",
         );
-        assert_eq!(check(SchemaKind::Skill, &text), vec![]);
+        let codes: Vec<_> = check(SchemaKind::Skill, &text)
+            .iter()
+            .map(|d| d.code)
+            .collect();
+        assert_eq!(codes, ["schema.type-mismatch"]);
+        // A string field holding one is fine as text.
         let text = skill_with(
             "description: Greets the person who asked.",
-            "description: ${D}",
+            "description: ${DESCRIPTION}",
         );
         assert_eq!(check(SchemaKind::Skill, &text), vec![]);
-        let text = "apiVersion: swarmkit/v1
-kind: Trigger
-metadata:
-  id: t
-  name: T
-type: manual
-targets: [\"${TARGET}\"]
-";
-        assert_eq!(check(SchemaKind::Trigger, text), vec![]);
     }
 
     #[test]

@@ -33,7 +33,75 @@ Move it up a level.",
         explanation: "Every SwarmKit artifact is a YAML mapping with `apiVersion`, `kind` and `metadata`. An empty \
 file, a list or a lone scalar cannot be loaded. Write the artifact as a mapping, or delete the file.",
     },
+    RuleDoc {
+        code: "workspace.env-unreadable",
+        severity: Severity::Warning,
+        summary: "A `workspace.env*.yaml` property file does not parse, so SwarmKit reads none of its properties.",
+        explanation: "SwarmKit reads the property map that `${…}` references look up first from `workspace.env.yaml`, or from `workspace.env.<name>.yaml` when `SWARMKIT_ENV=<name>` selects one (swarmkit-runtime 1.265.0, `load_env_config_typed` and `_read_env_file` in `resolver/_env_config.py`). When the file is not valid YAML it is skipped without a word: every reference then falls through to the environment and its `:-default`, or stays as written. Fix the YAML at the place shown. A file whose top is not a mapping is skipped the same way.",
+    },
+    RuleDoc {
+        code: "yaml.interpolation-too-large",
+        severity: Severity::Error,
+        summary: "Substituting `${…}` here would make the file grow past what is checked.",
+        explanation: "Every `${…}` in a value is replaced by its property, environment value or default before anything is checked, as SwarmKit does. What substitution may add to one file is capped at 4 MiB, all values together, so a huge property referenced many times cannot make checking slow. The value past the cap is checked as written and this error says so. Reference large values fewer times, or shorten them.",
+    },
 ];
+
+/// The diagnostics substitution itself gives: a value past the growth cap, checked as written.
+pub(crate) fn substitution_diagnostics(
+    file: FileId,
+    substitutions: &[crate::syntax::interpolate::Substitution],
+    out: &mut Vec<Diagnostic>,
+) {
+    let cap = crate::syntax::interpolate::MAX_GROWTH / (1024 * 1024);
+    for substitution in substitutions.iter().filter(|s| s.too_large) {
+        out.push(Diagnostic::new(
+            "yaml.interpolation-too-large",
+            file,
+            substitution.range,
+            format!(
+                "substituting the `${{…}}` references of this value would add more than the {cap} MiB this file may grow by, so it is checked as written; reference large values fewer times"
+            ),
+        ));
+    }
+}
+
+/// The local diagnostics of a property file: its syntax (a file SwarmKit cannot parse is
+/// skipped whole) and repeated keys.
+pub(crate) fn check_env_file(
+    file: FileId,
+    yaml: &YamlDocument,
+    env: &crate::model::swarmkit::EnvFile,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    if let Some(error) = yaml.errors.first().filter(|_| env.unreadable) {
+        out.push(Diagnostic::new(
+            "workspace.env-unreadable",
+            file,
+            error.range,
+            format!(
+                "{}; SwarmKit skips a property file it cannot parse, so no `${{…}}` reference reads any property of it",
+                error.message
+            ),
+        ));
+    } else if let Some(root) = yaml.root().filter(|root| !root.is_mapping()) {
+        out.push(Diagnostic::new(
+            "workspace.env-unreadable",
+            file,
+            root.range(),
+            format!(
+                "this property file is a {}, not a mapping of properties, so SwarmKit reads no property from it",
+                root.type_name()
+            ),
+        ));
+    }
+    out.extend(
+        syntax_diagnostics(file, yaml)
+            .into_iter()
+            .filter(|d| d.code == "yaml.duplicate-key"),
+    );
+    out
+}
 
 /// The local diagnostics of a SwarmKit file (manifest or artifact).
 pub(crate) fn check(file: FileId, role: &FileRole, yaml: &YamlDocument) -> Vec<Diagnostic> {

@@ -3,6 +3,7 @@
 //! skills, agents or workspaces.
 
 mod frontmatter;
+pub mod interpolate;
 mod line_index;
 mod text;
 pub mod yaml;

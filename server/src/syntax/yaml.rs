@@ -76,6 +76,9 @@ pub enum Style {
     Plain,
     Quoted,
     Block,
+    /// A string that `${…}` substitution produced (`syntax::interpolate`): its text is not the
+    /// text written at its range, so no part of the range can be mapped to part of the text.
+    Substituted,
 }
 
 #[derive(Clone, Debug)]
@@ -150,6 +153,44 @@ impl YamlDocument {
 
     pub fn has_syntax_error(&self) -> bool {
         self.errors.iter().any(|e| e.kind == YamlErrorKind::Syntax)
+    }
+
+    /// Scalars written as values or sequence items (never keys) whose text holds `${`: the ones
+    /// SwarmKit's interpolation may change. Linear in the tree.
+    pub fn interpolation_candidates(&self) -> Vec<NodeId> {
+        let mut is_key = vec![false; self.nodes.len()];
+        for data in &self.nodes {
+            if let NodeKind::Mapping(children) = data.kind {
+                for pair in self.run(children, 2).chunks_exact(2) {
+                    is_key[pair[0].0 as usize] = true;
+                }
+            }
+        }
+        (0..self.nodes.len())
+            .filter(|&at| !is_key[at])
+            .map(|at| NodeId(at as u32))
+            .filter(|&id| match self.data(id).kind {
+                NodeKind::Scalar { text, .. } => self.text(text).contains("${"),
+                _ => false,
+            })
+            .collect()
+    }
+
+    /// Replaces the text of the scalar `id` (what substitution made of it); its range stays the
+    /// one written. Nothing else in the tree moves.
+    pub fn set_scalar(&mut self, id: NodeId, text: &str, style: Style) {
+        let start = self.scalars.len() as u32;
+        self.scalars.push_str(text);
+        let data = &mut self.nodes[id.0 as usize];
+        if let NodeKind::Scalar { .. } = data.kind {
+            data.kind = NodeKind::Scalar {
+                text: ScalarText {
+                    start,
+                    len: text.len() as u32,
+                },
+                style,
+            };
+        }
     }
 
     /// Nodes written in the text (aliases count once).

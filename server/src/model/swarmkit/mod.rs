@@ -1,12 +1,14 @@
 //! The SwarmKit artifacts we reason about, with the spans of every id and reference.
 
 mod archetype;
+mod env;
 mod skill;
 mod topology;
 mod trigger;
 mod workspace;
 
 pub use archetype::{Archetype, Executor};
+pub use env::{EnvFile, RawProperty};
 pub use skill::{ImplementationType, Skill};
 pub use topology::{Agent, AgentIndex, RequiresBlock, RequiresRule, Topology};
 pub use trigger::Trigger;
@@ -227,8 +229,9 @@ impl Grant {
                 found: node.type_name(),
             };
         };
-        if origin.is_some() {
-            // Used through an alias: the whole alias is the place, the id has no sub-range.
+        // Used through an alias, or made by `${…}` substitution: the whole scalar is the place,
+        // the id has no sub-range in the text as written.
+        if origin.is_some() || node.style() == Some(crate::syntax::yaml::Style::Substituted) {
             let id = |rest: &str| Spanned::new(rest.to_owned(), range).with_origin(origin);
             return if let Some(rest) = text.strip_prefix("server:") {
                 Grant::Server {

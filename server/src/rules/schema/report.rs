@@ -139,21 +139,6 @@ impl<'s, 'a> Reporter<'s, 'a> {
         use ValidationErrorKind as K;
         let instance: &Value = error.instance();
         let kind = error.kind();
-        // `${…}` is filled in at run time: its final type, form and length are not ours to judge.
-        if is_interpolated(instance)
-            && matches!(
-                kind,
-                K::Type { .. }
-                    | K::Pattern { .. }
-                    | K::Enum { .. }
-                    | K::Format { .. }
-                    | K::Constant { .. }
-                    | K::MinLength { .. }
-                    | K::MaxLength { .. }
-            )
-        {
-            return;
-        }
         let pointer = error.instance_path().as_str();
         let target = locate(self.root, &segments(pointer));
         let label = self.label(&target, pointer, scope);
@@ -497,9 +482,6 @@ impl<'s, 'a> Reporter<'s, 'a> {
         scope: &Scope,
     ) {
         let instance: &Value = error.instance();
-        if is_interpolated(instance) {
-            return;
-        }
         let pointer = error.instance_path().as_str();
         let Some(branches) = self
             .at(error.schema_path().as_str())
@@ -570,7 +552,6 @@ impl<'s, 'a> Reporter<'s, 'a> {
                     );
                     self.emit(codes::REQUIRED, target.head_range(), message);
                 }
-                Some(value) if is_interpolated(value) => {}
                 Some(value) => match consts.iter().position(|c| *c == value) {
                     Some(index) if union != Union::OneOfMany => {
                         let chosen = Scope {
@@ -788,10 +769,6 @@ impl<'s, 'a> Reporter<'s, 'a> {
 /// The schema path of the object a keyword belongs to (`/a/b/required` -> `/a/b`).
 fn parent(schema_path: &str) -> Option<&str> {
     schema_path.rfind('/').map(|at| &schema_path[..at])
-}
-
-pub(super) fn is_interpolated(value: &Value) -> bool {
-    matches!(value, Value::String(s) if s.contains("${"))
 }
 
 fn required_names(schema: &Value) -> Vec<&str> {
