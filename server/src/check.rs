@@ -17,7 +17,26 @@ pub struct CheckOutcome {
     pub widened: Vec<(PathBuf, PathBuf)>,
     files_checked: usize,
     cwd: PathBuf,
+    /// The paths asked about; empty for a check of everything (`check_changes`).
+    asked: Vec<PathBuf>,
 }
+
+/// What `check --fix` did: each file it changed, with its text before and after, and whether
+/// the passes reached a point where no safe fix was left.
+pub struct FixOutcome {
+    /// (path, original text, fixed text), in path order.
+    pub files: Vec<(PathBuf, String, String)>,
+    /// Fixes applied, over all passes.
+    pub applied: usize,
+    pub passes: usize,
+    /// False when safe fixes were still offered after [`MAX_FIX_PASSES`] passes.
+    pub converged: bool,
+}
+
+/// Passes of `check --fix`. A pass applies every safe fix that does not collide with another;
+/// the next pass takes up what collided and what a fix made fixable. Fixes only remove or
+/// rewrite what their diagnostic names, so real files settle in two or three passes.
+pub const MAX_FIX_PASSES: usize = 10;
 
 /// Checks everything under `paths`. Fails only when nothing at all could be read.
 pub fn run_check(paths: &[PathBuf]) -> Result<CheckOutcome, String> {
@@ -85,6 +104,7 @@ pub fn run_scoped_check(
         .count();
     outcome.diagnostics = diagnostics;
     outcome.widened = widened;
+    outcome.asked = asked;
     Ok(outcome)
 }
 
@@ -121,10 +141,105 @@ pub fn check_changes_in(
         widened: Vec::new(),
         files_checked,
         cwd,
+        asked: Vec::new(),
     }
 }
 
 impl CheckOutcome {
+    fn in_scope(&self, path: &Path) -> bool {
+        self.asked.is_empty() || self.asked.iter().any(|a| path.starts_with(a))
+    }
+
+    /// The diagnostics of the files in scope, in path order, from the index as it is now.
+    fn collect_diagnostics(&self) -> Vec<Diagnostic> {
+        let mut files: Vec<(&Path, FileId)> = self
+            .index
+            .files()
+            .filter(|f| self.in_scope(&f.path))
+            .map(|f| (f.path.as_path(), f.id))
+            .collect();
+        files.sort_unstable();
+        files
+            .iter()
+            .flat_map(|&(_, id)| self.index.diagnostics(id))
+            .collect()
+    }
+
+    /// Applies the safe fixes of the files in scope, in memory, and checks again, until none is
+    /// left or [`MAX_FIX_PASSES`] passes are done; the diagnostics are then those of the fixed
+    /// texts. A fix that would edit a file out of scope, or a file whose bytes were not UTF-8
+    /// (writing its decoded text back would replace them), is left alone. Nothing is written:
+    /// the caller writes `files` (or shows them as a diff).
+    pub fn apply_safe_fixes(&mut self) -> FixOutcome {
+        let mut original: std::collections::BTreeMap<PathBuf, String> = Default::default();
+        let mut applied = 0;
+        let mut passes = 0;
+        let mut converged = false;
+        loop {
+            let writable = |file: FileId| {
+                self.index
+                    .file(file)
+                    .is_some_and(|f| f.invalid_utf8_at.is_none() && self.in_scope(&f.path))
+            };
+            let candidates: Vec<Diagnostic> = self
+                .diagnostics
+                .iter()
+                .filter_map(|d| {
+                    let mut d = d.clone();
+                    d.fixes.retain(|f| f.edits.iter().all(|e| writable(e.file)));
+                    (!d.fixes.is_empty()).then_some(d)
+                })
+                .collect();
+            let (plan, chosen) = crate::fix::plan_safe_fixes(&candidates);
+            if chosen == 0 {
+                converged = true;
+                break;
+            }
+            if passes == MAX_FIX_PASSES {
+                break;
+            }
+            passes += 1;
+            let mut changes = Vec::new();
+            for (file, edits) in plan {
+                let Some(entry) = self.index.file(file) else {
+                    continue;
+                };
+                // The plan keeps edits apart, so this cannot fail; if it did, the file is
+                // left as it is rather than half-fixed.
+                let Ok(text) = crate::fix::apply_edits(&entry.text, &edits) else {
+                    continue;
+                };
+                original
+                    .entry(entry.path.clone())
+                    .or_insert_with(|| entry.text.to_string());
+                changes.push(Change::Set {
+                    path: entry.path.clone(),
+                    text,
+                });
+            }
+            applied += chosen;
+            self.index.apply(changes);
+            self.diagnostics = self.collect_diagnostics();
+        }
+        let files = original
+            .into_iter()
+            .filter_map(|(path, before)| {
+                let after = self
+                    .index
+                    .file(self.index.file_id(&path)?)?
+                    .text
+                    .to_string();
+                (after != before).then_some((path, before, after))
+            })
+            .collect();
+        FixOutcome {
+            files,
+            applied,
+            passes,
+            converged,
+        }
+    }
+
     /// (errors, warnings).
     pub fn counts(&self) -> (usize, usize) {
         let count = |s| self.diagnostics.iter().filter(|d| d.severity == s).count();

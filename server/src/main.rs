@@ -72,6 +72,14 @@ enum Command {
         /// Colour in human output (auto: when stdout is a terminal and NO_COLOR is unset).
         #[arg(long, value_enum, default_value = "auto")]
         color: ColorChoice,
+        /// Apply the safe fixes (repeats removed, values quoted, fields moved under
+        /// `metadata:`), write the files, and report what is left.
+        #[arg(long, conflicts_with = "diff")]
+        fix: bool,
+        /// Print the safe fixes as a unified diff instead of the report, writing nothing.
+        /// Exit status 1 when there is something to fix.
+        #[arg(long)]
+        diff: bool,
     },
     /// Run the language server on stdin/stdout.
     Lsp {
@@ -98,6 +106,8 @@ fn main() -> ExitCode {
             format,
             deny_warnings,
             color,
+            fix,
+            diff,
         } => {
             let color = match color {
                 ColorChoice::Always => true,
@@ -106,10 +116,23 @@ fn main() -> ExitCode {
                     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
                 }
             };
-            check(paths, stdin_filename, format, deny_warnings, color)
+            let fixes = match (fix, diff) {
+                (true, _) => Fixes::Write,
+                (_, true) => Fixes::Diff,
+                _ => Fixes::None,
+            };
+            check(paths, stdin_filename, format, deny_warnings, color, fixes)
         }
         Command::Lsp { .. } => skillgraph::lsp::run(),
     }
+}
+
+/// What `check` does with the safe fixes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fixes {
+    None,
+    Write,
+    Diff,
 }
 
 fn check(
@@ -118,11 +141,18 @@ fn check(
     format: Format,
     deny_warnings: bool,
     color: bool,
+    fixes: Fixes,
 ) -> ExitCode {
     let dash = paths.iter().any(|p| p.as_os_str() == "-");
     let mut paths: Vec<PathBuf> = paths.into_iter().filter(|p| p.as_os_str() != "-").collect();
     if dash && stdin_filename.is_none() {
         eprintln!("skillgraph: `-` reads stdin and needs --stdin-filename to say which file it is");
+        return ExitCode::from(2);
+    }
+    if fixes == Fixes::Write && stdin_filename.is_some() {
+        eprintln!(
+            "skillgraph: --fix writes files and cannot fix stdin; use --diff to see the fixes"
+        );
         return ExitCode::from(2);
     }
     let stdin = match stdin_filename {
@@ -153,13 +183,65 @@ fn check(
     if paths.is_empty() && given > 0 && stdin.is_none() {
         return ExitCode::from(2);
     }
-    let outcome = match skillgraph::check::run_scoped_check(&paths, stdin) {
+    let mut outcome = match skillgraph::check::run_scoped_check(&paths, stdin) {
         Ok(outcome) => outcome,
         Err(message) => {
             eprintln!("skillgraph: {message}");
             return ExitCode::from(2);
         }
     };
+    if fixes != Fixes::None {
+        let fixed = outcome.apply_safe_fixes();
+        let files = fixed.files.len();
+        if fixes == Fixes::Diff {
+            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            for (path, before, after) in &fixed.files {
+                // `a/` and `b/` before a relative path, as git writes them; an absolute
+                // path as it is.
+                let shown = outcome.display_path(path);
+                let shown = shown.strip_prefix('/').unwrap_or(&shown);
+                if let Err(error) =
+                    skillgraph::cli::diff::write_unified(&mut stdout, shown, before, after)
+                {
+                    if error.kind() != std::io::ErrorKind::BrokenPipe {
+                        eprintln!("skillgraph: cannot write the diff: {error}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            let _ = stdout.flush();
+        } else {
+            for (path, _, after) in &fixed.files {
+                if let Err(error) = std::fs::write(path, after) {
+                    eprintln!("skillgraph: cannot write {}: {error}", path.display());
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        let verb = if fixes == Fixes::Diff {
+            "would fix"
+        } else {
+            "fixed"
+        };
+        eprintln!(
+            "skillgraph: {verb} {} in {files} {}",
+            plural(fixed.applied, "problem", "problems"),
+            if files == 1 { "file" } else { "files" }
+        );
+        if !fixed.converged {
+            eprintln!(
+                "skillgraph: safe fixes were still offered after {} passes, so some are not applied; run again, or fix them by hand",
+                skillgraph::check::MAX_FIX_PASSES
+            );
+        }
+        if fixes == Fixes::Diff {
+            return if files > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    }
     if format == Format::Human {
         for (path, root) in &outcome.widened {
             eprintln!(
@@ -188,4 +270,8 @@ fn check(
     } else {
         ExitCode::SUCCESS
     }
+}
+
+fn plural(count: usize, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
 }

@@ -59,3 +59,104 @@ fn json_summary_counts_every_severity() {
     }
     assert!(document["summary"]["infos"].as_u64().unwrap() > 0);
 }
+
+/// `(code, path)` of every diagnostic of a JSON report, paths relative to `root`.
+fn problems(json: &[u8], root: &std::path::Path) -> Vec<(String, String)> {
+    let document: serde_json::Value = serde_json::from_slice(json).unwrap();
+    let mut all: Vec<(String, String)> = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let path = std::path::Path::new(d["path"].as_str().unwrap());
+            let path = path.strip_prefix(root).unwrap_or(path);
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                path.display().to_string(),
+            )
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// `--fix` on a copy of the demo removes exactly the problems a safe fix exists for (and the
+/// loop that a removed self-dependency was), writes the files, and leaves a fixed point:
+/// `--diff` then shows nothing.
+#[test]
+fn fix_leaves_exactly_the_problems_without_a_safe_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    copy_tree(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/demo")),
+        &root,
+    );
+    let root_arg = root.to_str().unwrap();
+    let before = skillgraph(&["check", "--format", "json", root_arg]);
+    let before = problems(&before.stdout, &root);
+
+    let diff = skillgraph(&["check", "--diff", root_arg]);
+    assert_eq!(diff.status.code(), Some(1));
+    let shown = String::from_utf8(diff.stdout).unwrap();
+    assert!(
+        shown.contains("-description: Reads: PDFs\n+description: \"Reads: PDFs\"\n"),
+        "{shown}"
+    );
+    assert!(String::from_utf8_lossy(&diff.stderr).contains("would fix 4 problems in 3 files"));
+
+    let fixed = skillgraph(&["check", "--fix", "--format", "json", root_arg]);
+    assert_eq!(fixed.status.code(), Some(1), "errors remain");
+    let stderr = String::from_utf8_lossy(&fixed.stderr);
+    assert!(stderr.contains("fixed 4 problems in 3 files"), "{stderr}");
+    let after = problems(&fixed.stdout, &root);
+    let mut gone = before.clone();
+    for problem in &after {
+        let at = gone
+            .iter()
+            .position(|p| p == problem)
+            .expect("a new problem");
+        gone.remove(at);
+    }
+    let estate = "build-conventions/topologies/estate.yaml";
+    let expected_gone: Vec<(String, String)> = [
+        ("agent.depends-on-cycle", estate),
+        ("agent.depends-on-self", estate),
+        ("agent.requires-duplicate", estate),
+        ("skillmd.metadata-shape", "agent-skills/pdf-tools/SKILL.md"),
+        ("skillmd.yaml-parse", "agent-skills/broken-yaml/SKILL.md"),
+    ]
+    .iter()
+    .map(|(c, p)| (c.to_string(), p.to_string()))
+    .collect();
+    assert_eq!(gone, expected_gone);
+    // The files on disk are the fixed ones: a new check agrees, and nothing is left to fix.
+    let again = skillgraph(&["check", "--format", "json", root_arg]);
+    assert_eq!(problems(&again.stdout, &root), after);
+    let diff = skillgraph(&["check", "--diff", root_arg]);
+    assert_eq!(diff.status.code(), Some(0));
+    assert!(diff.stdout.is_empty());
+    let text = std::fs::read_to_string(root.join("agent-skills/broken-yaml/SKILL.md")).unwrap();
+    assert!(text.contains("description: \"Reads: PDFs\"\n"), "{text}");
+}
+
+#[test]
+fn fix_refuses_stdin_and_diff_together_with_fix() {
+    let output = skillgraph(&["check", "--fix", "-", "--stdin-filename", "a/SKILL.md"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot fix stdin"));
+    let output = skillgraph(&["check", "--fix", "--diff", "examples/demo"]);
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -1,6 +1,7 @@
 //! The output formats of `skillgraph check`: human, json, sarif, github. Each renders a
 //! [`Report`]; positions are converted from byte offsets here, at the edge.
 
+pub mod diff;
 mod github;
 mod human;
 mod json;
