@@ -1073,3 +1073,96 @@ fn code_actions_fix_in_utf16_and_utf8_and_rename_only_when_the_client_can() {
         client.shutdown();
     }
 }
+
+#[test]
+fn pull_diagnostics_replace_push_in_utf16_and_utf8_clients() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_fixture("estate", root);
+    let topology = file_uri(&root.join(TOPOLOGY));
+    // A client that does not pull is not offered it (and gets pushes, as the tests above show).
+    let (client, init) = Client::start(root, vscode_capabilities());
+    assert!(init["capabilities"].get("diagnosticProvider").is_none());
+    drop(client);
+
+    // (capabilities, the ranges of the two unknown grants on line 22, after CJK and an emoji)
+    let utf16 = [[22, 35, 22, 41], [22, 43, 22, 57]];
+    let utf8 = [[22, 35, 22, 47], [22, 49, 22, 63]];
+    for (mut capabilities, line_22) in [(vscode_capabilities(), utf16), (utf8_capabilities(), utf8)]
+    {
+        capabilities["textDocument"]["diagnostic"] = json!({"relatedDocumentSupport": false});
+        capabilities["workspace"]["diagnostics"] = json!({"refreshSupport": true});
+        let (mut client, init) = Client::start(root, capabilities);
+        let provider = &init["capabilities"]["diagnosticProvider"];
+        assert_eq!(provider["interFileDependencies"], true, "{init:#}");
+        assert_eq!(provider["workspaceDiagnostics"], true);
+        // Once indexed, the server asks the client to pull.
+        client.wait_for("workspace/diagnostic/refresh", |m| {
+            m["method"] == "workspace/diagnostic/refresh"
+        });
+
+        let report = client.request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": topology}}),
+        );
+        assert_eq!(report["kind"], "full");
+        let items = report["items"].as_array().unwrap();
+        assert_eq!(
+            agent_diagnostics(items),
+            vec![
+                d("agent.unknown-skill", line_22[0]),
+                d("agent.unknown-skill", line_22[1]),
+                d("agent.unknown-skill", [23, 28, 23, 37]),
+                d("agent.requires-unknown-skill", [25, 24, 25, 38]),
+                d("agent.requires-unknown-skill", [26, 10, 26, 24]),
+            ]
+        );
+        let result_id = report["resultId"].clone();
+        let again = client.request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": topology}, "previousResultId": result_id}),
+        );
+        assert_eq!(again, json!({"kind": "unchanged", "resultId": result_id}));
+
+        // The workspace report holds the topology, with the same items.
+        let workspace = client.request("workspace/diagnostic", json!({"previousResultIds": []}));
+        let of_topology: Vec<&Value> = workspace["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["uri"] == topology)
+            .collect();
+        assert_eq!(of_topology.len(), 1);
+        assert_eq!(of_topology[0]["items"].as_array().unwrap(), items);
+
+        // Defining `audit-log` in another file changes the topology's result: the server asks
+        // for a pull again, and the next one says so.
+        let skill = root.join("skills/audit-log.yaml");
+        client.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {
+                "uri": file_uri(&skill), "languageId": "yaml", "version": 1, "text": AUDIT_LOG_SKILL,
+            }}),
+        );
+        client.wait_for("a second refresh", |m| {
+            m["method"] == "workspace/diagnostic/refresh"
+        });
+        let after = client.request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": topology}, "previousResultId": result_id}),
+        );
+        assert_eq!(after["kind"], "full");
+        assert!(!agent_diagnostics(after["items"].as_array().unwrap())
+            .contains(&d("agent.unknown-skill", [23, 28, 23, 37])));
+
+        // Nothing was pushed: a client that pulls is never told twice.
+        assert!(
+            !client
+                .seen
+                .iter()
+                .any(|m| m["method"] == "textDocument/publishDiagnostics"),
+            "diagnostics were pushed to a client that pulls"
+        );
+        assert!(client.shutdown().success());
+    }
+}

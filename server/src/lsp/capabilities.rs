@@ -20,6 +20,12 @@ pub struct ClientOffers {
     /// The client applies file and folder renames in a workspace edit (`documentChanges` with
     /// `resourceOperations` holding `rename`).
     pub rename_files: bool,
+    /// The client pulls diagnostics (`textDocument/diagnostic`): the server then announces
+    /// `diagnosticProvider` and never pushes, so nothing is reported twice.
+    pub pull_diagnostics: bool,
+    /// The client re-pulls when asked (`workspace/diagnostic/refresh`): sent when an edit changed
+    /// the diagnostics of some file, which may be one the client did not edit.
+    pub diagnostic_refresh: bool,
 }
 
 impl ClientOffers {
@@ -37,6 +43,15 @@ impl ClientOffers {
                 .and_then(|w| w.work_done_progress)
                 .unwrap_or(false),
             pull_configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
+            pull_diagnostics: params
+                .capabilities
+                .text_document
+                .as_ref()
+                .is_some_and(|t| t.diagnostic.is_some()),
+            diagnostic_refresh: workspace
+                .and_then(|w| w.diagnostics.as_ref())
+                .and_then(|d| d.refresh_support)
+                .unwrap_or(false),
             rename_files: workspace
                 .and_then(|w| w.workspace_edit.as_ref())
                 .is_some_and(|e| {
@@ -87,8 +102,20 @@ pub fn workspace_roots(params: &InitializeParams) -> Vec<PathBuf> {
         .unwrap_or_default()
 }
 
-pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
+pub fn server_capabilities(
+    encoding: PositionEncoding,
+    offers: &ClientOffers,
+) -> ServerCapabilities {
     ServerCapabilities {
+        diagnostic_provider: offers.pull_diagnostics.then(|| {
+            DiagnosticServerCapabilities::Options(DiagnosticOptions {
+                identifier: Some("skillgraph".to_owned()),
+                // A file's diagnostics depend on other files (ids defined elsewhere).
+                inter_file_dependencies: true,
+                workspace_diagnostics: true,
+                work_done_progress_options: Default::default(),
+            })
+        }),
         position_encoding: Some(match encoding {
             PositionEncoding::Utf8 => PositionEncodingKind::UTF8,
             PositionEncoding::Utf16 => PositionEncodingKind::UTF16,

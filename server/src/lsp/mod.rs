@@ -13,6 +13,11 @@
 //! - Diagnostics are pushed for every file that has any, open or not, and only when they change;
 //!   they are held back until the initial indexing is done (no flood of unknown-id errors from a
 //!   half-read workspace), and that first batch goes out before the indexing progress ends.
+//! - A client that can pull diagnostics (`textDocument.diagnostic`) is offered
+//!   `textDocument/diagnostic` and `workspace/diagnostic` and gets nothing pushed; when an edit
+//!   changes some file's diagnostics the server sends `workspace/diagnostic/refresh` (if the client
+//!   supports it). Result ids are hashes of the diagnostics, so an unchanged file answers
+//!   `unchanged`.
 //! - An open document's text wins over the disk: watched-file events for it are ignored, and
 //!   closing it re-reads the disk (or removes the file if it is gone).
 //! - A document opened outside every workspace folder brings in the SwarmKit workspace around it
@@ -273,7 +278,7 @@ impl LanguageServer for Backend {
             self.apply_settings(options).await;
         }
         Ok(InitializeResult {
-            capabilities: capabilities::server_capabilities(encoding),
+            capabilities: capabilities::server_capabilities(encoding, &lock(&self.state).offers),
             server_info: Some(ServerInfo {
                 name: "skillgraph".to_owned(),
                 version: Some(env!("CARGO_PKG_VERSION").to_owned()),
@@ -418,6 +423,36 @@ impl LanguageServer for Backend {
             handlers::code_lenses(index, enc, &params)
         })
         .await
+    }
+
+    async fn diagnostic(
+        &self,
+        params: DocumentDiagnosticParams,
+    ) -> Result<DocumentDiagnosticReportResult> {
+        let report = self
+            .answer("textDocument/diagnostic", |index, enc| {
+                Some(handlers::document_diagnostics(index, enc, &params))
+            })
+            .await?;
+        Ok(report.unwrap_or_else(|| {
+            DocumentDiagnosticReportResult::Report(DocumentDiagnosticReport::Full(
+                Default::default(),
+            ))
+        }))
+    }
+
+    async fn workspace_diagnostic(
+        &self,
+        params: WorkspaceDiagnosticParams,
+    ) -> Result<WorkspaceDiagnosticReportResult> {
+        let report = self
+            .answer("workspace/diagnostic", |index, enc| {
+                Some(handlers::workspace_diagnostics(index, enc, &params))
+            })
+            .await?;
+        Ok(report.unwrap_or_else(|| {
+            WorkspaceDiagnosticReportResult::Report(WorkspaceDiagnosticReport::default())
+        }))
     }
 
     async fn prepare_rename(

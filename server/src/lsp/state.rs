@@ -85,6 +85,8 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 /// What the diagnostics task sends, in order.
 pub enum Outgoing {
     Publish(PublishDiagnosticsParams),
+    /// Asks a client that pulls diagnostics to pull again.
+    Refresh,
     /// Answered once everything queued before it has been sent.
     Flushed(tokio::sync::oneshot::Sender<()>),
 }
@@ -99,6 +101,29 @@ pub fn start_publisher(client: Client) -> mpsc::UnboundedSender<Outgoing> {
                     client
                         .publish_diagnostics(p.uri, p.diagnostics, p.version)
                         .await
+                }
+                Outgoing::Refresh => {
+                    // Refreshes queued behind this one ask for the same thing.
+                    let mut next = queue.try_recv().ok();
+                    while matches!(next, Some(Outgoing::Refresh)) {
+                        next = queue.try_recv().ok();
+                    }
+                    let _ = tokio::time::timeout(
+                        super::CLIENT_ANSWER_WAIT,
+                        client.workspace_diagnostic_refresh(),
+                    )
+                    .await;
+                    match next {
+                        Some(Outgoing::Publish(p)) => {
+                            client
+                                .publish_diagnostics(p.uri, p.diagnostics, p.version)
+                                .await
+                        }
+                        Some(Outgoing::Flushed(done)) => {
+                            let _ = done.send(());
+                        }
+                        Some(Outgoing::Refresh) | None => {}
+                    }
                 }
                 Outgoing::Flushed(done) => {
                     let _ = done.send(());
@@ -239,6 +264,7 @@ impl Backend {
                         Some(id) => {
                             state.published.insert(id, (uri, diagnostics));
                         }
+                        None if state.offers.pull_diagnostics => {}
                         None => self.send(uri, Vec::new(), None),
                     }
                 }
@@ -260,8 +286,12 @@ impl Backend {
         (state.index.checked_file_count(), result)
     }
 
-    /// Sends the diagnostics of `files` that differ from what the client last saw.
+    /// Sends the diagnostics of `files` that differ from what the client last saw. A client
+    /// that pulls diagnostics gets none pushed (LSP 3.17: pull replaces push); it is asked to
+    /// pull again instead, when it supports that, since an edit can change other files' results.
     pub(super) fn publish(&self, state: &mut State, files: impl IntoIterator<Item = FileId>) {
+        let pull = state.offers.pull_diagnostics;
+        let mut changed = false;
         let index = state.index.clone();
         let mut files: Vec<FileId> = files.into_iter().collect();
         files.sort();
@@ -272,7 +302,10 @@ impl Backend {
             files.into_iter().partition(|f| index.file(*f).is_none());
         for file in gone {
             if let Some((uri, _)) = state.published.remove(&file) {
-                self.send(uri, Vec::new(), None);
+                changed = true;
+                if !pull {
+                    self.send(uri, Vec::new(), None);
+                }
             }
         }
         for file in present {
@@ -299,7 +332,13 @@ impl Backend {
                     .published
                     .insert(file, (uri.clone(), diagnostics.clone()));
             }
-            self.send(uri, diagnostics, version);
+            changed = true;
+            if !pull {
+                self.send(uri, diagnostics, version);
+            }
+        }
+        if pull && changed && state.offers.diagnostic_refresh {
+            let _ = self.publisher.send(Outgoing::Refresh);
         }
     }
 
