@@ -239,3 +239,14 @@ parity! {
 parity! {
     interpolation_from_every_source => "interpolation--every-source",
 }
+
+// The bundled memory skills are `llm_prompt` skills: SwarmKit accepts `requires:` on them (our
+// own codes say the rules cannot hold).
+parity! {
+    memory_skills_in_requires => "memory-skills--requires",
+}
+
+// `output_schema` files ending `.yaml` / `.yml` are read as YAML.
+parity! {
+    output_schema_yaml_files => "agent.output-schema--yaml-suffixes",
+}

@@ -2047,3 +2047,39 @@ fn hostile_references_are_read_in_one_pass_and_stay_as_written() {
     )));
     assert_eq!(run_in(&fixture, &[]), vec![]);
 }
+
+#[test]
+fn bundled_memory_skills_are_llm_prompt_skills_for_requires() {
+    // `governed-memory` is an `llm_prompt` skill the runtime bundles: as a prerequisite it is
+    // never recorded as called, and a rule guarding it guards nothing.
+    let fixture = with_baseline(&root_requiring(
+        "store, governed-memory",
+        "governed-memory: [store]\n",
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![d(
+            "topologies/team.yaml",
+            "agent.requires-not-enforced",
+            "governed-memory"
+        )]
+    );
+    let fixture = with_baseline(&root_requiring(
+        "store, governed-memory",
+        "store: [governed-memory]\n",
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![d(
+            "topologies/team.yaml",
+            "agent.requires-unsatisfiable",
+            "store"
+        )]
+    );
+    // Guarding an MCP tool by an MCP tool stays silent, memory skills granted or not.
+    let fixture = with_baseline(&root_requiring(
+        "store, fetch, governed-memory",
+        "store: [fetch]\n",
+    ));
+    assert_eq!(check(&fixture), vec![]);
+}

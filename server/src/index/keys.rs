@@ -27,6 +27,9 @@ pub enum Key {
     EditorConfig,
     /// A JSON file, by path (the target of an `output_schema` path).
     JsonFile { path: std::path::PathBuf },
+    /// A YAML file of any role, by path (the target of an `output_schema` path: SwarmKit reads
+    /// `.yaml` and `.yml` schema files too).
+    YamlFile { path: std::path::PathBuf },
     /// The role registries declaring a role id (`roles[].id`).
     Role { workspace: FileId, id: String },
     /// The workspace manifest's content (MCP servers, command packs).
@@ -80,6 +83,14 @@ pub(crate) fn contributions(
         // Any JSON file may be a schema an `output_schema` points at; readers need its text.
         out.push((
             Key::JsonFile {
+                path: path.to_owned(),
+            },
+            fingerprint(text),
+        ));
+    }
+    if crate::index::classify::is_yaml(path) {
+        out.push((
+            Key::YamlFile {
                 path: path.to_owned(),
             },
             fingerprint(text),

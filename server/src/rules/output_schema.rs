@@ -17,9 +17,12 @@ pub const RULES: &[RuleDoc] = &[RuleDoc {
     severity: Severity::Error,
     summary: "An agent's output schema cannot be resolved: missing file, outside the workspace, a URL, or not a valid JSON Schema.",
     explanation: "`output_schema` is an inline JSON Schema or a path to one, relative to the file that declares \
-it. SwarmKit reads it when it loads the workspace and refuses the agent when the file is missing, lies outside \
+it. SwarmKit reads it when it loads the workspace (swarmkit-runtime 1.265.0, `resolve_output_schema` and \
+`_resolve_path` in `resolver/_output_schema_ref.py`) and refuses the agent when the file is missing, lies outside \
 the workspace, is a URL (a workspace must not depend on the network), does not parse, is not an object, or is \
-not a valid schema. An archetype's default is checked for every agent that inherits it (an explicit \
+not a valid schema. A `.yaml` or `.yml` file (any case) is read as YAML, any other as JSON. skillgraph reads \
+`.json`, `.yaml` and `.yml` files; a schema file with another suffix is not part of what it reads, so it is \
+neither found nor reported missing. An archetype's default is checked for every agent that inherits it (an explicit \
 `output_schema: null` opts out). Fix the path or the schema.",
 }];
 
@@ -116,25 +119,60 @@ fn problem(
                     path.value
                 ));
             }
-            let found = lookup.get(Key::JsonFile {
-                path: target.clone(),
-            });
+            // `_output_schema_ref.py` (`resolve_output_schema`) parses `.yaml` / `.yml` (any
+            // case) as YAML and everything else as JSON.
+            let suffix = target
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase());
+            let yaml = matches!(suffix.as_deref(), Some("yaml" | "yml"));
+            let found = if yaml {
+                lookup.get(Key::YamlFile {
+                    path: target.clone(),
+                })
+            } else {
+                lookup.get(Key::JsonFile {
+                    path: target.clone(),
+                })
+            };
+            // Discovery reads `.json`, `.yaml` and `.yml` files only (lower case): a schema file
+            // of another name is not part of the file set, so nothing can be said about it.
+            let in_file_set = crate::index::classify::is_json(&target)
+                || crate::index::classify::is_yaml(&target);
             let Some(entry) = found.first() else {
+                if !in_file_set {
+                    return None;
+                }
                 return fail(format!(
                     "names `{}`, which does not exist (paths are relative to the file that declares them)",
                     path.value
                 ));
             };
-            match serde_json::from_str::<serde_json::Value>(&entry.text) {
-                Err(error) => fail(format!(
-                    "names `{}`, which is not valid JSON: {error}",
-                    path.value
-                )),
+            let parsed = if yaml {
+                yaml_value(&entry.text).map_err(|why| format!("does not parse: {why}"))
+            } else {
+                serde_json::from_str::<serde_json::Value>(&entry.text)
+                    .map_err(|error| format!("is not valid JSON: {error}"))
+            };
+            match parsed {
+                Err(why) => fail(format!("names `{}`, which {why}", path.value)),
                 Ok(value) => invalid_schema(&value)
                     .map(|why| (path.range, format!("names `{}`, which {why}", path.value))),
             }
         }
     }
+}
+
+/// A YAML schema file as the JSON value PyYAML's `safe_load` gives (one document, last of
+/// repeated keys).
+fn yaml_value(text: &str) -> Result<serde_json::Value, String> {
+    let bom = crate::syntax::bom_len(text);
+    let doc = crate::syntax::YamlDocument::parse(&text[bom..], bom as u32);
+    if let Some(error) = doc.errors.first() {
+        return Err(error.message.clone());
+    }
+    Ok(doc
+        .root()
+        .map_or(serde_json::Value::Null, |root| root.to_json()))
 }
 
 /// Why a JSON value is not a usable JSON Schema (checked against the meta-schema of its

@@ -12,7 +12,9 @@ use crate::index::{Content, FileEntry, Key, Lookup};
 use crate::model::swarmkit::{Artifact, ArtifactKind, ImplementationType, Skill};
 use crate::syntax::TextRange;
 
-/// The bundled memory skills and their categories.
+/// The bundled memory skills and their categories. Both are `llm_prompt` skills
+/// (swarmkit-runtime 1.265.0, `memory/skills/governed-memory.yaml` and
+/// `memory/skills/memory-reconcile.yaml`), which is what the `requires:` rules judge them by.
 pub const MEMORY_SKILLS: &[(&str, &str)] = &[
     ("governed-memory", "persistence"),
     ("memory-reconcile", "decision"),
@@ -94,7 +96,7 @@ pub fn skills_defined_in(file: FileId, content: &Content) -> Vec<SkillInfo<'_>> 
                         file,
                         range: anchor,
                         category: Some((*category).to_owned()),
-                        implementation: None,
+                        implementation: Some(ImplementationType::LlmPrompt),
                         origin: Origin::Memory,
                         skill: None,
                     });
