@@ -1,4 +1,5 @@
-//! The `skillgraph` command: `check` for terminals and CI, `lsp` for editors.
+//! The `skillgraph` command: `check` for terminals and CI, `graph` to draw the ordering rules,
+//! `lsp` for editors.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -30,7 +31,7 @@ fn configure_allocator() {
     // SAFETY: sets an integer option; mimalloc reads it on its next purge.
     unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
 }
-use skillgraph::cli::Format;
+use skillgraph::cli::{Format, GraphFormat};
 
 #[derive(Parser)]
 #[command(
@@ -81,6 +82,26 @@ enum Command {
         #[arg(long)]
         diff: bool,
     },
+    /// Draw the ordering rules under the paths (default: the current directory).
+    ///
+    /// Each topology's agents with their `depends_on`, each agent's `requires:` rules with a
+    /// call order, composed skills and SKILL.md chains; cycles, blocked, unsatisfiable and
+    /// not-enforced skills styled apart, with a legend. Paths are read within their enclosing
+    /// workspace or skill root, as `check` reads them. Exit status: 0 drawn, 2 when no path
+    /// exists or --topology / --agent matches nothing.
+    Graph {
+        /// Files or folders.
+        paths: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "mermaid")]
+        format: GraphFormat,
+        /// Only the agent with this id (and the agents its `depends_on` links it to).
+        #[arg(long, value_name = "ID")]
+        agent: Option<String>,
+        /// Only the topology with this name (`metadata.name`).
+        #[arg(long, value_name = "NAME")]
+        topology: Option<String>,
+    },
     /// Run the language server on stdin/stdout.
     Lsp {
         /// Accepted for editors that pass it; stdio is the only transport.
@@ -123,6 +144,12 @@ fn main() -> ExitCode {
             };
             check(paths, stdin_filename, format, deny_warnings, color, fixes)
         }
+        Command::Graph {
+            paths,
+            format,
+            agent,
+            topology,
+        } => graph(paths, format, agent, topology),
         Command::Lsp { .. } => skillgraph::lsp::run(),
     }
 }
@@ -133,6 +160,69 @@ enum Fixes {
     None,
     Write,
     Diff,
+}
+
+/// Keeps the paths that exist, saying which do not. `None` when paths were given and none
+/// exists; no path at all means the current directory.
+fn existing_paths(mut paths: Vec<PathBuf>) -> Option<Vec<PathBuf>> {
+    if paths.is_empty() {
+        return Some(vec![PathBuf::from(".")]);
+    }
+    paths.retain(|path| {
+        let exists = path.exists();
+        if !exists {
+            eprintln!("skillgraph: {}: no such file or directory", path.display());
+        }
+        exists
+    });
+    (!paths.is_empty()).then_some(paths)
+}
+
+fn graph(
+    paths: Vec<PathBuf>,
+    format: GraphFormat,
+    agent: Option<String>,
+    topology: Option<String>,
+) -> ExitCode {
+    let Some(paths) = existing_paths(paths) else {
+        return ExitCode::from(2);
+    };
+    // Read as `check` reads them: each path within the workspace or skill root around it.
+    let outcome = match skillgraph::check::run_scoped_check(&paths, None) {
+        Ok(outcome) => outcome,
+        Err(message) => {
+            eprintln!("skillgraph: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let selection = skillgraph::ide::ordering_graph::Selection {
+        roots: paths
+            .iter()
+            .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone()))
+            .collect(),
+        topology,
+        agent,
+    };
+    let graph = match skillgraph::ide::ordering_graph::build(&outcome.index, &selection) {
+        Ok(graph) => graph,
+        Err(error) => {
+            eprintln!("skillgraph: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let text = skillgraph::cli::render_graph(format, &graph);
+    let mut stdout = std::io::stdout().lock();
+    if let Err(error) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
+        if error.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("skillgraph: cannot write the graph: {error}");
+            return ExitCode::from(2);
+        }
+    }
+    std::mem::forget(outcome);
+    ExitCode::SUCCESS
 }
 
 fn check(

@@ -160,3 +160,125 @@ fn fix_refuses_stdin_and_diff_together_with_fix() {
     let output = skillgraph(&["check", "--fix", "--diff", "examples/demo"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// `skillgraph graph`: the formats, the narrowing options, and paths read as `check` reads them.
+mod graph {
+    use super::skillgraph;
+
+    fn snapshot(name: &str) -> String {
+        std::fs::read_to_string(format!(
+            "{}/src/ide/ordering_graph/snapshots/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn each_format_on_the_demo_is_the_snapshot() {
+        for (format, file) in [
+            ("mermaid", "demo.mmd"),
+            ("dot", "demo.dot"),
+            ("json", "demo.json"),
+        ] {
+            let output = skillgraph(&["graph", "examples/demo", "--format", format]);
+            assert_eq!(output.status.code(), Some(0), "{format}");
+            assert_eq!(String::from_utf8_lossy(&output.stdout), snapshot(file));
+        }
+        // Mermaid is the default.
+        let output = skillgraph(&["graph", "examples/demo"]);
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            snapshot("demo.mmd")
+        );
+    }
+
+    fn names(output: &std::process::Output) -> Vec<String> {
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        document["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| {
+                format!(
+                    "{}:{}",
+                    n["kind"].as_str().unwrap(),
+                    n["name"].as_str().unwrap()
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_file_is_drawn_within_its_workspace_and_narrowing_picks_one_agent() {
+        // The topology file alone: its agents, and the composed skills they hold (read from
+        // the enclosing workspace), but no SKILL.md chains.
+        let topology = names(&skillgraph(&[
+            "graph",
+            "examples/demo/build-conventions/topologies/estate-copy.yaml",
+            "--format",
+            "json",
+        ]));
+        assert!(topology.contains(&"agent:root".to_owned()), "{topology:?}");
+        assert!(
+            topology.iter().all(|n| !n.starts_with("skill-md:")),
+            "{topology:?}"
+        );
+        let checker = names(&skillgraph(&[
+            "graph",
+            "examples/demo",
+            "--agent",
+            "checker",
+            "--format",
+            "json",
+        ]));
+        assert_eq!(
+            checker[..4],
+            [
+                "agent:publisher",
+                "agent:checker",
+                "skill:list-build-conventions",
+                "skill:get-build-convention"
+            ]
+        );
+        let chain = names(&skillgraph(&[
+            "graph",
+            "examples/demo/agent-skills/testing/nightly/SKILL.md",
+            "--format",
+            "json",
+        ]));
+        assert_eq!(
+            chain,
+            [
+                "skill-md:nightly",
+                "skill-md:chain-test",
+                "skill-md:test-unit",
+                "skill-md:test-e2e"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_narrowing_that_matches_nothing_or_a_missing_path_exits_2() {
+        let output = skillgraph(&["graph", "examples/demo", "--topology", "nosuch"]);
+        assert_eq!(output.status.code(), Some(2));
+        assert!(output.stdout.is_empty());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("no topology named `nosuch` in the paths given; there is `estate`"),
+            "{stderr}"
+        );
+        let output = skillgraph(&["graph", "examples/demo", "--agent", "nobody"]);
+        assert_eq!(output.status.code(), Some(2));
+        let output = skillgraph(&["graph", "no/such/folder"]);
+        assert_eq!(output.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&output.stderr).contains("no such file or directory"));
+        let output = skillgraph(&["graph", "examples/demo", "--format", "svg"]);
+        assert_eq!(output.status.code(), Some(2));
+    }
+}

@@ -1166,3 +1166,74 @@ fn pull_diagnostics_replace_push_in_utf16_and_utf8_clients() {
         assert!(client.shutdown().success());
     }
 }
+
+/// `workspace/executeCommand` with `skillgraph.orderingGraph`, as the VS Code extension sends
+/// it: the Mermaid text of a document's topology or one agent; bad arguments are a -32602
+/// error and the server goes on answering.
+#[test]
+fn ordering_graph_command_answers_mermaid_and_refuses_bad_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_fixture("estate", root);
+    let (mut client, init) = Client::start(root, vscode_capabilities());
+    assert_eq!(
+        init["capabilities"]["executeCommandProvider"]["commands"],
+        json!(["skillgraph.orderingGraph"])
+    );
+    let topology = file_uri(&root.join(TOPOLOGY));
+    let graph = |client: &mut Client, argument: Value| {
+        client.request_raw(
+            "workspace/executeCommand",
+            json!({"command": "skillgraph.orderingGraph", "arguments": [argument]}),
+        )
+    };
+
+    let whole = graph(&mut client, json!({"uri": topology, "agent": null}));
+    let text = whole["result"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{whole}"));
+    assert!(text.starts_with("flowchart LR\n"), "{text}");
+    assert!(
+        text.contains("[\"topology estate (topologies/estate.yaml)\"]"),
+        "{text}"
+    );
+    assert!(text.contains("[\"root<br>agent\"]"), "{text}");
+    // The one rule whose skills the agent holds, in call order.
+    assert!(
+        text.contains("[\"1. list-conventions<br>mcp_tool\"]"),
+        "{text}"
+    );
+    assert!(text.contains("[\"2. search-code<br>mcp_tool\"]"), "{text}");
+
+    let one = graph(&mut client, json!({"uri": topology, "agent": "engineer"}));
+    let text = one["result"].as_str().unwrap_or_else(|| panic!("{one}"));
+    assert!(text.contains("requires: of agent engineer"), "{text}");
+    assert!(!text.contains("[\"root<br>agent\"]"), "{text}");
+
+    let refused = |response: &Value| response["error"]["code"] == json!(-32602);
+    let nobody = graph(&mut client, json!({"uri": topology, "agent": "nobody"}));
+    assert!(refused(&nobody), "{nobody}");
+    assert!(
+        nobody["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no agent with the id `nobody`"),
+        "{nobody}"
+    );
+    for bad in [
+        json!({"command": "skillgraph.orderingGraph", "arguments": []}),
+        json!({"command": "skillgraph.orderingGraph"}),
+        json!({"command": "skillgraph.orderingGraph", "arguments": ["engineer"]}),
+        json!({"command": "skillgraph.orderingGraph", "arguments": [{"uri": 7}]}),
+        json!({"command": "skillgraph.orderingGraph", "arguments": [{"uri": "not a uri"}]}),
+        json!({"command": "skillgraph.orderingGraph", "arguments": [{"uri": topology, "agent": 3}]}),
+        json!({"command": "skillgraph.somethingElse", "arguments": []}),
+    ] {
+        let response = client.request_raw("workspace/executeCommand", bad.clone());
+        assert!(refused(&response), "{bad} -> {response}");
+    }
+    // Still answering.
+    let again = graph(&mut client, json!({"uri": topology, "agent": null}));
+    assert!(again["result"].is_string(), "{again}");
+    assert!(client.shutdown().success());
+}

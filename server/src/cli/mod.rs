@@ -1,11 +1,15 @@
 //! The output formats of `skillgraph check`: human, json, sarif, github. Each renders a
-//! [`Report`]; positions are converted from byte offsets here, at the edge.
+//! [`Report`]; positions are converted from byte offsets here, at the edge. Also the formats of
+//! `skillgraph graph` (`graph`).
 
 pub mod diff;
 mod github;
+mod graph;
 mod human;
 mod json;
 mod sarif;
+
+pub use graph::{render_graph, GraphFormat};
 
 use std::collections::HashMap;
 use std::io;

@@ -10,6 +10,7 @@ mod extensions;
 pub mod hover;
 pub mod inlay;
 pub mod lens;
+pub mod ordering_graph;
 pub mod references;
 pub mod rename;
 mod skill_files;

@@ -153,6 +153,10 @@ pub fn server_capabilities(
             prepare_provider: Some(true),
             work_done_progress_options: Default::default(),
         })),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: vec![super::handlers::ORDERING_GRAPH_COMMAND.to_owned()],
+            work_done_progress_options: Default::default(),
+        }),
         workspace: Some(WorkspaceServerCapabilities {
             workspace_folders: Some(WorkspaceFoldersServerCapabilities {
                 supported: Some(true),

@@ -497,4 +497,26 @@ impl LanguageServer for Backend {
         })
         .await
     }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        if params.command != handlers::ORDERING_GRAPH_COMMAND {
+            return Err(Error::invalid_params(format!(
+                "unknown command `{}`; this server offers `{}`",
+                params.command,
+                handlers::ORDERING_GRAPH_COMMAND
+            )));
+        }
+        let argument =
+            handlers::ordering_graph_argument(&params.arguments).map_err(Error::invalid_params)?;
+        let answer = self
+            .answer("executeCommand", |index, _| {
+                Some(handlers::ordering_graph(index, &argument))
+            })
+            .await?;
+        match answer {
+            Some(Ok(mermaid)) => Ok(Some(LSPAny::String(mermaid))),
+            Some(Err(message)) => Err(Error::invalid_params(message)),
+            None => Err(Error::internal_error()),
+        }
+    }
 }

@@ -143,22 +143,32 @@ fn check_duplicate_agent_ids(file: FileId, topology: &Topology, out: &mut Vec<Di
     }
 }
 
-fn check_depends_on(
-    file: FileId,
-    text: Option<&str>,
-    topology: &Topology,
-    out: &mut Vec<Diagnostic>,
-) {
+/// What one `depends_on` entry names.
+enum Dependency {
+    /// The agent itself.
+    Itself,
+    /// The agent at this index of the topology.
+    Agent(usize),
+    Unknown,
+}
+
+/// The agents of a topology by id, and every `depends_on` entry that takes effect, as (agent
+/// index, entry, what it names). Of agents sharing an id (already an error), the runtime keeps
+/// the last one for ordering; the others' `depends_on` never takes effect, so it is left out.
+struct DependsOnEntries<'t> {
+    index_of: HashMap<&'t str, usize>,
+    entries: Vec<(usize, &'t crate::model::SpannedStr, Dependency)>,
+}
+
+fn depends_on_entries(topology: &Topology) -> DependsOnEntries<'_> {
     let index_of: HashMap<&str, usize> = topology
         .agents
         .iter()
         .enumerate()
         .filter_map(|(i, a)| a.id.as_ref().map(|id| (id.value.as_str(), i)))
         .collect();
-    let mut graph = Digraph::new(topology.agents.len());
+    let mut entries = Vec::new();
     for (i, agent) in topology.agents.iter().enumerate() {
-        // Of agents sharing an id (already an error), the runtime keeps the last one for
-        // ordering; the others' `depends_on` never takes effect, so it is not checked.
         let shadowed = agent
             .id
             .as_ref()
@@ -167,11 +177,52 @@ fn check_depends_on(
             continue;
         }
         for dependency in &agent.depends_on {
-            if agent
+            let names_itself = agent
                 .id
                 .as_ref()
-                .is_some_and(|id| id.value == dependency.value)
-            {
+                .is_some_and(|id| id.value == dependency.value);
+            let target = if names_itself {
+                Dependency::Itself
+            } else {
+                match index_of.get(dependency.value.as_str()) {
+                    Some(&target) => Dependency::Agent(target),
+                    None => Dependency::Unknown,
+                }
+            };
+            entries.push((i, dependency, target));
+        }
+    }
+    DependsOnEntries { index_of, entries }
+}
+
+/// The `depends_on` graph of a topology over its agents' indices: an edge from an agent to each
+/// agent it waits for (an agent naming itself waits for itself). Entries naming no agent and
+/// entries of shadowed agents are left out. What `agent.depends-on-cycle` is found on, and what
+/// the ordering graph draws.
+pub fn depends_on_graph(topology: &Topology) -> Digraph {
+    let DependsOnEntries { entries, .. } = depends_on_entries(topology);
+    let mut graph = Digraph::new(topology.agents.len());
+    for (agent, _, target) in entries {
+        match target {
+            Dependency::Itself => graph.add_edge(agent, agent),
+            Dependency::Agent(to) => graph.add_edge(agent, to),
+            Dependency::Unknown => {}
+        }
+    }
+    graph
+}
+
+fn check_depends_on(
+    file: FileId,
+    text: Option<&str>,
+    topology: &Topology,
+    out: &mut Vec<Diagnostic>,
+) {
+    let DependsOnEntries { index_of, entries } = depends_on_entries(topology);
+    for (i, dependency, target) in entries {
+        let agent = &topology.agents[i];
+        match target {
+            Dependency::Itself => {
                 let mut diagnostic = Diagnostic::new(
                     "agent.depends-on-self",
                     file,
@@ -190,44 +241,41 @@ fn check_depends_on(
                         .safe()
                 }));
                 out.push(diagnostic);
-                // Also a one-agent loop, which SwarmKit reports as a cycle too.
-                graph.add_edge(i, i);
-                continue;
             }
-            match index_of.get(dependency.value.as_str()) {
-                Some(&target) => graph.add_edge(i, target),
-                None => {
-                    let best = super::suggest::closest(&dependency.value, index_of.keys().copied())
-                        // Never suggest the agent itself: that would be a self-dependency.
-                        .filter(|best| agent.id.as_ref().is_none_or(|id| id.value != *best))
-                        // Nor one it depends on already: the entry would be a repeat.
-                        .filter(|best| !agent.depends_on.iter().any(|d| d.value == *best));
-                    let suggestion =
-                        best.map_or_else(String::new, |best| format!("; did you mean `{best}`?"));
-                    let mut diagnostic = Diagnostic::new(
-                        "agent.depends-on-unknown",
+            Dependency::Agent(_) => {}
+            Dependency::Unknown => {
+                let best = super::suggest::closest(&dependency.value, index_of.keys().copied())
+                    // Never suggest the agent itself: that would be a self-dependency.
+                    .filter(|best| agent.id.as_ref().is_none_or(|id| id.value != *best))
+                    // Nor one it depends on already: the entry would be a repeat.
+                    .filter(|best| !agent.depends_on.iter().any(|d| d.value == *best));
+                let suggestion =
+                    best.map_or_else(String::new, |best| format!("; did you mean `{best}`?"));
+                let mut diagnostic = Diagnostic::new(
+                    "agent.depends-on-unknown",
+                    file,
+                    dependency.range,
+                    format!(
+                        "no agent of this topology has the id `{}`{suggestion}",
+                        dependency.value
+                    ),
+                );
+                let fix = best.zip(text).and_then(|(best, text)| {
+                    super::fixes::replace_scalar(
+                        text,
                         file,
                         dependency.range,
-                        format!(
-                            "no agent of this topology has the id `{}`{suggestion}",
-                            dependency.value
-                        ),
-                    );
-                    let fix = best.zip(text).and_then(|(best, text)| {
-                        super::fixes::replace_scalar(
-                            text,
-                            file,
-                            dependency.range,
-                            &dependency.value,
-                            best,
-                        )
-                    });
-                    diagnostic.fixes.extend(fix.map(Fix::preferred));
-                    out.push(diagnostic);
-                }
+                        &dependency.value,
+                        best,
+                    )
+                });
+                diagnostic.fixes.extend(fix.map(Fix::preferred));
+                out.push(diagnostic);
             }
         }
     }
+    // A self-dependency is also a one-agent loop, which SwarmKit reports as a cycle too.
+    let graph = depends_on_graph(topology);
     let components = graph.components();
     for cycle in graph.cycles_of(&components) {
         let label = |k: usize| topology.agents[cycle[k % cycle.len()]].label();

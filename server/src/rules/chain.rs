@@ -140,6 +140,11 @@ impl<'a> Chain<'a> {
         Some(Chain { metadata, entries })
     }
 
+    /// `async: true`: the chain's skills run in parallel rather than in order.
+    pub fn runs_async(&self) -> bool {
+        self.bool_option("async").unwrap_or(false)
+    }
+
     fn bool_option(&self, key: &str) -> Option<bool> {
         match self.metadata.get(key)?.value() {
             ScalarValue::Bool(b) => Some(b),
@@ -512,6 +517,58 @@ struct Onward {
 
 const ANCHOR_HOPS: usize = path::MAX_RELATED / 2 + 1;
 
+/// The chain graph of the file set, built once per state of its names and chains.
+pub fn chain_graph(lookup: &Lookup<'_>) -> std::sync::Arc<ChainGraph> {
+    lookup.memo(Key::SkillMdChains, ChainGraph::build)
+}
+
+/// What the ordering graph reads: skills are numbered `0..len()` in path order.
+impl ChainGraph {
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    pub fn file(&self, node: usize) -> FileId {
+        self.files[node]
+    }
+
+    /// How the skill is called in messages: its name, else its folder.
+    pub fn name(&self, node: usize) -> &str {
+        &self.names[node]
+    }
+
+    pub fn node_of(&self, file: FileId) -> Option<usize> {
+        self.by_file.get(&file).copied()
+    }
+
+    /// The chain entries of `node` that resolve, in order, as (callee, index of the entry in
+    /// the chain).
+    pub fn calls(&self, node: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.calls[node]
+            .iter()
+            .zip(&self.call_entries[node])
+            .map(|(&(to, _), &entry)| (to, entry))
+    }
+
+    pub fn on_cycle(&self, node: usize) -> bool {
+        self.components.on_cycle(node)
+    }
+
+    /// Whether two skills lie in one loop of chains calling each other.
+    pub fn same_loop(&self, a: usize, b: usize) -> bool {
+        self.components.of[a] == self.components.of[b] && self.components.on_cycle(a)
+    }
+
+    /// Off every cycle, but reaching one: its nesting never ends (`skillmd.chain-depth`).
+    pub fn reaches_loop(&self, node: usize) -> bool {
+        self.reaches_loop[node]
+    }
+}
+
 impl ChainGraph {
     fn build(index: &Index) -> ChainGraph {
         let mut entries: Vec<&FileEntry> = index
@@ -662,7 +719,7 @@ impl ChainGraph {
 
 /// Cycles through this skill, and nesting depth.
 fn check_graph(lookup: &Lookup<'_>, me: &FileEntry, chain: &Chain<'_>, out: &mut Vec<Diagnostic>) {
-    let graph = lookup.memo(Key::SkillMdChains, ChainGraph::build);
+    let graph = chain_graph(lookup);
     let mine = graph.by_file.get(&me.id).copied();
     if let Some(node) = mine.filter(|&n| graph.components.on_cycle(n)) {
         let component = graph.components.of[node];

@@ -26,6 +26,8 @@ pub struct ComposesGraph {
     components: Components,
     loops: LoopsThrough,
     unbuildable: Vec<Option<String>>,
+    /// Parts named by some composed skill that resolve to no skill.
+    missing: std::collections::HashSet<String>,
 }
 
 /// The workspace's composes graph, recording the read of every skill's composes entries.
@@ -97,6 +99,13 @@ impl ComposesGraph {
                 }
             }
         }
+        g.missing = g
+            .parts
+            .iter()
+            .flatten()
+            .filter(|(part, _)| !exists(part))
+            .map(|(part, _)| part.clone())
+            .collect();
         g.components = g.graph.components();
         g.loops = LoopsThrough::new(&g.graph, &g.components);
         // Settled in dependency order: parts before the skills composing them.
@@ -134,6 +143,21 @@ impl ComposesGraph {
 
     pub fn on_cycle(&self, node: usize) -> bool {
         self.components.on_cycle(node)
+    }
+
+    /// Whether two composed skills lie in one loop of skills composing each other.
+    pub fn same_loop(&self, a: usize, b: usize) -> bool {
+        self.components.of[a] == self.components.of[b] && self.components.on_cycle(a)
+    }
+
+    /// The `composes` entries of the composed skill `node`, in order.
+    pub fn parts(&self, node: usize) -> impl Iterator<Item = &str> {
+        self.parts[node].iter().map(|(part, _)| part.as_str())
+    }
+
+    /// Whether a part named by some composed skill resolves to no skill.
+    pub fn is_missing(&self, part: &str) -> bool {
+        self.missing.contains(part)
     }
 
     /// Hops of the loop shown for `node` (on a cycle).

@@ -1,0 +1,849 @@
+//! The ordering graph: a picture of the ordering rules, built from the same analysis the rules
+//! report from (`rules::requires::build`, `rules::agents::depends_on_graph`, the composes and
+//! chain memos), as a typed value that `mermaid`, `dot` and `json` render. No I/O, no protocol
+//! types; `skillgraph graph` and the server's `skillgraph.orderingGraph` command both call
+//! [`build`] and a renderer.
+//!
+//! What is drawn, per topology (clusters in path order): each agent as a node, `depends_on`
+//! between agents, and per agent with `requires:` rules a cluster of the skills the rules
+//! mention, numbered in a valid call order; per workspace, the composed skills and their parts;
+//! and the SKILL.md chains with their order (or `async`). Every node and edge is written once,
+//! with its own name as label, so the output is proportional to the input and the work linear
+//! (plus the sort of the call order), whatever the shape: a 20,000-skill chain or loop costs
+//! 20,000 nodes and edges.
+
+pub mod dot;
+pub mod json;
+pub mod mermaid;
+
+use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::FileId;
+use crate::index::{Content, FileRole, Index, Lookup};
+use crate::model::swarmkit::{Artifact, ImplementationType, Topology};
+use crate::rules::composes::composes_graph;
+use crate::rules::grants::effective_skills;
+use crate::rules::requires::{self, Blocked};
+
+/// The graph: clusters (nested at most two deep: a topology, then an agent's rules), nodes and
+/// edges, each list in a deterministic order (files by path, then as written).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OrderingGraph {
+    pub clusters: Vec<Cluster>,
+    pub nodes: Vec<GraphNode>,
+    pub edges: Vec<GraphEdge>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClusterKind {
+    /// A topology: its agents and their `depends_on`.
+    Topology,
+    /// One agent's `requires:` rules (inside its topology's cluster).
+    Requires,
+    /// The composed skills of a workspace.
+    Composes,
+    /// SKILL.md chains.
+    Chains,
+}
+
+impl ClusterKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClusterKind::Topology => "topology",
+            ClusterKind::Requires => "requires",
+            ClusterKind::Composes => "composes",
+            ClusterKind::Chains => "chains",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cluster {
+    pub kind: ClusterKind,
+    /// The topology's name, the agent's id, the workspace's id; empty for chains.
+    pub name: String,
+    pub parent: Option<usize>,
+    /// A topology's file, relative to its workspace's folder (two files may hold topologies of
+    /// one name, in different versions).
+    pub source: Option<String>,
+}
+
+impl Cluster {
+    /// The caption drawn on the cluster.
+    pub fn caption(&self) -> String {
+        match self.kind {
+            ClusterKind::Topology => match &self.source {
+                Some(source) => format!("topology {} ({source})", self.name),
+                None => format!("topology {}", self.name),
+            },
+            ClusterKind::Requires => format!("requires: of agent {}", self.name),
+            ClusterKind::Composes => format!("composed skills of workspace {}", self.name),
+            ClusterKind::Chains => "SKILL.md chains".to_owned(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    Agent,
+    /// A skill named by an agent's `requires:` rules.
+    Skill,
+    /// A composed skill.
+    Composed,
+    /// A part of a composed skill that is not itself composed.
+    Part,
+    /// A SKILL.md taking part in a chain.
+    SkillMd,
+}
+
+impl NodeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NodeKind::Agent => "agent",
+            NodeKind::Skill => "skill",
+            NodeKind::Composed => "composed",
+            NodeKind::Part => "part",
+            NodeKind::SkillMd => "skill-md",
+        }
+    }
+}
+
+/// What the analysis says of a node; each fact is what a diagnostic reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NodeState {
+    /// Caught in a loop: `agent.requires-cycle`, `agent.depends-on-cycle`,
+    /// `skill.composes-cycle`, `skillmd.chain-cycle`.
+    pub cycle: bool,
+    /// Can never run though not on a loop: a guarded skill the runtime refuses forever
+    /// (`agent.requires-unsatisfiable`), a composed skill that cannot be built, a chain that
+    /// reaches a loop of chains (`skillmd.chain-depth`).
+    pub blocked: bool,
+    /// A prerequisite the runtime never records as called (not an `mcp_tool`), so every rule
+    /// naming it is unsatisfiable.
+    pub unsatisfiable: bool,
+    /// A guarded skill dispatched where no gate checks prerequisites
+    /// (`agent.requires-not-enforced`).
+    pub not_enforced: bool,
+    /// A composed skill's part that resolves to no skill.
+    pub missing: bool,
+}
+
+/// The styles, in the order a node with several facts picks one (the first that holds).
+pub const STYLES: &[Style] = &[
+    Style::Cycle,
+    Style::Blocked,
+    Style::Unsatisfiable,
+    Style::NotEnforced,
+    Style::Missing,
+];
+
+/// The legend's lines on arrows and numbers, shared by the renderers.
+pub const ARROWS: &[&str] = &[
+    "thin arrow: call before (requires), or a chain's call, numbered in chain order",
+    "thick arrow: finishes before the next agent starts (depends_on)",
+    "dotted arrow: composes, numbered in composes order",
+    "N. before a skill: its place in a call order that satisfies every rule",
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    Cycle,
+    Blocked,
+    Unsatisfiable,
+    NotEnforced,
+    Missing,
+}
+
+impl Style {
+    /// The class name in Mermaid and the state's name in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Style::Cycle => "cycle",
+            Style::Blocked => "blocked",
+            Style::Unsatisfiable => "unsatisfiable",
+            Style::NotEnforced => "not-enforced",
+            Style::Missing => "missing",
+        }
+    }
+
+    /// The legend's line.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Style::Cycle => "cycle: caught in a loop, never runs",
+            Style::Blocked => "blocked: can never run, something it needs never succeeds",
+            Style::Unsatisfiable => "unsatisfiable: never recorded as called (not an mcp_tool)",
+            Style::NotEnforced => "not enforced: no gate checks its prerequisites",
+            Style::Missing => "missing: no such skill",
+        }
+    }
+
+    /// (fill, border) colours, shared by the renderers.
+    pub fn colours(self) -> (&'static str, &'static str) {
+        match self {
+            Style::Cycle => ("#f8c9c9", "#c62828"),
+            Style::Blocked => ("#ffe0b2", "#e65100"),
+            Style::Unsatisfiable => ("#e1d5f0", "#6a1b9a"),
+            Style::NotEnforced => ("#eeeeee", "#757575"),
+            Style::Missing => ("#ffffff", "#9e9e9e"),
+        }
+    }
+}
+
+impl NodeState {
+    pub fn holds(&self, style: Style) -> bool {
+        match style {
+            Style::Cycle => self.cycle,
+            Style::Blocked => self.blocked,
+            Style::Unsatisfiable => self.unsatisfiable,
+            Style::NotEnforced => self.not_enforced,
+            Style::Missing => self.missing,
+        }
+    }
+
+    /// The style drawn: the first of [`STYLES`] that holds.
+    pub fn style(&self) -> Option<Style> {
+        STYLES.iter().copied().find(|&s| self.holds(s))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GraphNode {
+    pub kind: NodeKind,
+    /// The skill or agent id, the SKILL.md's name.
+    pub name: String,
+    pub cluster: Option<usize>,
+    pub state: NodeState,
+    /// A skill's implementation type, when known.
+    pub implementation: Option<ImplementationType>,
+    /// In a `requires:` cluster: the skill's place (from 1) in a call order that satisfies
+    /// every rule; `None` for a skill no order reaches (blocked, or on or behind a loop).
+    pub call_order: Option<usize>,
+    /// A SKILL.md whose chain runs its skills in parallel (`async: true`).
+    pub asynchronous: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeKind {
+    /// From a prerequisite to the skill it guards: call `from` before `to`.
+    Requires,
+    /// From an agent to the agent that waits for it: `from` finishes before `to` starts.
+    DependsOn,
+    /// From a composed skill to one of its parts.
+    Composes,
+    /// From a SKILL.md to a skill its chain calls.
+    Chain,
+}
+
+impl EdgeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EdgeKind::Requires => "requires",
+            EdgeKind::DependsOn => "depends-on",
+            EdgeKind::Composes => "composes",
+            EdgeKind::Chain => "chain",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GraphEdge {
+    pub kind: EdgeKind,
+    pub from: usize,
+    pub to: usize,
+    /// The entry's place (from 1) in its list: a part in `composes:`, a skill in a sequential
+    /// chain. `None` elsewhere, and in an `async` chain.
+    pub step: Option<usize>,
+    /// In an `async` chain: run alongside the chain's other skills.
+    pub asynchronous: bool,
+    /// Both ends lie in one loop.
+    pub on_cycle: bool,
+    /// The edge that blocks what it leads to: the prerequisite named as the reason a guarded
+    /// skill can never be called.
+    pub blocking: bool,
+}
+
+/// What to draw: the files at or below `roots` (a `workspace.yaml` stands for its whole
+/// workspace), narrowed to one topology and/or one agent.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    pub roots: Vec<PathBuf>,
+    pub topology: Option<String>,
+    pub agent: Option<String>,
+}
+
+impl Selection {
+    /// What an editor's "Show ordering graph" draws for the document at `path`: a topology's
+    /// own agents, a SKILL.md's chain and what it calls, for any other file of a workspace
+    /// the whole workspace; with `agent`, that agent alone.
+    pub fn for_document(index: &Index, path: &Path, agent: Option<String>) -> Selection {
+        let file = index.file_id(path).and_then(|id| index.file(id));
+        let root = match file.map(|f| (&f.role, &f.parsed.content)) {
+            Some((FileRole::SwarmKit { .. }, Content::SwarmKit(Artifact::Topology(_)))) => {
+                path.to_owned()
+            }
+            Some((FileRole::SwarmKit { workspace, .. }, _)) => index
+                .file(*workspace)
+                .and_then(|manifest| manifest.path.parent())
+                .map_or_else(|| path.to_owned(), Path::to_owned),
+            Some((FileRole::WorkspaceManifest, _)) => path
+                .parent()
+                .map_or_else(|| path.to_owned(), Path::to_owned),
+            _ => path.to_owned(),
+        };
+        Selection {
+            roots: vec![root],
+            topology: None,
+            agent,
+        }
+    }
+}
+
+/// A narrowing that matches nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SelectionError {
+    NoTopology { name: String, known: Vec<String> },
+    NoAgent { id: String, known: Vec<String> },
+}
+
+impl std::fmt::Display for SelectionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (what, name, known) = match self {
+            SelectionError::NoTopology { name, known } => ("topology named", name, known),
+            SelectionError::NoAgent { id, known } => ("agent with the id", id, known),
+        };
+        write!(f, "no {what} `{name}` in the paths given")?;
+        if known.is_empty() {
+            write!(f, " (there is none)")
+        } else {
+            let shown: Vec<String> = known.iter().take(20).map(|k| format!("`{k}`")).collect();
+            let more = known.len().saturating_sub(shown.len());
+            write!(f, "; there is {}", shown.join(", "))?;
+            if more > 0 {
+                write!(f, " and {more} more")?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Builds the graph of what `selection` picks from `index`.
+pub fn build(index: &Index, selection: &Selection) -> Result<OrderingGraph, SelectionError> {
+    let roots: Vec<PathBuf> = selection
+        .roots
+        .iter()
+        .map(|root| {
+            // A manifest stands for its workspace: it is what an editor has open at the top.
+            let is_manifest = index
+                .file_id(root)
+                .and_then(|id| index.file(id))
+                .is_some_and(|f| f.role == FileRole::WorkspaceManifest);
+            match root.parent().filter(|_| is_manifest) {
+                Some(folder) => folder.to_owned(),
+                None => root.clone(),
+            }
+        })
+        .collect();
+    let in_scope = |path: &Path| roots.iter().any(|root| path.starts_with(root));
+    let narrowed = selection.topology.is_some() || selection.agent.is_some();
+    let lookup = Lookup::new(index);
+    let mut out = Builder::default();
+
+    // Topologies at or below the roots, in path order.
+    let mut topologies: Vec<(&Path, FileId, FileId, &Topology)> = index
+        .files()
+        .filter(|f| in_scope(&f.path))
+        .filter_map(|f| match (&f.role, &f.parsed.content) {
+            (
+                FileRole::SwarmKit {
+                    workspace,
+                    too_deep: false,
+                    ..
+                },
+                Content::SwarmKit(Artifact::Topology(t)),
+            ) => Some((f.path.as_path(), f.id, *workspace, t)),
+            _ => None,
+        })
+        .collect();
+    topologies.sort_by(|a, b| a.0.cmp(b.0));
+    if let Some(name) = &selection.topology {
+        let known = sorted_unique(topologies.iter().filter_map(|t| topology_name(t.3)));
+        topologies.retain(|t| topology_name(t.3) == Some(name.as_str()));
+        if topologies.is_empty() {
+            return Err(SelectionError::NoTopology {
+                name: name.clone(),
+                known,
+            });
+        }
+    }
+    if let Some(id) = &selection.agent {
+        let holds = |t: &Topology| t.agents.iter().any(|a| a.label() == id);
+        if !topologies.iter().any(|t| holds(t.3)) {
+            let known = sorted_unique(
+                topologies
+                    .iter()
+                    .flat_map(|t| t.3.agents.iter().filter_map(|a| a.id.as_ref()))
+                    .map(|id| id.value.as_str()),
+            );
+            return Err(SelectionError::NoAgent {
+                id: id.clone(),
+                known,
+            });
+        }
+        topologies.retain(|t| holds(t.3));
+    }
+
+    // Per workspace, the composed skills to draw from: those the drawn agents hold, and
+    // unless narrowed, those defined at or below the roots.
+    let mut composed_roots: Vec<(FileId, Vec<String>)> = Vec::new();
+    fn composed_of(roots: &mut Vec<(FileId, Vec<String>)>, workspace: FileId) -> usize {
+        match roots.iter().position(|(w, _)| *w == workspace) {
+            Some(i) => i,
+            None => {
+                roots.push((workspace, Vec::new()));
+                roots.len() - 1
+            }
+        }
+    }
+    for &(_, file, workspace, topology) in &topologies {
+        let slot = composed_of(&mut composed_roots, workspace);
+        let held = out.topology(
+            &lookup,
+            workspace,
+            file,
+            topology,
+            selection.agent.as_deref(),
+        );
+        composed_roots[slot].1.extend(held);
+    }
+    if !narrowed {
+        let mut skills: Vec<(&Path, FileId, &str)> = index
+            .files()
+            .filter(|f| in_scope(&f.path))
+            .filter_map(|f| match (&f.role, &f.parsed.content) {
+                (
+                    FileRole::SwarmKit {
+                        workspace,
+                        too_deep: false,
+                        ..
+                    },
+                    Content::SwarmKit(Artifact::Skill(skill)),
+                ) if skill.implementation() == Some(ImplementationType::Composed) => skill
+                    .id
+                    .as_ref()
+                    .map(|id| (f.path.as_path(), *workspace, id.value.as_str())),
+                _ => None,
+            })
+            .collect();
+        skills.sort_by(|a, b| a.0.cmp(b.0));
+        for (_, workspace, id) in skills {
+            let slot = composed_of(&mut composed_roots, workspace);
+            composed_roots[slot].1.push(id.to_owned());
+        }
+    }
+    for (workspace, ids) in composed_roots {
+        out.composes(&lookup, index, workspace, &ids);
+    }
+    if !narrowed {
+        out.chains(&lookup, index, &in_scope);
+    }
+    Ok(out.graph)
+}
+
+fn topology_name(topology: &Topology) -> Option<&str> {
+    topology.name.as_ref().map(|n| n.value.as_str())
+}
+
+fn sorted_unique<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut names: Vec<String> = names.map(str::to_owned).collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[derive(Default)]
+struct Builder {
+    graph: OrderingGraph,
+}
+
+impl Builder {
+    fn cluster(&mut self, kind: ClusterKind, name: &str, parent: Option<usize>) -> usize {
+        self.graph.clusters.push(Cluster {
+            kind,
+            name: name.to_owned(),
+            parent,
+            source: None,
+        });
+        self.graph.clusters.len() - 1
+    }
+
+    fn node(&mut self, kind: NodeKind, name: &str, cluster: usize) -> usize {
+        self.graph.nodes.push(GraphNode {
+            kind,
+            name: name.to_owned(),
+            cluster: Some(cluster),
+            state: NodeState::default(),
+            implementation: None,
+            call_order: None,
+            asynchronous: false,
+        });
+        self.graph.nodes.len() - 1
+    }
+
+    fn edge(&mut self, kind: EdgeKind, from: usize, to: usize) -> &mut GraphEdge {
+        self.graph.edges.push(GraphEdge {
+            kind,
+            from,
+            to,
+            step: None,
+            asynchronous: false,
+            on_cycle: false,
+            blocking: false,
+        });
+        self.graph.edges.last_mut().expect("just pushed")
+    }
+
+    /// A topology's agents (or the one agent `only`, with the agents its `depends_on` links it
+    /// to), their `depends_on` and their `requires:` rules. Returns the ids of the skills the
+    /// drawn agents hold, for the composed skills.
+    fn topology(
+        &mut self,
+        lookup: &Lookup<'_>,
+        workspace: FileId,
+        file: FileId,
+        topology: &Topology,
+        only: Option<&str>,
+    ) -> Vec<String> {
+        let cluster = self.cluster(
+            ClusterKind::Topology,
+            topology_name(topology).unwrap_or("(no name)"),
+            None,
+        );
+        self.graph.clusters[cluster].source = relative_source(lookup.index(), workspace, file);
+        let depends = crate::rules::agents::depends_on_graph(topology);
+        let components = depends.components();
+        let drawn = |i: usize| only.is_none_or(|id| topology.agents[i].label() == id);
+        // The agents drawn, and with one agent, every agent its `depends_on` links it to.
+        let mut linked = vec![false; topology.agents.len()];
+        for (from, tos) in depends.edges.iter().enumerate() {
+            for &to in tos {
+                if drawn(from) || drawn(to) {
+                    linked[from] = true;
+                    linked[to] = true;
+                }
+            }
+        }
+        let mut agent_node: Vec<Option<usize>> = vec![None; topology.agents.len()];
+        for i in 0..topology.agents.len() {
+            if drawn(i) || linked[i] {
+                let node = self.node(NodeKind::Agent, topology.agents[i].label(), cluster);
+                self.graph.nodes[node].state.cycle = components.on_cycle(i);
+                agent_node[i] = Some(node);
+            }
+        }
+        for (from, tos) in depends.edges.iter().enumerate() {
+            for &to in tos {
+                if !(drawn(from) || drawn(to)) {
+                    continue;
+                }
+                let (Some(waiting), Some(first)) = (agent_node[from], agent_node[to]) else {
+                    continue;
+                };
+                let on_cycle =
+                    components.of[from] == components.of[to] && components.on_cycle(from);
+                self.edge(EdgeKind::DependsOn, first, waiting).on_cycle = on_cycle;
+            }
+        }
+        let mut held = Vec::new();
+        for (i, agent) in topology.agents.iter().enumerate() {
+            if !drawn(i) {
+                continue;
+            }
+            let effective = effective_skills(lookup, workspace, file, agent, &mut Vec::new());
+            held.extend(effective.skills.iter().map(|s| s.id.clone()));
+            let Some(block) = &agent.requires else {
+                continue;
+            };
+            let rules = requires::build(lookup, workspace, block, &effective);
+            if rules.skills.is_empty() {
+                continue;
+            }
+            self.requires(cluster, agent.label(), &rules);
+        }
+        held
+    }
+
+    fn requires(&mut self, topology: usize, agent: &str, rules: &requires::RequiresGraph) {
+        let cluster = self.cluster(ClusterKind::Requires, agent, Some(topology));
+        let first = self.graph.nodes.len();
+        for (i, skill) in rules.skills.iter().enumerate() {
+            let node = self.node(NodeKind::Skill, skill, cluster);
+            let kind = rules.types[i];
+            let guards = !rules.graph.edges[i].is_empty();
+            let state = &mut self.graph.nodes[node].state;
+            state.cycle = rules.on_cycle(i);
+            state.blocked = rules.blocked[i].is_some();
+            state.not_enforced = guards && kind.is_some_and(|t| !t.is_gated());
+            self.graph.nodes[node].implementation = kind;
+        }
+        // A skill named as a prerequisite that the runtime never records.
+        for prerequisites in &rules.graph.edges {
+            for &p in prerequisites {
+                if rules.types[p].is_some_and(|t| !t.records_calls()) {
+                    self.graph.nodes[first + p].state.unsatisfiable = true;
+                }
+            }
+        }
+        let mut place = 0;
+        for node in rules.graph.dependency_order() {
+            if rules.blocked[node].is_none() && !rules.on_cycle(node) {
+                place += 1;
+                self.graph.nodes[first + node].call_order = Some(place);
+            }
+        }
+        for (guarded, prerequisites) in rules.graph.edges.iter().enumerate() {
+            let reason = rules.blocked[guarded].as_ref().map(|b| match b {
+                Blocked::NeverRecorded { prerequisite, .. }
+                | Blocked::Cycle { prerequisite }
+                | Blocked::Transitive { prerequisite } => *prerequisite,
+            });
+            for &p in prerequisites {
+                let on_cycle =
+                    rules.components.of[guarded] == rules.components.of[p] && rules.on_cycle(p);
+                let edge = self.edge(EdgeKind::Requires, first + p, first + guarded);
+                edge.on_cycle = on_cycle;
+                edge.blocking = reason == Some(p);
+            }
+        }
+    }
+
+    /// The composed skills `ids` (those that are composed) of a workspace and everything they
+    /// compose, each once.
+    fn composes(&mut self, lookup: &Lookup<'_>, index: &Index, workspace: FileId, ids: &[String]) {
+        let graph = composes_graph(lookup, workspace);
+        let mut seen = vec![false; graph.ids.len()];
+        let mut queue: VecDeque<usize> = VecDeque::new();
+        for id in ids {
+            if let Some(node) = graph.node(id) {
+                if !seen[node] {
+                    seen[node] = true;
+                    queue.push_back(node);
+                }
+            }
+        }
+        if queue.is_empty() {
+            return;
+        }
+        let name = workspace_name(index, workspace);
+        let cluster = self.cluster(ClusterKind::Composes, &name, None);
+        // Breadth first from the roots, so the order is the roots' then their parts'.
+        let mut order = Vec::new();
+        while let Some(node) = queue.pop_front() {
+            order.push(node);
+            for part in graph.parts(node) {
+                if let Some(to) = graph.node(part) {
+                    if !seen[to] {
+                        seen[to] = true;
+                        queue.push_back(to);
+                    }
+                }
+            }
+        }
+        let mut drawn: HashMap<usize, usize> = HashMap::new();
+        for &node in &order {
+            let n = self.node(NodeKind::Composed, &graph.ids[node], cluster);
+            self.graph.nodes[n].implementation = Some(ImplementationType::Composed);
+            let on_cycle = graph.on_cycle(node);
+            self.graph.nodes[n].state.cycle = on_cycle;
+            self.graph.nodes[n].state.blocked =
+                !on_cycle && graph.unbuildable(&graph.ids[node]).is_some();
+            drawn.insert(node, n);
+        }
+        let mut leaves: HashMap<String, usize> = HashMap::new();
+        for &node in &order {
+            for (k, part) in graph.parts(node).enumerate() {
+                let (to, on_cycle) = match graph.node(part) {
+                    Some(to) => (drawn[&to], graph.same_loop(node, to)),
+                    None => {
+                        let leaf = match leaves.get(part) {
+                            Some(&leaf) => leaf,
+                            None => {
+                                let leaf = self.node(NodeKind::Part, part, cluster);
+                                self.graph.nodes[leaf].implementation =
+                                    crate::rules::registry::skill_named(lookup, workspace, part)
+                                        .and_then(|s| s.implementation);
+                                self.graph.nodes[leaf].state.missing = graph.is_missing(part);
+                                leaves.insert(part.to_owned(), leaf);
+                                leaf
+                            }
+                        };
+                        (leaf, false)
+                    }
+                };
+                let edge = self.edge(EdgeKind::Composes, drawn[&node], to);
+                edge.step = Some(k + 1);
+                edge.on_cycle = on_cycle;
+            }
+        }
+    }
+
+    /// The chains of SKILL.md files at or below the roots, and every skill they reach.
+    fn chains(&mut self, lookup: &Lookup<'_>, index: &Index, in_scope: &dyn Fn(&Path) -> bool) {
+        let graph = crate::rules::chain::chain_graph(lookup);
+        let mut seen = vec![false; graph.len()];
+        let mut queue: VecDeque<usize> = VecDeque::new();
+        // Numbered in path order, so the roots come in path order.
+        for (node, seen) in seen.iter_mut().enumerate() {
+            let in_roots = index
+                .file(graph.file(node))
+                .is_some_and(|f| in_scope(&f.path));
+            if in_roots && graph.calls(node).next().is_some() {
+                *seen = true;
+                queue.push_back(node);
+            }
+        }
+        if queue.is_empty() {
+            return;
+        }
+        let cluster = self.cluster(ClusterKind::Chains, "", None);
+        let mut order = Vec::new();
+        while let Some(node) = queue.pop_front() {
+            order.push(node);
+            for (to, _) in graph.calls(node) {
+                if !seen[to] {
+                    seen[to] = true;
+                    queue.push_back(to);
+                }
+            }
+        }
+        let mut drawn = vec![usize::MAX; graph.len()];
+        for &node in &order {
+            let n = self.node(NodeKind::SkillMd, graph.name(node), cluster);
+            let asynchronous = index
+                .file(graph.file(node))
+                .and_then(|f| f.parsed.yaml.as_ref()?.root())
+                .and_then(crate::rules::chain::Chain::of)
+                .is_some_and(|chain| chain.runs_async());
+            let on_cycle = graph.on_cycle(node);
+            let entry = &mut self.graph.nodes[n];
+            entry.asynchronous = asynchronous;
+            entry.state.cycle = on_cycle;
+            entry.state.blocked = !on_cycle && graph.reaches_loop(node);
+            drawn[node] = n;
+        }
+        for &node in &order {
+            let asynchronous = self.graph.nodes[drawn[node]].asynchronous;
+            for (to, entry) in graph.calls(node) {
+                let on_cycle = graph.same_loop(node, to);
+                let edge = self.edge(EdgeKind::Chain, drawn[node], drawn[to]);
+                edge.asynchronous = asynchronous;
+                edge.step = (!asynchronous).then_some(entry + 1);
+                edge.on_cycle = on_cycle;
+            }
+        }
+    }
+}
+
+/// `topologies/estate.yaml`: a file's path below its workspace's folder, with `/`.
+fn relative_source(index: &Index, workspace: FileId, file: FileId) -> Option<String> {
+    let folder = index.file(workspace)?.path.parent()?;
+    let path = &index.file(file)?.path;
+    let relative = path.strip_prefix(folder).unwrap_or(path);
+    let parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Some(parts.join("/"))
+}
+
+/// A workspace as the picture names it: its manifest's id, else its folder.
+fn workspace_name(index: &Index, workspace: FileId) -> String {
+    let Some(entry) = index.file(workspace) else {
+        return String::new();
+    };
+    if let Content::SwarmKit(Artifact::Workspace(manifest)) = &entry.parsed.content {
+        if let Some(id) = &manifest.id {
+            return id.value.clone();
+        }
+    }
+    entry
+        .path
+        .parent()
+        .and_then(Path::file_name)
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+/// The children of each cluster and the nodes directly in it, for renderers that nest.
+pub(crate) struct Layout {
+    pub top: Vec<usize>,
+    pub children: Vec<Vec<usize>>,
+    pub members: Vec<Vec<usize>>,
+    pub loose: Vec<usize>,
+}
+
+impl Layout {
+    pub fn of(graph: &OrderingGraph) -> Layout {
+        let mut layout = Layout {
+            top: Vec::new(),
+            children: vec![Vec::new(); graph.clusters.len()],
+            members: vec![Vec::new(); graph.clusters.len()],
+            loose: Vec::new(),
+        };
+        for (i, cluster) in graph.clusters.iter().enumerate() {
+            match cluster.parent {
+                Some(parent) => layout.children[parent].push(i),
+                None => layout.top.push(i),
+            }
+        }
+        for (i, node) in graph.nodes.iter().enumerate() {
+            match node.cluster {
+                Some(cluster) => layout.members[cluster].push(i),
+                None => layout.loose.push(i),
+            }
+        }
+        layout
+    }
+}
+
+/// How a node is captioned: its call order, name and implementation type.
+pub(crate) fn node_caption(node: &GraphNode) -> (String, Option<String>) {
+    let mut first = String::new();
+    if let Some(place) = node.call_order {
+        first.push_str(&format!("{place}. "));
+    }
+    first.push_str(&node.name);
+    let mut second = Vec::new();
+    if let Some(kind) = node.implementation {
+        if node.kind != NodeKind::Composed {
+            second.push(kind.as_str().to_owned());
+        }
+    }
+    if node.kind == NodeKind::Composed {
+        second.push("composed".to_owned());
+    }
+    if node.asynchronous {
+        second.push("async chain".to_owned());
+    }
+    if node.kind == NodeKind::Agent {
+        second.push("agent".to_owned());
+    }
+    // Every fact in words too, so the picture reads without its colours.
+    for style in STYLES {
+        if node.state.holds(*style) {
+            second.push(style.as_str().replace('-', " "));
+        }
+    }
+    let second = (!second.is_empty()).then(|| second.join(", "));
+    (first, second)
+}
+
+/// An edge's caption, if it has one.
+pub(crate) fn edge_caption(edge: &GraphEdge) -> Option<String> {
+    if edge.asynchronous {
+        return Some("async".to_owned());
+    }
+    edge.step.map(|s| s.to_string())
+}
+
+#[cfg(test)]
+mod tests;

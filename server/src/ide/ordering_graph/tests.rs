@@ -1,0 +1,859 @@
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use expect_test::{expect, expect_file};
+
+use super::*;
+use crate::index::{Change, Index};
+
+/// An index of the files of `text`: `//- /path` starts a file.
+fn index_of(text: &str) -> Index {
+    let mut files: Vec<(PathBuf, String)> = Vec::new();
+    for line in text.split_inclusive('\n') {
+        if let Some(path) = line.strip_prefix("//- ") {
+            files.push((PathBuf::from(path.trim()), String::new()));
+        } else if let Some((_, body)) = files.last_mut() {
+            body.push_str(line);
+        }
+    }
+    let mut index = Index::new();
+    index.apply(
+        files
+            .into_iter()
+            .map(|(path, text)| Change::Set { path, text })
+            .collect(),
+    );
+    index
+}
+
+fn everything(index: &Index) -> OrderingGraph {
+    build(index, &selection("/", None, None)).expect("no narrowing")
+}
+
+fn selection(root: &str, topology: Option<&str>, agent: Option<&str>) -> Selection {
+    Selection {
+        roots: vec![PathBuf::from(root)],
+        topology: topology.map(str::to_owned),
+        agent: agent.map(str::to_owned),
+    }
+}
+
+fn demo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/demo")
+}
+
+fn demo() -> (Index, PathBuf) {
+    let root = std::path::absolute(demo_root()).expect("absolute path");
+    let (changes, errors) = crate::discover::discover(std::slice::from_ref(&root));
+    assert!(errors.is_empty(), "{errors:?}");
+    let mut index = Index::new();
+    index.apply(changes);
+    (index, root)
+}
+
+fn demo_graph() -> OrderingGraph {
+    let (index, root) = demo();
+    build(
+        &index,
+        &Selection {
+            roots: vec![root],
+            ..Selection::default()
+        },
+    )
+    .expect("no narrowing")
+}
+
+/// The skill file of `id` with implementation `kind`.
+fn skill(id: &str, kind: &str) -> String {
+    skill_file(id, id, kind)
+}
+
+/// The skill file `/ws/skills/<stem>.yaml` whose id is written `id` (quoted when it must be).
+fn skill_file(stem: &str, id: &str, kind: &str) -> String {
+    let implementation = match kind {
+        "mcp_tool" => "  type: mcp_tool\n  server: s\n  tool: t\n".to_owned(),
+        "llm_prompt" => "  type: llm_prompt\n  prompt: p\n".to_owned(),
+        other => format!("  type: {other}\n"),
+    };
+    format!(
+        "//- /ws/skills/{stem}.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: {id}\n  name: {id}\n  description: d\ncategory: capability\nimplementation:\n{implementation}"
+    )
+}
+
+const MANIFEST: &str = "//- /ws/workspace.yaml
+apiVersion: swarmkit/v1
+kind: Workspace
+metadata:
+  id: ws
+  name: ws
+mcp_servers:
+  - id: s
+    transport: stdio
+    command: [s]
+";
+
+/// A workspace with one topology whose agent `a` holds `skills` and has `requires`.
+fn one_agent(skills: &[(&str, &str)], requires: &str) -> Index {
+    let mut text = MANIFEST.to_owned();
+    let ids: Vec<&str> = skills.iter().map(|(id, _)| *id).collect();
+    text.push_str(&format!(
+        "//- /ws/topologies/t.yaml
+apiVersion: swarmkit/v1
+kind: Topology
+metadata:
+  name: t
+  version: 1.0.0
+agents:
+  root:
+    id: a
+    role: root
+    model:
+      provider: anthropic
+      name: m
+    prompt:
+      system: s
+    skills: [{}]
+    requires:
+{requires}",
+        ids.join(", ")
+    ));
+    for (id, kind) in skills {
+        text.push_str(&skill(id, kind));
+    }
+    index_of(&text)
+}
+
+fn node<'g>(graph: &'g OrderingGraph, kind: NodeKind, name: &str) -> &'g GraphNode {
+    graph
+        .nodes
+        .iter()
+        .find(|n| n.kind == kind && n.name == name)
+        .unwrap_or_else(|| panic!("no {kind:?} node {name}"))
+}
+
+#[test]
+fn demo_mermaid_snapshot() {
+    expect_file!["snapshots/demo.mmd"].assert_eq(&mermaid::render(&demo_graph()));
+}
+
+#[test]
+fn demo_dot_snapshot() {
+    expect_file!["snapshots/demo.dot"].assert_eq(&dot::render(&demo_graph()));
+}
+
+#[test]
+fn demo_json_snapshot() {
+    expect_file!["snapshots/demo.json"].assert_eq(&json::render(&demo_graph()));
+}
+
+#[test]
+fn demo_shows_exactly_the_cycles_and_blocked_skills_the_rules_report() {
+    let graph = demo_graph();
+    let with = |style: Style| -> Vec<String> {
+        let mut names: Vec<String> = graph
+            .nodes
+            .iter()
+            .filter(|n| n.state.holds(style))
+            .map(|n| format!("{}:{}", n.kind.as_str(), n.name))
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(
+        with(Style::Cycle),
+        [
+            "agent:checker",
+            "agent:publisher",
+            "agent:reviewer",
+            "composed:format-findings",
+            "composed:render-report",
+            "skill-md:ship",
+            "skill-md:verify",
+            "skill:get-build-convention",
+            "skill:list-build-conventions",
+        ]
+    );
+    assert_eq!(
+        with(Style::Blocked),
+        ["skill:get-build-convention", "skill:search-solution-code"]
+    );
+    // The same facts as diagnostics: one cycle diagnostic per tangle, one unsatisfiable per
+    // blocked guarded skill.
+    let (index, _) = demo();
+    let mut codes: Vec<String> = index
+        .files()
+        .flat_map(|f| index.diagnostics(f.id))
+        .map(|d| d.code.to_string())
+        .filter(|c| c.ends_with("-cycle") || c == "agent.requires-unsatisfiable")
+        .collect();
+    codes.sort();
+    assert_eq!(
+        codes,
+        [
+            "agent.depends-on-cycle",
+            "agent.depends-on-cycle",
+            "agent.requires-cycle",
+            "agent.requires-unsatisfiable",
+            "agent.requires-unsatisfiable",
+            "skill.composed-cycle",
+            "skill.composed-cycle",
+            "skillmd.chain-cycle",
+        ]
+    );
+}
+
+#[test]
+fn a_requires_cycle_is_styled_on_its_skills_and_edges_and_has_no_call_order() {
+    let index = one_agent(
+        &[("x", "mcp_tool"), ("y", "mcp_tool"), ("z", "mcp_tool")],
+        "      x: [y]\n      y: [x]\n      z: [x]\n",
+    );
+    let graph = everything(&index);
+    expect![[r##"
+        flowchart LR
+          subgraph c0["topology t (topologies/t.yaml)"]
+            n0["a<br>agent"]
+            subgraph c1["requires: of agent a"]
+              n1["x<br>mcp_tool, cycle"]
+              n2["y<br>mcp_tool, cycle"]
+              n3["z<br>mcp_tool, blocked"]
+            end
+          end
+          subgraph legend["Legend"]
+            legend0["cycle: caught in a loop, never runs"]
+            legend1["blocked: can never run, something it needs never succeeds"]
+            legend2["unsatisfiable: never recorded as called (not an mcp_tool)"]
+            legend3["not enforced: no gate checks its prerequisites"]
+            legend4["missing: no such skill"]
+            legend_arrow0["thin arrow: call before (requires), or a chain's call, numbered in chain order"]
+            legend_arrow1["thick arrow: finishes before the next agent starts (depends_on)"]
+            legend_arrow2["dotted arrow: composes, numbered in composes order"]
+            legend_arrow3["N. before a skill: its place in a call order that satisfies every rule"]
+          end
+          n2 --> n1
+          n1 --> n2
+          n1 --> n3
+          classDef cycle fill:#f8c9c9,stroke:#c62828,color:#000000
+          classDef blocked fill:#ffe0b2,stroke:#e65100,color:#000000
+          classDef unsatisfiable fill:#e1d5f0,stroke:#6a1b9a,color:#000000
+          classDef not_enforced fill:#eeeeee,stroke:#757575,color:#000000
+          classDef missing fill:#ffffff,stroke:#9e9e9e,color:#000000
+          class n1 cycle
+          class n2 cycle
+          class n3 blocked
+          class legend0 cycle
+          class legend1 blocked
+          class legend2 unsatisfiable
+          class legend3 not_enforced
+          class legend4 missing
+          linkStyle 0,1 stroke:#c62828,stroke-width:2px
+          linkStyle 2 stroke:#e65100,stroke-width:2px,stroke-dasharray:5 5
+    "##]]
+    .assert_eq(&mermaid::render(&graph));
+    assert!(graph.nodes.iter().all(|n| n.call_order.is_none()));
+}
+
+#[test]
+fn a_blocked_skill_and_its_unsatisfiable_prerequisite_with_the_call_order_of_the_rest() {
+    let index = one_agent(
+        &[
+            ("list", "mcp_tool"),
+            ("get", "mcp_tool"),
+            ("notes", "llm_prompt"),
+            ("write", "mcp_tool"),
+            ("think", "llm_prompt"),
+        ],
+        "      get: [list]\n      write: [get, notes]\n      think: [list]\n",
+    );
+    let graph = everything(&index);
+    expect![[r##"
+        digraph ordering {
+          rankdir=LR;
+          node [shape=box, style="rounded,filled", fillcolor="#ffffff", fontname="Helvetica"];
+          edge [fontname="Helvetica"];
+          subgraph cluster_0 {
+            label="topology t (topologies/t.yaml)";
+            n0 [label="a\nagent"];
+            subgraph cluster_1 {
+              label="requires: of agent a";
+              n1 [label="2. get\nmcp_tool"];
+              n2 [label="1. list\nmcp_tool"];
+              n3 [label="write\nmcp_tool, blocked", fillcolor="#ffe0b2", color="#e65100", penwidth=2];
+              n4 [label="3. notes\nllm_prompt, unsatisfiable", fillcolor="#e1d5f0", color="#6a1b9a", penwidth=2];
+              n5 [label="4. think\nllm_prompt, not enforced", fillcolor="#eeeeee", color="#757575", penwidth=2];
+            }
+          }
+          subgraph cluster_legend {
+            label="Legend";
+            legend0 [label="cycle: caught in a loop, never runs", fillcolor="#f8c9c9", color="#c62828", penwidth=2];
+            legend1 [label="blocked: can never run, something it needs never succeeds", fillcolor="#ffe0b2", color="#e65100", penwidth=2];
+            legend2 [label="unsatisfiable: never recorded as called (not an mcp_tool)", fillcolor="#e1d5f0", color="#6a1b9a", penwidth=2];
+            legend3 [label="not enforced: no gate checks its prerequisites", fillcolor="#eeeeee", color="#757575", penwidth=2];
+            legend4 [label="missing: no such skill", fillcolor="#ffffff", color="#9e9e9e", penwidth=2];
+            legend_arrow0 [label="thin arrow: call before (requires), or a chain's call, numbered in chain order", shape=plaintext, style=""];
+            legend_arrow1 [label="thick arrow: finishes before the next agent starts (depends_on)", shape=plaintext, style=""];
+            legend_arrow2 [label="dotted arrow: composes, numbered in composes order", shape=plaintext, style=""];
+            legend_arrow3 [label="N. before a skill: its place in a call order that satisfies every rule", shape=plaintext, style=""];
+          }
+          n2 -> n1;
+          n1 -> n3;
+          n4 -> n3 [color="#e65100", penwidth=2, style=dashed];
+          n2 -> n5;
+        }
+    "##]]
+    .assert_eq(&dot::render(&graph));
+}
+
+#[test]
+fn a_chain_with_async_and_a_sequential_chain() {
+    let index = index_of(
+        "//- /skills/release/SKILL.md
+---
+name: release
+description: Releases. Use when asked.
+metadata:
+  chain: [checks, publish]
+---
+//- /skills/checks/SKILL.md
+---
+name: checks
+description: All checks at once. Use before a release.
+metadata:
+  chain: [lint, test]
+  async: true
+---
+//- /skills/lint/SKILL.md
+---
+name: lint
+description: Lints. Use always.
+---
+//- /skills/test/SKILL.md
+---
+name: test
+description: Tests. Use always.
+---
+//- /skills/publish/SKILL.md
+---
+name: publish
+description: Publishes. Use last.
+---
+",
+    );
+    let graph = everything(&index);
+    let edges: Vec<String> = graph
+        .edges
+        .iter()
+        .map(|e| {
+            format!(
+                "{} -> {} {}",
+                graph.nodes[e.from].name,
+                graph.nodes[e.to].name,
+                edge_caption(e).unwrap_or_default()
+            )
+        })
+        .collect();
+    assert_eq!(
+        edges,
+        [
+            "checks -> lint async",
+            "checks -> test async",
+            "release -> checks 1",
+            "release -> publish 2",
+        ]
+    );
+    assert!(node(&graph, NodeKind::SkillMd, "checks").asynchronous);
+    assert!(!node(&graph, NodeKind::SkillMd, "release").asynchronous);
+    expect![[r#"
+        {
+          "async": true,
+          "blocking": false,
+          "from": "n0",
+          "kind": "chain",
+          "on_cycle": false,
+          "step": null,
+          "to": "n2"
+        }"#]]
+    .assert_eq(&serde_json::to_string_pretty(&json::value(&graph)["edges"][0]).unwrap());
+}
+
+#[test]
+fn a_chain_reaching_a_loop_is_blocked_and_the_loop_is_a_cycle() {
+    let index = index_of(
+        "//- /skills/top/SKILL.md
+---
+name: top
+description: Top. Use first.
+metadata:
+  chain: [ping]
+---
+//- /skills/ping/SKILL.md
+---
+name: ping
+description: Ping. Use often.
+metadata:
+  chain: [pong]
+---
+//- /skills/pong/SKILL.md
+---
+name: pong
+description: Pong. Use often.
+metadata:
+  chain: [ping]
+---
+",
+    );
+    let graph = everything(&index);
+    assert!(node(&graph, NodeKind::SkillMd, "top").state.blocked);
+    assert!(node(&graph, NodeKind::SkillMd, "ping").state.cycle);
+    assert!(node(&graph, NodeKind::SkillMd, "pong").state.cycle);
+    let on_cycle: Vec<bool> = graph.edges.iter().map(|e| e.on_cycle).collect();
+    assert_eq!(on_cycle, [true, true, false]);
+}
+
+#[test]
+fn composed_skills_show_their_parts_in_order_loops_and_missing_parts() {
+    let mut text = MANIFEST.to_owned();
+    text.push_str(&skill("report", "composed"));
+    text.push_str("  composes: [table, chart, nowhere]\n");
+    text.push_str(&skill("table", "composed"));
+    text.push_str("  composes: [report]\n");
+    text.push_str(&skill("chart", "mcp_tool"));
+    text.push_str(&skill("solo", "composed"));
+    text.push_str("  composes: [chart]\n");
+    let graph = everything(&index_of(&text));
+    let parts: Vec<String> = graph
+        .edges
+        .iter()
+        .map(|e| {
+            format!(
+                "{} -{}-> {}",
+                graph.nodes[e.from].name,
+                e.step.unwrap_or(0),
+                graph.nodes[e.to].name
+            )
+        })
+        .collect();
+    assert_eq!(
+        parts,
+        [
+            "report -1-> table",
+            "report -2-> chart",
+            "report -3-> nowhere",
+            "solo -1-> chart",
+            "table -1-> report",
+        ]
+    );
+    assert!(node(&graph, NodeKind::Composed, "report").state.cycle);
+    assert!(node(&graph, NodeKind::Composed, "table").state.cycle);
+    assert_eq!(
+        node(&graph, NodeKind::Composed, "solo").state,
+        NodeState::default()
+    );
+    assert!(node(&graph, NodeKind::Part, "nowhere").state.missing);
+    assert_eq!(
+        node(&graph, NodeKind::Part, "chart").implementation,
+        Some(ImplementationType::McpTool)
+    );
+}
+
+const TWO_TOPOLOGIES: &str = "//- /ws/topologies/one.yaml
+apiVersion: swarmkit/v1
+kind: Topology
+metadata:
+  name: one
+agents:
+  root:
+    id: boss
+    role: root
+    children:
+      - id: first
+        role: worker
+      - id: second
+        role: worker
+        depends_on: [first]
+      - id: third
+        role: worker
+        depends_on: [second]
+//- /ws/topologies/two.yaml
+apiVersion: swarmkit/v1
+kind: Topology
+metadata:
+  name: two
+agents:
+  root:
+    id: other
+    role: root
+";
+
+#[test]
+fn narrowing_to_a_topology_or_an_agent() {
+    let index = index_of(&format!("{MANIFEST}{TWO_TOPOLOGIES}"));
+    let names = |graph: &OrderingGraph| -> Vec<String> {
+        graph.nodes.iter().map(|n| n.name.clone()).collect()
+    };
+    let two = build(&index, &selection("/ws", Some("two"), None)).unwrap();
+    assert_eq!(names(&two), ["other"]);
+    // One agent, with the agents its `depends_on` links it to.
+    let second = build(&index, &selection("/ws", None, Some("second"))).unwrap();
+    assert_eq!(names(&second), ["first", "second", "third"]);
+    assert_eq!(second.edges.len(), 2);
+    // A manifest stands for its workspace.
+    let whole = build(&index, &selection("/ws/workspace.yaml", None, None)).unwrap();
+    assert_eq!(whole.clusters.len(), 2);
+    let file = build(&index, &selection("/ws/topologies/two.yaml", None, None)).unwrap();
+    assert_eq!(names(&file), ["other"]);
+    assert_eq!(
+        build(&index, &selection("/ws", Some("three"), None))
+            .unwrap_err()
+            .to_string(),
+        "no topology named `three` in the paths given; there is `one`, `two`"
+    );
+    assert_eq!(
+        build(&index, &selection("/ws", Some("two"), Some("boss")))
+            .unwrap_err()
+            .to_string(),
+        "no agent with the id `boss` in the paths given; there is `other`"
+    );
+}
+
+/// Ids that need care in both formats: dashes, dots, quotes, backslashes, Mermaid keywords,
+/// entity-like text, backticks, brackets, Unicode.
+const HOSTILE: &[&str] = &[
+    "end",
+    "a-b.c",
+    "say \"hi\"",
+    "back\\slash",
+    "#quot;",
+    "50%",
+    "`md`",
+    "<b>x</b>",
+    "[x]{y}|z",
+    "ünïcödé-技能",
+    "graph",
+];
+
+fn hostile_index() -> Index {
+    let mut text = MANIFEST.to_owned();
+    for (i, id) in HOSTILE.iter().enumerate() {
+        text.push_str(&skill_file(&format!("s{i}"), &yaml_quote(id), "mcp_tool"));
+    }
+    let quoted: Vec<String> = HOSTILE.iter().map(|id| yaml_quote(id)).collect();
+    let mut requires = String::new();
+    for pair in quoted.windows(2) {
+        requires.push_str(&format!("      {}: [{}]\n", pair[1], pair[0]));
+    }
+    requires.push_str(&format!("      {}: [{}]\n", quoted[0], quoted[1]));
+    text.push_str(&format!(
+        "//- /ws/topologies/t.yaml
+apiVersion: swarmkit/v1
+kind: Topology
+metadata:
+  name: \"t \\\"quoted\\\" <&>\"
+agents:
+  root:
+    id: \"agent \\\"007\\\"\"
+    role: root
+    skills: [server:s]
+    requires:
+{requires}"
+    ));
+    index_of(&text)
+}
+
+fn yaml_quote(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+#[test]
+fn hostile_ids_come_out_as_written_and_escaped() {
+    let graph = everything(&hostile_index());
+    let names: Vec<&str> = graph
+        .nodes
+        .iter()
+        .filter(|n| n.kind == NodeKind::Skill)
+        .map(|n| n.name.as_str())
+        .collect();
+    let mut expected: Vec<&str> = HOSTILE.to_vec();
+    // Node order is the order of first appearance in the rules: the second id, then the first.
+    expected.swap(0, 1);
+    assert_eq!(names, expected);
+    let text = mermaid::render(&graph);
+    check_mermaid_subset(&text);
+    assert!(text.contains(r#"n2["a-b.c<br>"#) || text.contains("a-b.c"));
+    assert!(text.contains("say #quot;hi#quot;"));
+    assert!(text.contains("#35;quot;"));
+    assert!(text.contains("#96;md#96;"));
+    assert!(text.contains("ünïcödé-技能"));
+    let dot_text = dot::render(&graph);
+    assert!(dot_text.contains(r#"say \"hi\""#));
+    assert!(dot_text.contains(r"back\\slash"));
+    let json_text = json::render(&graph);
+    let value: serde_json::Value = serde_json::from_str(&json_text).unwrap();
+    assert_eq!(value["nodes"][3]["name"], "say \"hi\"");
+}
+
+#[test]
+fn output_is_deterministic() {
+    let first = mermaid::render(&demo_graph());
+    let second = mermaid::render(&demo_graph());
+    assert_eq!(first, second);
+}
+
+/// A long `requires:` chain x0 <- x1 <- ... and the same closed into one loop.
+fn long_requires(n: usize, closed: bool) -> Index {
+    let mut requires = String::new();
+    for i in 1..n {
+        requires.push_str(&format!("      x{i}: [x{}]\n", i - 1));
+    }
+    if closed {
+        requires.push_str(&format!("      x0: [x{}]\n", n - 1));
+    }
+    let mut text = MANIFEST.to_owned();
+    for i in 0..n {
+        text.push_str(&skill(&format!("x{i}"), "mcp_tool"));
+    }
+    text.push_str(&format!(
+        "//- /ws/topologies/t.yaml
+apiVersion: swarmkit/v1
+kind: Topology
+metadata:
+  name: t
+agents:
+  root:
+    id: a
+    role: root
+    skills: [server:s]
+    requires:
+{requires}"
+    ));
+    index_of(&text)
+}
+
+#[test]
+fn a_20000_skill_chain_and_loop_render_in_output_proportional_to_them() {
+    const N: usize = 20_000;
+    for closed in [false, true] {
+        let graph = everything(&long_requires(N, closed));
+        assert_eq!(graph.edges.len(), if closed { N } else { N - 1 });
+        let skills = graph.nodes.iter().filter(|n| n.kind == NodeKind::Skill);
+        if closed {
+            assert!(skills
+                .clone()
+                .all(|n| n.state.cycle && n.call_order.is_none()));
+        } else {
+            // The call order of a chain is the chain: x0, x1, ...
+            for n in skills {
+                let i: usize = n.name[1..].parse().unwrap();
+                assert_eq!(n.call_order, Some(i + 1));
+            }
+        }
+        for text in [
+            mermaid::render(&graph),
+            dot::render(&graph),
+            json::render(&graph),
+        ] {
+            // A fixed amount per node and edge (pretty JSON spends most: about 450 bytes);
+            // spelling a path per node would be thousands of times more.
+            assert!(text.len() < 1_000 * N, "{} bytes", text.len());
+        }
+    }
+}
+
+/// Every line of the Mermaid text is one of the statements the renderer writes, with a quoted
+/// caption free of characters Mermaid reads inside one; subgraphs balance.
+fn check_mermaid_subset(text: &str) {
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("flowchart LR"));
+    let mut depth = 0usize;
+    let id = |s: &str| {
+        !s.is_empty()
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+    };
+    let caption = |s: &str| -> bool {
+        let Some(inner) = s.strip_prefix("[\"").and_then(|s| s.strip_suffix("\"]")) else {
+            return false;
+        };
+        let inner = inner.replace("<br>", "");
+        !inner.chars().any(|c| {
+            matches!(c, '"' | '<' | '>' | '`' | '[' | ']' | '{' | '}' | '|' | '%') || c.is_control()
+        }) && entities_closed(&inner)
+    };
+    for line in lines {
+        let statement = line.trim_start();
+        if statement == "end" {
+            depth = depth.checked_sub(1).expect("an `end` closes a subgraph");
+            continue;
+        }
+        if let Some(rest) = statement.strip_prefix("subgraph ") {
+            let at = rest.find('[').expect("a subgraph has a caption");
+            assert!(id(&rest[..at]) && caption(&rest[at..]), "{line}");
+            depth += 1;
+            continue;
+        }
+        if let Some(rest) = statement.strip_prefix("classDef ") {
+            let (name, style) = rest.split_once(' ').expect("classDef name style");
+            assert!(id(name) && !style.contains(' '), "{line}");
+            continue;
+        }
+        if let Some(rest) = statement.strip_prefix("class ") {
+            let (node, class) = rest.split_once(' ').expect("class node name");
+            assert!(id(node) && id(class), "{line}");
+            continue;
+        }
+        if let Some(rest) = statement.strip_prefix("linkStyle ") {
+            let (list, _) = rest.split_once(' ').expect("linkStyle list style");
+            assert!(
+                list.split(',').all(|n| n.parse::<usize>().is_ok()),
+                "{line}"
+            );
+            continue;
+        }
+        let words: Vec<&str> = statement.split(' ').collect();
+        if words.len() == 3 && !statement.contains("[\"") {
+            let arrow = words[1];
+            let arrow = match arrow.find('|') {
+                Some(at) => {
+                    let label = &arrow[at..];
+                    assert!(label.starts_with("|\"") && label.ends_with("\"|"), "{line}");
+                    &arrow[..at]
+                }
+                None => arrow,
+            };
+            assert!(
+                id(words[0]) && id(words[2]) && ["-->", "==>", "-.->"].contains(&arrow),
+                "{line}"
+            );
+            continue;
+        }
+        let at = statement.find('[').unwrap_or_else(|| panic!("{line}"));
+        assert!(id(&statement[..at]) && caption(&statement[at..]), "{line}");
+    }
+    assert_eq!(depth, 0, "subgraphs balance");
+}
+
+/// Every `#` starts an entity code `#name;` or `#123;`.
+fn entities_closed(text: &str) -> bool {
+    let mut rest = text;
+    while let Some(at) = rest.find('#') {
+        let after = &rest[at + 1..];
+        let Some(end) = after.find(';') else {
+            return false;
+        };
+        let code = &after[..end];
+        if code.is_empty() || !code.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return false;
+        }
+        rest = &after[end + 1..];
+    }
+    true
+}
+
+#[test]
+fn every_mermaid_output_is_in_the_checked_subset() {
+    check_mermaid_subset(&mermaid::render(&demo_graph()));
+    check_mermaid_subset(&mermaid::render(&OrderingGraph::default()));
+}
+
+fn required(variable: &str) -> bool {
+    std::env::var_os(variable).is_some_and(|v| v == "1")
+}
+
+/// Graphviz renders the demo and the hostile ids. CI installs Graphviz and sets
+/// `SKILLGRAPH_REQUIRE_DOT=1`, so there a missing `dot` fails rather than skips.
+#[test]
+fn graphviz_renders_the_dot_output() {
+    let available = Command::new("dot").arg("-V").output().is_ok();
+    if !available {
+        assert!(
+            !required("SKILLGRAPH_REQUIRE_DOT"),
+            "SKILLGRAPH_REQUIRE_DOT=1 but Graphviz's `dot` is not on PATH"
+        );
+        eprintln!("skipped: Graphviz's `dot` is not on PATH");
+        return;
+    }
+    for text in [
+        dot::render(&demo_graph()),
+        dot::render(&everything(&hostile_index())),
+        dot::render(&OrderingGraph::default()),
+    ] {
+        let svg = run_with_input(Command::new("dot").arg("-Tsvg"), &text);
+        assert!(svg.contains("<svg"), "{svg}");
+    }
+}
+
+/// Mermaid's own parser accepts the output: `.ci/mermaid` holds a script that runs it under
+/// Node (with jsdom); CI installs its packages and sets `SKILLGRAPH_REQUIRE_MERMAID=1`.
+#[test]
+fn mermaid_parser_accepts_the_output() {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.ci/mermaid");
+    let ready = folder.join("node_modules/mermaid").is_dir()
+        && Command::new("node").arg("--version").output().is_ok();
+    if !ready {
+        assert!(
+            !required("SKILLGRAPH_REQUIRE_MERMAID"),
+            "SKILLGRAPH_REQUIRE_MERMAID=1 but Node or .ci/mermaid/node_modules is missing (npm ci in .ci/mermaid)"
+        );
+        eprintln!("skipped: no Mermaid parser (run `npm ci` in .ci/mermaid)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    for (name, text) in [
+        ("demo.mmd", mermaid::render(&demo_graph())),
+        (
+            "hostile.mmd",
+            mermaid::render(&everything(&hostile_index())),
+        ),
+        ("empty.mmd", mermaid::render(&OrderingGraph::default())),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        paths.push(path);
+    }
+    let output = Command::new("node")
+        .arg(folder.join("parse.mjs"))
+        .args(&paths)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // The parser does refuse: a skill called `end` used as a node id breaks the grammar (why
+    // the renderer makes its ids up).
+    let bad = dir.path().join("bad.mmd");
+    std::fs::write(&bad, "flowchart LR\n  end --> n1\n").unwrap();
+    let output = Command::new("node")
+        .arg(folder.join("parse.mjs"))
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert!(
+        !output.status.success(),
+        "the parser accepted a bad caption"
+    );
+}
+
+fn run_with_input(command: &mut Command, input: &str) -> String {
+    use std::io::Write;
+    let mut child = command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let text = input.to_owned();
+    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
