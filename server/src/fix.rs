@@ -239,7 +239,9 @@ mod tests {
 
     #[test]
     fn every_offered_fix_clears_its_diagnostic_and_adds_none() {
+        // "Disable this rule on this line" included: the comment must silence exactly it.
         let mut offered = 0;
+        let mut disabled = 0;
         let mut codes = std::collections::BTreeSet::new();
         for root in roots() {
             let (changes, _) = crate::discover::discover(std::slice::from_ref(&root));
@@ -248,7 +250,11 @@ mod tests {
             let before = said(&index);
             for file in index.files() {
                 for diagnostic in index.diagnostics(file.id) {
-                    for fix in &diagnostic.fixes {
+                    let disable = index.disable_fix(&diagnostic);
+                    if disable.is_some() {
+                        disabled += 1;
+                    }
+                    for fix in diagnostic.fixes.iter().chain(disable.as_ref()) {
                         offered += 1;
                         codes.insert(diagnostic.code);
                         let mut fixed = index.clone();
@@ -322,5 +328,6 @@ mod tests {
             assert!(codes.contains(code), "no fix offered for {code}: {codes:?}");
         }
         assert!(offered > 20, "{offered}");
+        assert!(disabled > 100, "{disabled}");
     }
 }

@@ -171,3 +171,69 @@ fn editor_settings_apply_where_no_config_file_does() {
     index.set_settings(Settings::default());
     assert!(index.diagnostics(id).is_empty());
 }
+
+/// `[[overrides]]` sets levels for the files its globs match, relative to the config's folder;
+/// editing it republishes those files.
+#[test]
+fn overrides_apply_to_matching_paths_only() {
+    let mut index = Index::new();
+    index.apply(vec![
+        set("/r/ws/workspace.yaml", MANIFEST),
+        set("/r/ws/skills/fetch.yaml", SKILL),
+        set(
+            "/r/ws/skills/other.yaml",
+            &SKILL.replace("id: fetch", "id: other"),
+        ),
+    ]);
+    let affected = index.apply(vec![set(
+        "/r/skillgraph.toml",
+        "[[overrides]]\npaths = [\"ws/skills/fetch.yaml\"]\nrules = { \"skill.unknown-mcp-server\" = \"off\" }\n",
+    )]);
+    let fetch = index
+        .file_id(&PathBuf::from("/r/ws/skills/fetch.yaml"))
+        .unwrap();
+    assert!(affected.contains(&fetch));
+    assert_eq!(levels(&index), []);
+    let other = index
+        .file_id(&PathBuf::from("/r/ws/skills/other.yaml"))
+        .unwrap();
+    let codes: Vec<_> = index.diagnostics(other).iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["skill.unknown-mcp-server"]);
+}
+
+/// A suppression comment silences its code on the next line, in CLI and editor alike (both read
+/// `Index::diagnostics`); a code that silences nothing, or that no rule has, is reported.
+#[test]
+fn suppression_comments_silence_the_next_line_and_report_their_mistakes() {
+    let suppressed = SKILL.replace(
+        "  server: nowhere\n  tool: fetch\n",
+        "  # skillgraph: disable-next-line skill.unknown-mcp-server\n  server: nowhere\n  # skillgraph: disable-next-line agent.bad-role, skill.unknown-mcp-servr\n  tool: fetch\n",
+    );
+    let mut index = Index::new();
+    index.apply(vec![
+        set("/r/ws/workspace.yaml", MANIFEST),
+        set("/r/ws/skills/fetch.yaml", &suppressed),
+    ]);
+    let file = index
+        .file_id(&PathBuf::from("/r/ws/skills/fetch.yaml"))
+        .unwrap();
+    let found: Vec<(&str, String)> = index
+        .diagnostics(file)
+        .into_iter()
+        .map(|d| (d.code, d.message))
+        .collect();
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert_eq!(found[0].0, "suppression.unused");
+    assert!(found[0].1.contains("`agent.bad-role`"));
+    assert_eq!(found[1].0, "suppression.unknown-code");
+    assert!(found[1]
+        .1
+        .contains("did you mean `skill.unknown-mcp-server`?"));
+    // Valid input: a comment that silences what it names says nothing.
+    let used_only = SKILL.replace(
+        "  server: nowhere\n",
+        "  # skillgraph: disable-next-line skill.unknown-mcp-server\n  server: nowhere\n",
+    );
+    index.apply(vec![set("/r/ws/skills/fetch.yaml", &used_only)]);
+    assert_eq!(index.diagnostics(file), []);
+}

@@ -1022,6 +1022,16 @@ fn code_actions_fix_in_utf16_and_utf8_and_rename_only_when_the_client_can() {
         assert_eq!(fix["kind"], "quickfix");
         assert_eq!(fix["isPreferred"], true);
         assert_eq!(fix["diagnostics"][0]["code"], "agent.unknown-skill");
+        let disable = actions
+            .iter()
+            .find(|a| a["title"] == "Disable `agent.unknown-skill` on this line")
+            .unwrap_or_else(|| panic!("{actions:#?}"));
+        let insert = &disable["edit"]["changes"][&uri][0];
+        assert_eq!(range_of(&insert["range"]), [22, 0, 22, 0]);
+        assert_eq!(
+            insert["newText"],
+            "        # skillgraph: disable-next-line agent.unknown-skill\n"
+        );
         let edits = fix["edit"]["changes"][&uri].as_array().unwrap();
         assert_eq!(edits.len(), 1);
         assert_eq!(range_of(&edits[0]["range"]), typo_range);
@@ -1059,6 +1069,7 @@ fn code_actions_fix_in_utf16_and_utf8_and_rename_only_when_the_client_can() {
         if renames {
             expected.push("Rename the folder to `other-name`");
         }
+        expected.push("Disable `skillmd.name-mismatch` on this line");
         assert_eq!(titles, expected, "{actions:#?}");
         if renames {
             let operations = actions[1]["edit"]["documentChanges"].as_array().unwrap();

@@ -8,7 +8,8 @@
 -- fixture/skills/say-hello.yaml) and the misspelt `serach-code`, and checks:
 --   (a) a diagnostic with code agent.unknown-skill arrives on the `serach-code` line;
 --   (b) hover on the `say-hello` grant returns markdown that names `say-hello`;
---   (c) definition on the `say-hello` grant points into skills/say-hello.yaml.
+--   (c) definition on the `say-hello` grant points into skills/say-hello.yaml;
+--   (d) a code action replaces the misspelt `serach-code`, and applying it fixes the buffer.
 
 local uv = vim.uv or vim.loop
 local TIMEOUT_MS = 10000
@@ -262,6 +263,45 @@ local function run()
     end)
   end
   check('definition of say-hello is skills/say-hello.yaml', definition ~= nil, why_not)
+
+  -- (d) the quick fix for the `serach-code` typo: offered, preferred, and applying its edit
+  -- writes `search-code` in the buffer. The buffer is put back afterwards.
+  local fix, why_no_fix = nil, 'the server does not advertise codeActionProvider'
+  if capabilities.codeActionProvider then
+    local fix_line = find_text(bufnr, 'serach-code')
+    local action_params = {
+      textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+      range = { start = { line = fix_line, character = 0 }, ['end'] = { line = fix_line, character = 0 } },
+      context = { diagnostics = {} },
+    }
+    local actions
+    actions, why_no_fix = request_until(client_id, bufnr, 'textDocument/codeAction', action_params, function(result)
+      for _, action in ipairs(type(result) == 'table' and result or {}) do
+        if action.title == 'Replace `serach-code` with `search-code`' then
+          return true
+        end
+      end
+      return false
+    end)
+    for _, action in ipairs(actions or {}) do
+      if action.title == 'Replace `serach-code` with `search-code`' then
+        fix = action
+      end
+    end
+  end
+  check('a quick fix replaces serach-code with search-code', fix ~= nil, why_no_fix)
+  if fix then
+    check('the quick fix is the preferred one', fix.isPreferred == true and fix.kind == 'quickfix')
+    local before = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+    vim.lsp.util.apply_workspace_edit(fix.edit, client.offset_encoding or 'utf-16')
+    local fixed_line = vim.api.nvim_buf_get_lines(bufnr, find_text(bufnr, 'search-code'), -1, false)[1]
+    check(
+      'applying the quick fix writes search-code',
+      fixed_line:find('- search-code', 1, true) ~= nil and not table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n'):find('serach', 1, true),
+      fixed_line
+    )
+    vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, before)
+  end
 
   -- Shut the server down the polite way (shutdown, then exit) and give it a moment to go.
   vim.lsp.stop_client(client_id)

@@ -771,32 +771,73 @@ impl Index {
         };
         // Found once per file, not once per diagnostic.
         let config = self.nearest_config(&entry.path);
+        // The file's path below its config's folder, for `[[overrides]]` (looked up only when
+        // the config has some).
+        let relative = config
+            .filter(|c| !c.overrides.is_empty())
+            .and_then(|config| {
+                entry.path.ancestors().skip(1).find_map(|dir| {
+                    let id = self.file_id(&dir.join("skillgraph.toml"))?;
+                    match &self.file(id)?.parsed.content {
+                        Content::Config(c) if std::ptr::eq(c, config) => {
+                            entry.path.strip_prefix(dir).ok()
+                        }
+                        _ => None,
+                    }
+                })
+            });
         let mut all: Vec<Diagnostic> = entry
             .parsed
             .local
             .iter()
             .chain(entry.cross.iter())
-            .filter_map(|d| self.apply_overrides(config, d))
+            .filter_map(|d| self.apply_overrides(config, relative, d))
             .collect();
         all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         all.dedup();
+        let all = crate::rules::suppress::apply(
+            id,
+            &entry.text,
+            &entry.line_index,
+            comments_of(entry),
+            all,
+        );
+        // What the suppressions say about themselves has a level like any code.
+        let all = all
+            .into_iter()
+            .filter_map(|d| {
+                if d.code.starts_with("suppression.") {
+                    self.apply_overrides(config, relative, &d)
+                } else {
+                    Some(d)
+                }
+            })
+            .collect();
         crate::rules::output::cap_per_file(id, all)
     }
 
-    /// The `[rules]` level for a code: the nearest `skillgraph.toml` above the file (`config`)
-    /// decides (it is what CI sees too); the editor's settings apply to codes it does not mention.
+    /// "Disable this rule on this line" for one of a file's diagnostics, where a comment can go.
+    pub fn disable_fix(&self, diagnostic: &Diagnostic) -> Option<crate::diagnostic::Fix> {
+        let entry = self.file(diagnostic.file)?;
+        crate::rules::suppress::disable_fix(
+            &entry.text,
+            &entry.line_index,
+            comments_of(entry),
+            diagnostic,
+        )
+    }
+
+    /// The level for a code: the nearest `skillgraph.toml` above the file (`config`) decides,
+    /// its `[[overrides]]` matching the file's path below it (`relative`) first, then its
+    /// `[rules]` (it is what CI sees too); the editor's settings apply to codes it does not
+    /// mention.
     fn apply_overrides(
         &self,
         config: Option<&crate::model::config::Config>,
+        relative: Option<&Path>,
         diagnostic: &Diagnostic,
     ) -> Option<Diagnostic> {
-        let from_config = config.and_then(|config| {
-            config
-                .rules
-                .iter()
-                .find(|(code, _)| code == diagnostic.code)
-                .map(|(_, level)| *level)
-        });
+        let from_config = config.and_then(|config| config.level_for(diagnostic.code, relative));
         let level = from_config.or_else(|| {
             self.settings
                 .severity_overrides
@@ -943,4 +984,25 @@ fn parallel_map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync + S
         return items.iter().map(&work).collect();
     }
     items.par_iter().map(work).collect()
+}
+
+/// Where a file may hold suppression comments.
+fn comments_of(entry: &FileEntry) -> crate::rules::suppress::Comments {
+    use crate::rules::suppress::Comments;
+    match (&entry.role, &entry.parsed.content) {
+        (_, Content::SkillMd(skill)) => match &skill.frontmatter {
+            crate::syntax::Frontmatter::Closed { yaml, close, .. } => {
+                let after = &entry.text[close.end as usize..];
+                let body_start =
+                    close.end as usize + after.find('\n').map_or(after.len(), |i| i + 1);
+                Comments::SkillMd {
+                    yaml: *yaml,
+                    body_start: body_start as u32,
+                }
+            }
+            _ => Comments::None,
+        },
+        (FileRole::Json | FileRole::Unrelated, _) => Comments::None,
+        _ => Comments::Hash,
+    }
 }

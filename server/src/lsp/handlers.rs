@@ -465,11 +465,19 @@ pub fn code_actions(
     let start = convert::offset(index, file, params.range.start, enc)?;
     let end = convert::offset(index, file, params.range.end, enc).unwrap_or(start);
     let mut actions = Vec::new();
+    // A bare cursor (an empty range, as editors send when asked for the fixes "here") stands for
+    // its line: the fixes of everything reported on it are offered.
+    let cursor_line = (params.range.start == params.range.end).then_some(params.range.start.line);
     for diagnostic in index.diagnostics(file) {
-        if diagnostic.range.start > end || diagnostic.range.end < start {
+        let on_cursor_line = cursor_line.is_some_and(|line| {
+            let at = convert::range(index, file, diagnostic.range, enc);
+            at.start.line <= line && line <= at.end.line
+        });
+        if !on_cursor_line && (diagnostic.range.start > end || diagnostic.range.end < start) {
             continue;
         }
-        for fix in &diagnostic.fixes {
+        let disable = index.disable_fix(&diagnostic);
+        for fix in diagnostic.fixes.iter().chain(disable.as_ref()) {
             if fix.rename.is_some() && !rename_files {
                 continue;
             }

@@ -25,6 +25,66 @@ pub struct Config {
     pub presets: Vec<String>,
     /// Code -> severity; `None` is `off`.
     pub rules: Vec<(String, Option<Severity>)>,
+    /// `[[overrides]]`, in the order written: later ones win where several match a file.
+    pub overrides: Vec<Override>,
+}
+
+/// `[[overrides]]`: levels for the files whose path (relative to the config's folder) matches
+/// one of `paths`.
+#[derive(Clone, Debug)]
+pub struct Override {
+    pub paths: Vec<String>,
+    matcher: globset::GlobSet,
+    pub rules: Vec<(String, Option<Severity>)>,
+}
+
+impl Override {
+    /// True when `relative` (a path below the config's folder) matches.
+    pub fn matches(&self, relative: &std::path::Path) -> bool {
+        self.matcher.is_match(relative)
+    }
+}
+
+// The matcher is compiled from the patterns, so they say all there is to compare.
+impl PartialEq for Override {
+    fn eq(&self, other: &Self) -> bool {
+        self.paths == other.paths && self.rules == other.rules
+    }
+}
+
+impl Eq for Override {}
+
+impl std::hash::Hash for Override {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.paths.hash(state);
+        self.rules.hash(state);
+    }
+}
+
+impl Config {
+    /// The level `[[overrides]]` and then `[rules]` give `code` for a file at `relative` below
+    /// the config's folder: `Some(None)` is `off`, `None` when neither mentions the code.
+    pub fn level_for(
+        &self,
+        code: &str,
+        relative: Option<&std::path::Path>,
+    ) -> Option<Option<Severity>> {
+        let find = |rules: &[(String, Option<Severity>)]| {
+            rules
+                .iter()
+                .find(|(c, _)| c == code)
+                .map(|(_, level)| *level)
+        };
+        relative
+            .and_then(|relative| {
+                self.overrides
+                    .iter()
+                    .rev()
+                    .filter(|o| o.matches(relative))
+                    .find_map(|o| find(&o.rules))
+            })
+            .or_else(|| find(&self.rules))
+    }
 }
 
 // The file's shape. These types are the single description of it: the JSON Schema in
@@ -47,6 +107,24 @@ struct RawConfig {
     tools: RawTools,
     /// Severity per diagnostic code, e.g. `"agent.duplicate-grant" = "off"`. docs/rules.md
     /// lists the codes.
+    #[serde(default)]
+    rules: BTreeMap<String, RawLevel>,
+    /// Levels for some files only, e.g. `[[overrides]]` `paths = ["legacy/**"]`
+    /// `rules = { "skillmd.unknown-field" = "off" }`. Later entries win over earlier ones, and
+    /// both over `[rules]`.
+    #[serde(default)]
+    overrides: Vec<RawOverride>,
+}
+
+/// Levels for the files matching `paths`.
+#[derive(Deserialize, Default)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(rename = "Override"))]
+#[serde(deny_unknown_fields)]
+struct RawOverride {
+    /// Glob patterns, relative to this file's folder: `*` within a name, `**` across folders.
+    #[serde(default)]
+    paths: Vec<String>,
+    /// Severity per diagnostic code for the matching files, as in `[rules]`.
     #[serde(default)]
     rules: BTreeMap<String, RawLevel>,
 }
@@ -130,6 +208,7 @@ impl Config {
                 "skill-md" => readable_section::<RawSkillMd>(file, key, value, &mut diagnostics),
                 "tools" => readable_section::<RawTools>(file, key, value, &mut diagnostics),
                 "rules" => readable_rules(file, value, &mut diagnostics),
+                "overrides" => readable_overrides(file, value, &mut diagnostics),
                 _ => {
                     diagnostics.push(unknown_key(file, key, None, field_names::<RawConfig>()));
                     None
@@ -140,10 +219,32 @@ impl Config {
             }
         }
         let raw: RawConfig = deserialize(readable, 0..text.len()).unwrap_or_default();
-        let rules = raw
-            .rules
+        let levels = |rules: BTreeMap<String, RawLevel>| {
+            rules
+                .into_iter()
+                .map(|(code, level)| (code, level.severity()))
+                .collect::<Vec<_>>()
+        };
+        let rules = levels(raw.rules);
+        let overrides = raw
+            .overrides
             .into_iter()
-            .map(|(code, level)| (code, level.severity()))
+            .map(|o| {
+                let mut builder = globset::GlobSetBuilder::new();
+                for pattern in &o.paths {
+                    // Checked in `readable_overrides`: only patterns that compile are left.
+                    if let Ok(glob) = glob_of(pattern) {
+                        builder.add(glob);
+                    }
+                }
+                Override {
+                    matcher: builder
+                        .build()
+                        .unwrap_or_else(|_| globset::GlobSet::empty()),
+                    paths: o.paths,
+                    rules: levels(o.rules),
+                }
+            })
             .collect();
         let hosts = raw.skill_md.hosts.map(|hosts| {
             hosts
@@ -178,6 +279,7 @@ impl Config {
                 mcp_tool_lists: raw.tools.mcp_tool_lists,
                 presets: raw.tools.presets,
                 rules,
+                overrides,
             },
             diagnostics,
         )
@@ -328,6 +430,99 @@ fn readable_rules<'i>(
         readable.insert(key.clone(), entry.clone());
     }
     Some(Spanned::new(value.span(), DeValue::Table(readable)))
+}
+
+/// A pattern of `[[overrides]] paths`: `/` separates folders whatever the platform, and `*`
+/// does not cross one.
+fn glob_of(pattern: &str) -> Result<globset::Glob, globset::Error> {
+    globset::GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+}
+
+/// The `[[overrides]]` entries as far as they read: each must be a table of `paths` (a list of
+/// glob patterns that compile) and `rules` (read as `[rules]` is); what cannot be read is
+/// reported and dropped.
+fn readable_overrides<'i>(
+    file: FileId,
+    value: &Spanned<DeValue<'i>>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Spanned<DeValue<'i>>> {
+    let DeValue::Array(entries) = value.get_ref() else {
+        diagnostics.push(Diagnostic::new(
+            "config.invalid",
+            file,
+            span_range(value.span()),
+            "`overrides` must be a list of tables (`[[overrides]]`), so it is ignored".to_owned(),
+        ));
+        return None;
+    };
+    let mut readable = toml::de::DeArray::new();
+    for entry in entries {
+        let DeValue::Table(table) = entry.get_ref() else {
+            diagnostics.push(Diagnostic::new(
+                "config.invalid",
+                file,
+                span_range(entry.span()),
+                "each `[[overrides]]` entry must be a table with `paths` and `rules`, so this one is ignored".to_owned(),
+            ));
+            continue;
+        };
+        let mut kept = DeTable::new();
+        for (key, item) in table {
+            match key.get_ref().as_ref() {
+                "paths" => {
+                    let patterns = match item.get_ref() {
+                        DeValue::Array(patterns) => patterns,
+                        _ => {
+                            diagnostics.push(Diagnostic::new(
+                                "config.invalid",
+                                file,
+                                span_range(item.span()),
+                                "`paths` must be a list of glob patterns, e.g. `[\"legacy/**\"]`, so this override applies nowhere".to_owned(),
+                            ));
+                            continue;
+                        }
+                    };
+                    let mut good = toml::de::DeArray::new();
+                    for pattern in patterns {
+                        let problem = match pattern.get_ref() {
+                            DeValue::String(text) => glob_of(text).err().map(|e| {
+                                format!(
+                                    "`{text}` is not a glob pattern ({}), so it matches nothing",
+                                    e.kind()
+                                )
+                            }),
+                            _ => Some("a path pattern must be a string".to_owned()),
+                        };
+                        match problem {
+                            Some(problem) => diagnostics.push(Diagnostic::new(
+                                "config.invalid",
+                                file,
+                                span_range(pattern.span()),
+                                problem,
+                            )),
+                            None => good.push(pattern.clone()),
+                        }
+                    }
+                    kept.insert(key.clone(), Spanned::new(item.span(), DeValue::Array(good)));
+                }
+                "rules" => {
+                    if let Some(rules) = readable_rules(file, item, diagnostics) {
+                        kept.insert(key.clone(), rules);
+                    }
+                }
+                _ => diagnostics.push(unknown_key(
+                    file,
+                    key,
+                    Some("[overrides]"),
+                    field_names::<RawOverride>(),
+                )),
+            }
+        }
+        readable.push(Spanned::new(entry.span(), DeValue::Table(kept)));
+    }
+    Some(Spanned::new(value.span(), DeValue::Array(readable)))
 }
 
 fn unknown_key(
@@ -506,9 +701,54 @@ mod tests {
     }
 
     #[test]
+    fn overrides_match_paths_and_later_ones_win() {
+        let text = "[rules]\n\"agent.duplicate-grant\" = \"error\"\n[[overrides]]\npaths = [\"legacy/**\", \"*.yaml\"]\nrules = { \"agent.duplicate-grant\" = \"off\" }\n[[overrides]]\npaths = [\"legacy/keep/*\"]\nrules = { \"agent.duplicate-grant\" = \"warning\" }\n";
+        let (config, diagnostics) = Config::parse(FileId(0), text);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let level = |path: &str| {
+            config.level_for("agent.duplicate-grant", Some(std::path::Path::new(path)))
+        };
+        assert_eq!(level("legacy/a/b.yaml"), Some(None));
+        assert_eq!(level("top.yaml"), Some(None));
+        assert_eq!(level("legacy/keep/c.yaml"), Some(Some(Severity::Warning)));
+        // `*` does not cross a folder; elsewhere `[rules]` decides.
+        assert_eq!(level("skills/d.yaml"), Some(Some(Severity::Error)));
+        assert_eq!(
+            config.level_for("agent.bad-role", Some(std::path::Path::new("top.yaml"))),
+            None
+        );
+    }
+
+    #[test]
+    fn a_bad_override_costs_only_itself() {
+        let text = "[[overrides]]\npaths = [\"a/[\", \"b/**\"]\nrule = {}\nrules = { \"agent.duplicat-grant\" = \"off\", \"agent.bad-role\" = \"loud\" }\n[[overrides]]\npaths = \"c\"\n";
+        let (config, diagnostics) = Config::parse(FileId(0), text);
+        let found: Vec<(&str, &str)> = diagnostics
+            .iter()
+            .map(|d| (d.code, slice(text, d.range)))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("config.invalid", "\"a/[\""),
+                ("config.invalid", "rule"),
+                ("config.unknown-rule", "\"agent.duplicat-grant\""),
+                ("config.invalid", "\"loud\""),
+                ("config.invalid", "\"c\""),
+            ]
+        );
+        assert_eq!(config.overrides.len(), 2);
+        assert_eq!(config.overrides[0].paths, ["b/**"]);
+    }
+
+    #[test]
     fn the_sections_read_are_the_fields_of_the_file_type() {
         // `Config::parse` matches these names; a new field needs a branch there.
-        assert_eq!(field_names::<RawConfig>(), ["skill-md", "tools", "rules"]);
+        assert_eq!(
+            field_names::<RawConfig>(),
+            ["skill-md", "tools", "rules", "overrides"]
+        );
+        assert_eq!(field_names::<RawOverride>(), ["paths", "rules"]);
         assert_eq!(
             field_names::<RawTools>(),
             ["available", "mcp-tool-lists", "presets"]

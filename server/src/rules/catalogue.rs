@@ -20,7 +20,7 @@ pub struct RuleDoc {
 }
 
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 19] {
+fn families() -> [&'static [RuleDoc]; 20] {
     [
         super::RULES,
         super::swarmkit_file::RULES,
@@ -41,6 +41,7 @@ fn families() -> [&'static [RuleDoc]; 19] {
         super::chain::RULES,
         super::precondition::RULES,
         super::tools::RULES,
+        super::suppress::RULES,
     ]
 }
 

@@ -22,6 +22,7 @@ pub mod skill_links;
 pub mod skill_md;
 pub mod skills;
 pub mod suggest;
+pub mod suppress;
 pub(crate) mod swarmkit_file;
 pub mod tools;
 
