@@ -886,11 +886,13 @@ fn check_unknown_fields(
                 .and_then(|root| move_under_metadata(file, &entry.text, skill, root, field));
             let preferred_is_rename = rename.is_some();
             diagnostic.fixes.extend(rename.map(Fix::preferred));
+            // With no spelling to suggest, moving the field is what the message asks for, so
+            // `check --fix` may do it; beside a suggested rename it is one choice of two.
             diagnostic.fixes.extend(moved.map(|fix| {
                 if preferred_is_rename {
                     fix
                 } else {
-                    fix.preferred()
+                    fix.preferred().safe()
                 }
             }));
         }
