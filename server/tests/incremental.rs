@@ -853,3 +853,40 @@ fn a_copy_and_its_original_change_independently() {
     );
     assert!(skills(&copy).iter().any(|id| id == "later"));
 }
+
+// The members of bulk and abstract grants are computed once per state of their member list and
+// shared (rules/registry.rs, `GrantMembers`): a skill joining or leaving a server or a category
+// must reach every agent that grants it, whichever file changes.
+#[test]
+fn bulk_and_abstract_grant_members_follow_their_skills() {
+    let mut ws = Workspace::new();
+    ws.apply(changes(&made_up_fixture()));
+    let full = ws.snapshot();
+    // A second match for `{category: capability, capability: second}` makes it ambiguous.
+    let rival = parse_fixture(&llm_skill("second-opinion")).remove(0);
+    ws.set(&rival.path, &rival.text);
+    ws.assert_consistent("adding a second match");
+    assert!(codes_of(&ws.snapshot())
+        .iter()
+        .any(|(_, code)| code == "agent.abstract-ambiguous"));
+    ws.set(
+        &rival.path,
+        &rival
+            .text
+            .replace("category: capability", "category: decision"),
+    );
+    ws.assert_consistent("moving it to another category");
+    ws.remove(&rival.path);
+    ws.assert_consistent("removing it");
+    assert_eq!(ws.snapshot(), full);
+    // The only mcp_tool skill on `tools` moves to another server and back.
+    let status = ws.text("/ws/skills/git-status.yaml");
+    ws.set(
+        "/ws/skills/git-status.yaml",
+        &status.replace("server: tools", "server: other"),
+    );
+    ws.assert_consistent("moving git-status off the server");
+    ws.set("/ws/skills/git-status.yaml", &status);
+    ws.assert_consistent("moving it back");
+    assert_eq!(ws.snapshot(), full);
+}

@@ -142,7 +142,11 @@ pub(crate) fn contributions(
                         Key::Def {
                             workspace,
                             kind: ArtifactKind::Skill,
-                            id: format!("topology-{}", name.value),
+                            id: format!(
+                                "{}{}",
+                                crate::model::swarmkit::TOPOLOGY_SKILL_PREFIX,
+                                name.value
+                            ),
                         },
                         Key::SkillsInPack {
                             workspace,

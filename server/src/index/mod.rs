@@ -751,10 +751,35 @@ impl Index {
 
     /// Stores the result of one file's cross-file checks; true when its diagnostics changed.
     fn store_check(&mut self, id: FileId, diagnostics: Vec<Diagnostic>, reads: Vec<Key>) -> bool {
-        let old_reads = self.files[&id].reads.clone();
-        self.forget_reads(id, &old_reads);
-        for key in &reads {
-            self.readers.entry(key.clone()).or_default().insert(id);
+        // Both lists are sorted and deduplicated (`Lookup::into_reads`), so the readers table is
+        // updated for the keys that differ only. An edit usually reads what it read before, and
+        // each write to the persistent table copies a path of it, so rewriting every key would
+        // make a keystroke pay for the size of the workspace.
+        let old_reads = &self.files[&id].reads;
+        let mut forgotten = Vec::new();
+        let mut added = Vec::new();
+        let (mut i, mut j) = (0, 0);
+        loop {
+            match (old_reads.get(i), reads.get(j)) {
+                (Some(old), Some(new)) if old == new => (i, j) = (i + 1, j + 1),
+                (Some(old), Some(new)) if old < new => {
+                    forgotten.push(old.clone());
+                    i += 1;
+                }
+                (Some(old), None) => {
+                    forgotten.push(old.clone());
+                    i += 1;
+                }
+                (_, Some(new)) => {
+                    added.push(new.clone());
+                    j += 1;
+                }
+                (None, None) => break,
+            }
+        }
+        self.forget_reads(id, &forgotten);
+        for key in added {
+            self.readers.entry(key).or_default().insert(id);
         }
         let entry = Arc::make_mut(self.files.get_mut(&id).expect("checked file exists"));
         let changed = entry.cross != diagnostics;
@@ -916,6 +941,17 @@ impl<'a> Lookup<'a> {
     pub fn ids_of(&self, workspace: FileId, kind: ArtifactKind) -> impl Iterator<Item = &'a str> {
         self.reads.borrow_mut().push(Key::IdSet { workspace, kind });
         self.index.ids_of(workspace, kind)
+    }
+
+    /// The ids of a kind defined in a workspace as the sorted set the index keeps (for a search
+    /// that seeks instead of scanning), recording the read.
+    pub fn sorted_ids(&self, workspace: FileId, kind: ArtifactKind) -> &'a imbl::OrdSet<String> {
+        static NONE: std::sync::OnceLock<imbl::OrdSet<String>> = std::sync::OnceLock::new();
+        self.reads.borrow_mut().push(Key::IdSet { workspace, kind });
+        self.index
+            .defined_ids
+            .get(&(workspace, kind))
+            .unwrap_or_else(|| NONE.get_or_init(imbl::OrdSet::new))
     }
 
     /// The editor's settings as a config, recording the read (for files with no

@@ -226,8 +226,8 @@ impl GrantResolver<'_, '_> {
             Grant::Server { id, range } => {
                 // As SwarmKit: the grant is unknown when no mcp_tool skill targets the server,
                 // whether or not workspace.yaml declares it (that is `skill.unknown-mcp-server`).
-                let members = registry::skills_on_server(self.lookup, self.workspace, &id.value);
-                if members.is_empty() {
+                let members = registry::granted_by_server(self.lookup, self.workspace, &id.value);
+                if members.ids.is_empty() {
                     let servers: Vec<String> = self
                         .manifest()
                         .map(|(_, w)| w.mcp_servers.iter().map(|s| s.id.value.clone()).collect())
@@ -251,13 +251,13 @@ impl GrantResolver<'_, '_> {
                     diagnostics.push(diagnostic);
                     return;
                 }
-                for member in members {
-                    push(out, member.id, GrantSource::Server(id.value.clone()), *range);
+                for member in &members.ids {
+                    push(out, member.clone(), GrantSource::Server(id.value.clone()), *range);
                 }
             }
             Grant::Pack { id, range } => {
-                let members = registry::skills_of_pack(self.lookup, self.workspace, &id.value);
-                if members.is_empty() {
+                let members = registry::granted_by_pack(self.lookup, self.workspace, &id.value);
+                if members.member_count == 0 {
                     diagnostics.push(Diagnostic::new(
                         "agent.unknown-bulk-grant",
                         file,
@@ -270,14 +270,8 @@ impl GrantResolver<'_, '_> {
                     return;
                 }
                 // A pack grant hands out only read commands: a write command must be named.
-                for member in members {
-                    let granted = match member.origin {
-                        registry::Origin::PackCommand { read_only, .. } => read_only,
-                        _ => true,
-                    };
-                    if granted {
-                        push(out, member.id, GrantSource::Pack(id.value.clone()), *range);
-                    }
+                for member in &members.ids {
+                    push(out, member.clone(), GrantSource::Pack(id.value.clone()), *range);
                 }
             }
             Grant::Abstract {
@@ -289,13 +283,8 @@ impl GrantResolver<'_, '_> {
                     return; // the schema reports the missing category
                 };
                 let capability_text = capability.as_ref().map_or("", |c| c.value.as_str());
-                let mut matches: Vec<String> = registry::skills_in_category(self.lookup, self.workspace, &category.value)
-                    .into_iter()
-                    .map(|s| s.id)
-                    .filter(|id| id.contains(capability_text))
-                    .collect();
-                matches.sort();
-                matches.dedup();
+                let matches = registry::granted_by_category(self.lookup, self.workspace, &category.value)
+                    .containing(capability_text);
                 match matches.len() {
                     0 => diagnostics.push(Diagnostic::new(
                         "agent.abstract-no-match",
@@ -306,7 +295,7 @@ impl GrantResolver<'_, '_> {
                             category.value
                         ),
                     )),
-                    1 => push(out, matches.remove(0), GrantSource::Abstract, *range),
+                    1 => push(out, matches[0].clone(), GrantSource::Abstract, *range),
                     _ => diagnostics.push(Diagnostic::new(
                         "agent.abstract-ambiguous",
                         file,
@@ -357,7 +346,10 @@ impl GrantResolver<'_, '_> {
     /// A known skill id one or two edits away. The id set is read through the lookup, so the
     /// suggestion follows skills appearing and disappearing.
     fn suggest_skill(&self, id: &str) -> Option<&str> {
-        super::suggest::closest(id, self.lookup.ids_of(self.workspace, ArtifactKind::Skill))
+        super::suggest::closest_in(
+            id,
+            self.lookup.sorted_ids(self.workspace, ArtifactKind::Skill),
+        )
     }
 
     /// The preferred fix of an unknown id: the suggestion written in its place.

@@ -141,7 +141,8 @@ pub fn check_reference(
         })
         .is_empty();
     if !found {
-        let closest = super::suggest::closest(&reference.value, lookup.ids_of(workspace, kind));
+        let closest =
+            super::suggest::closest_in(&reference.value, lookup.sorted_ids(workspace, kind));
         let noun = match kind {
             ArtifactKind::Topology => "topology",
             ArtifactKind::Archetype => "archetype",

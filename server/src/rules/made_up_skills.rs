@@ -90,7 +90,11 @@ pub fn check_topology(
     out: &mut Vec<Diagnostic>,
 ) {
     let Some(name) = &topology.name else { return };
-    let id = format!("topology-{}", name.value);
+    let id = format!(
+        "{}{}",
+        crate::model::swarmkit::TOPOLOGY_SKILL_PREFIX,
+        name.value
+    );
     let taken_by = registry::skills_named(lookup, workspace, &id)
         .into_iter()
         .find(|s| s.origin != Origin::Topology);

@@ -9,7 +9,9 @@
 
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileEntry, Key, Lookup};
-use crate::model::swarmkit::{Artifact, ArtifactKind, ImplementationType, Skill};
+use crate::model::swarmkit::{
+    Artifact, ArtifactKind, ImplementationType, Skill, TOPOLOGY_SKILL_PREFIX,
+};
 use crate::syntax::TextRange;
 
 /// The bundled memory skills and their categories. Both are `llm_prompt` skills
@@ -124,7 +126,7 @@ pub fn skills_defined_in(file: FileId, content: &Content) -> Vec<SkillInfo<'_>> 
             .name
             .as_ref()
             .map(|name| SkillInfo {
-                id: format!("topology-{}", name.value),
+                id: format!("{TOPOLOGY_SKILL_PREFIX}{}", name.value),
                 file,
                 range: name.range,
                 category: Some("capability".to_owned()),
@@ -157,15 +159,45 @@ fn collect<'a>(
 
 /// The skills with an id: files first (several when duplicated), then a made-up one.
 pub fn skills_named<'a>(lookup: &Lookup<'a>, workspace: FileId, id: &str) -> Vec<SkillInfo<'a>> {
-    collect(
-        lookup,
-        Key::Def {
-            workspace,
-            kind: ArtifactKind::Skill,
-            id: id.to_owned(),
-        },
-        |s| s.id == id,
-    )
+    let entries = lookup.get(Key::Def {
+        workspace,
+        kind: ArtifactKind::Skill,
+        id: id.to_owned(),
+    });
+    // One lookup per grant on every edit: test each contributor's ids before building anything
+    // (the manifest contributes every pack command, and only the one named is wanted).
+    let mut out: Vec<SkillInfo<'a>> = entries
+        .into_iter()
+        .filter(|entry| defines_skill(&entry.parsed.content, id))
+        .flat_map(skills_defined_by)
+        .filter(|s| s.id == id)
+        .collect();
+    // A file in skills/ shadows a made-up skill of the same id; the sort is stable, so files
+    // stay in path order.
+    out.sort_by_key(|s| s.origin != Origin::File);
+    out
+}
+
+/// Whether a file's content defines the skill `id`, without building its skills.
+fn defines_skill(content: &Content, id: &str) -> bool {
+    let Content::SwarmKit(artifact) = content else {
+        return false;
+    };
+    match artifact {
+        Artifact::Skill(skill) => skill.id.as_ref().is_some_and(|i| i.value == id),
+        Artifact::Workspace(manifest) => {
+            (manifest.memory_enabled && MEMORY_SKILLS.iter().any(|(memory, _)| *memory == id))
+                || manifest.command_packs.iter().any(|pack| {
+                    id.strip_prefix(pack.id.value.as_str())
+                        .and_then(|rest| rest.strip_prefix('-'))
+                        .is_some_and(|command| pack.commands.iter().any(|c| c.id.value == command))
+                })
+        }
+        Artifact::Topology(topology) => topology.name.as_ref().is_some_and(|name| {
+            id.strip_prefix(TOPOLOGY_SKILL_PREFIX) == Some(name.value.as_str())
+        }),
+        _ => false,
+    }
 }
 
 /// The skill an id resolves to, as the resolver picks it.
@@ -189,40 +221,14 @@ pub fn skills_on_server<'a>(
     )
 }
 
-/// Every skill whose origin is the pack (all commands, read or write; `pack:workspace` gives the
-/// topology skills).
-pub fn skills_of_pack<'a>(
-    lookup: &Lookup<'a>,
-    workspace: FileId,
-    pack: &str,
-) -> Vec<SkillInfo<'a>> {
-    collect(
-        lookup,
-        Key::SkillsInPack {
-            workspace,
-            pack: pack.to_owned(),
-        },
-        |s| match &s.origin {
-            Origin::PackCommand { pack: p, .. } => p == pack,
-            Origin::Topology => pack == WORKSPACE_PACK,
-            _ => false,
-        },
-    )
-}
-
-pub fn skills_in_category<'a>(
-    lookup: &Lookup<'a>,
-    workspace: FileId,
-    category: &str,
-) -> Vec<SkillInfo<'a>> {
-    collect(
-        lookup,
-        Key::SkillsInCategory {
-            workspace,
-            category: category.to_owned(),
-        },
-        |s| s.category.as_deref() == Some(category),
-    )
+/// Whether a skill belongs to `pack:<pack>`: a command of that pack, or a topology skill for
+/// `pack:workspace`.
+fn in_pack(skill: &SkillInfo<'_>, pack: &str) -> bool {
+    match &skill.origin {
+        Origin::PackCommand { pack: p, .. } => p == pack,
+        Origin::Topology => pack == WORKSPACE_PACK,
+        _ => false,
+    }
 }
 
 /// Why a composed skill cannot be built, if it cannot: SwarmKit resolves `composes` against the
@@ -241,4 +247,124 @@ pub fn unbuildable_composition(
     super::composes::composes_graph(lookup, workspace)
         .unbuildable(&id.value)
         .map(str::to_owned)
+}
+
+/// The skill ids a bulk or abstract grant expands to, in registry order, computed once per state
+/// of the member list's key and shared by every grant that names it: expanding `server:x` on
+/// every keystroke must not rebuild, copy and sort its members each time.
+#[derive(Debug, Default)]
+pub struct GrantMembers {
+    /// The ids the grant hands out.
+    pub ids: Vec<String>,
+    /// How many skills belong to the server, pack or category, granted or not.
+    pub member_count: usize,
+    /// For a category: the sorted, deduplicated ids containing each capability asked about so
+    /// far (an abstract grant matches by substring).
+    matches: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<Vec<String>>>>,
+}
+
+impl GrantMembers {
+    /// The members whose id contains `capability`, sorted and deduplicated; computed once per
+    /// (category, capability) while the category's members stay the same.
+    pub fn containing(&self, capability: &str) -> std::sync::Arc<Vec<String>> {
+        let mut cache = self
+            .matches
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        cache
+            .entry(capability.to_owned())
+            .or_insert_with(|| {
+                let mut found: Vec<String> = self
+                    .ids
+                    .iter()
+                    .filter(|id| id.contains(capability))
+                    .cloned()
+                    .collect();
+                found.sort();
+                found.dedup();
+                std::sync::Arc::new(found)
+            })
+            .clone()
+    }
+}
+
+fn grant_members<'a>(
+    lookup: &Lookup<'a>,
+    key: Key,
+    member: impl Fn(&SkillInfo<'a>) -> bool,
+    granted: impl Fn(&SkillInfo<'a>) -> bool,
+) -> std::sync::Arc<GrantMembers> {
+    lookup.memo(key.clone(), |index| {
+        // The memo's own read of `key` covers every input, so this lookup's reads are not kept.
+        let members = collect(&Lookup::new(index), key, member);
+        GrantMembers {
+            member_count: members.len(),
+            ids: members
+                .into_iter()
+                .filter(|s| granted(s))
+                .map(|s| s.id)
+                .collect(),
+            matches: Default::default(),
+        }
+    })
+}
+
+/// What `server:<id>` grants: every `mcp_tool` skill on that server.
+pub fn granted_by_server(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    server: &str,
+) -> std::sync::Arc<GrantMembers> {
+    grant_members(
+        lookup,
+        Key::SkillsOnServer {
+            workspace,
+            server: server.to_owned(),
+        },
+        |s| s.implementation == Some(ImplementationType::McpTool) && s.server() == Some(server),
+        |_| true,
+    )
+}
+
+/// What `pack:<id>` grants: the pack's read-only commands (a write command must be named), and
+/// for `pack:workspace` the topology skills. `member_count` counts the write commands too.
+pub fn granted_by_pack(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    pack: &str,
+) -> std::sync::Arc<GrantMembers> {
+    grant_members(
+        lookup,
+        Key::SkillsInPack {
+            workspace,
+            pack: pack.to_owned(),
+        },
+        |s| in_pack(s, pack),
+        |s| {
+            !matches!(
+                s.origin,
+                Origin::PackCommand {
+                    read_only: false,
+                    ..
+                }
+            )
+        },
+    )
+}
+
+/// The skills of a category, for abstract grants (see [`GrantMembers::containing`]).
+pub fn granted_by_category(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    category: &str,
+) -> std::sync::Arc<GrantMembers> {
+    grant_members(
+        lookup,
+        Key::SkillsInCategory {
+            workspace,
+            category: category.to_owned(),
+        },
+        |s| s.category.as_deref() == Some(category),
+        |_| true,
+    )
 }

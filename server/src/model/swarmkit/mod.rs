@@ -17,6 +17,10 @@ pub use workspace::{CommandPack, McpServer, PackCommand, Workspace};
 use super::{field, Spanned, SpannedStr};
 use crate::syntax::{Node, TextRange};
 
+/// What the runtime puts before a topology's name to make the skill that runs that topology
+/// (`topology-<name>`).
+pub const TOPOLOGY_SKILL_PREFIX: &str = "topology-";
+
 /// What a SwarmKit YAML file declares itself to be (`kind:`), and where each kind is expected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ArtifactKind {
