@@ -17,6 +17,11 @@ return {
   settings = { skillgraph = vim.empty_dict() },
   -- The server also reads its configuration from `initializationOptions`, so that the first index
   -- already uses it; send the same table there unless the user set `init_options` themselves.
+  -- `<C-x><C-o>` completes from the server. Neovim 0.11 sets this by itself; 0.7-0.10 do not, and
+  -- their setup (../README.md) passes this function to `vim.lsp.start_client`.
+  on_attach = function(_, bufnr)
+    vim.api.nvim_buf_set_option(bufnr, 'omnifunc', 'v:lua.vim.lsp.omnifunc')
+  end,
   before_init = function(params, config)
     local settings = config.settings and config.settings.skillgraph
     if params.initializationOptions == nil and type(settings) == 'table' then

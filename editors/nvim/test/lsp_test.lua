@@ -178,6 +178,7 @@ local function run()
     root_dir = root,
     settings = config.settings,
     before_init = config.before_init,
+    on_attach = config.on_attach,
   }
   local client_id
   if vim.lsp.start then -- 0.8+: starts and attaches to the current buffer
@@ -254,6 +255,61 @@ local function run()
   if hover then
     local _, markdown = hover_text(hover.contents)
     check('the hover is markdown', markdown, 'contents ' .. vim.inspect(hover.contents, { newline = ' ', indent = '' }))
+  end
+
+  -- Omni completion: the config's on_attach sets 'omnifunc' to the LSP one, which finds where
+  -- the word being typed starts and asks the server, whose answer for the grant names the skill.
+  check(
+    "on_attach sets 'omnifunc' so <C-x><C-o> completes",
+    vim.bo[bufnr].omnifunc == 'v:lua.vim.lsp.omnifunc',
+    "'omnifunc' is " .. vim.bo[bufnr].omnifunc
+  )
+  vim.api.nvim_win_set_cursor(0, { line + 1, col + 4 })
+  -- 0.7-0.10 answer -2 ("go on, the items come asynchronously") and fill the menu when the
+  -- server answers; newer versions return the column where the word starts.
+  local start = vim.lsp.omnifunc(1, '')
+  check('omnifunc sends the completion request', start == -2 or start == col + 2, 'start ' .. tostring(start))
+  local items, why_no_items = request_until(client_id, bufnr, 'textDocument/completion', params, function(result)
+    for _, item in ipairs(type(result) == 'table' and (result.items or result) or {}) do
+      if item.label == 'say-hello' then
+        return true
+      end
+    end
+    return false
+  end)
+  check('completion on the grant offers say-hello', items ~= nil, why_no_items)
+
+  -- Rename of the grant: the server edits this file and the skill's own, and moves the skill's
+  -- file with its id. Only this buffer's edits are applied (and undone), so the fixture on disk
+  -- stays as it is.
+  local rename_params = vim.deepcopy(params)
+  rename_params.newName = 'greet-hello'
+  local edit, why_no_edit = request_until(client_id, bufnr, 'textDocument/rename', rename_params, function(result)
+    return type(result) == 'table' and (result.documentChanges ~= nil or result.changes ~= nil)
+  end)
+  check('rename of say-hello answers a workspace edit', edit ~= nil, why_no_edit)
+  if edit then
+    local here, moved = nil, false
+    for _, change in ipairs(edit.documentChanges or {}) do
+      if change.kind == 'rename' then
+        moved = realpath(vim.uri_to_fname(change.oldUri)) == skill_file
+      elseif realpath(vim.uri_to_fname(change.textDocument.uri)) == topology then
+        here = change.edits
+      end
+    end
+    if edit.changes then
+      here = edit.changes[vim.uri_from_bufnr(bufnr)]
+    end
+    check('the rename moves skills/say-hello.yaml with its id', moved or edit.changes ~= nil)
+    if here then
+      local before = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+      vim.lsp.util.apply_text_edits(here, bufnr, client.offset_encoding or 'utf-16')
+      local renamed = vim.api.nvim_buf_get_lines(bufnr, line, line + 1, false)[1]
+      check('the renamed grant reads greet-hello', renamed:find('- greet-hello', 1, true) ~= nil, renamed)
+      vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, before)
+    else
+      check('the rename edits this buffer', false, vim.inspect(edit, { newline = ' ', indent = '' }))
+    end
   end
 
   local definition, why_not = nil, 'the server does not advertise definitionProvider'

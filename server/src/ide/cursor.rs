@@ -216,6 +216,10 @@ pub(crate) fn relative_path(index: &Index, workspace: FileId, file: FileId) -> S
         .and_then(|r| entry.path.strip_prefix(r).ok())
     {
         Some(rel) => rel.to_string_lossy().replace('\\', "/"),
-        None => entry.path.to_string_lossy().into_owned(),
+        // Outside the workspace's folder: relative to the manifest all the same.
+        None => index.file(workspace).map_or_else(
+            || entry.path.to_string_lossy().into_owned(),
+            |w| super::extensions::path_from(&w.path, &entry.path),
+        ),
     }
 }

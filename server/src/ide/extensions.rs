@@ -33,7 +33,7 @@ pub(crate) fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverRes
             let status = match Inventory::of(&lookup, path) {
                 Some(inventory) => format!(
                     "Evaluated against the tool inventory of {}.",
-                    inventory.origin()
+                    inventory_origin(&inventory, path)
                 ),
                 None => NO_INVENTORY.to_owned(),
             };
@@ -88,7 +88,7 @@ pub(crate) fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverRes
                 }
                 Target::Outside(target) => format!(
                     "found only outside the chain's parent folder, at `{}` (not allowed)",
-                    target.path.display()
+                    path_from(path, &target.path)
                 ),
                 Target::Unknown => "resolves to no skill".to_owned(),
                 Target::Invalid => "leaves the chain's parent folder (not allowed)".to_owned(),
@@ -169,10 +169,35 @@ fn tool_availability(lookup: &Lookup<'_>, path: &Path, name: &str) -> String {
             Some(source) => format!("Available: from {}.", source.describe()),
             None => format!(
                 "Not available: `{name}` is in no source of the tool inventory of {}.",
-                inventory.origin()
+                inventory_origin(&inventory, path)
             ),
         },
     }
+}
+
+/// Where the inventory of the skill at `path` is configured, as a path relative to the skill.
+fn inventory_origin(inventory: &crate::rules::tools::Inventory<'_>, path: &Path) -> String {
+    match inventory.config {
+        Some(config) => format!("`{}`", path_from(path, &config.path)),
+        None => inventory.origin(),
+    }
+}
+
+/// `to` as seen from the folder of the file `from`: `../other/SKILL.md`, `skillgraph.toml`.
+/// Hovers show such paths rather than absolute ones, which say little and run long.
+pub(crate) fn path_from(from: &Path, to: &Path) -> String {
+    let base = from.parent().unwrap_or(Path::new(""));
+    let base: Vec<_> = base.components().collect();
+    let target: Vec<_> = to.components().collect();
+    let common = base.iter().zip(&target).take_while(|(a, b)| a == b).count();
+    let mut out = std::path::PathBuf::new();
+    for _ in common..base.len() {
+        out.push("..");
+    }
+    for part in &target[common..] {
+        out.push(part);
+    }
+    out.to_string_lossy().replace('\\', "/")
 }
 
 pub(crate) fn relative(from: &Path, to: &Path) -> String {
@@ -184,6 +209,20 @@ pub(crate) fn relative(from: &Path, to: &Path) -> String {
 mod tests {
     use super::super::test_support::fixture;
     use super::*;
+
+    #[test]
+    fn paths_shown_are_relative_to_the_file() {
+        let from = Path::new("/r/skills/a/SKILL.md");
+        assert_eq!(path_from(from, Path::new("/r/skills/a/x.md")), "x.md");
+        assert_eq!(
+            path_from(from, Path::new("/r/skillgraph.toml")),
+            "../../skillgraph.toml"
+        );
+        assert_eq!(
+            path_from(from, Path::new("/q/b/SKILL.md")),
+            "../../../q/b/SKILL.md"
+        );
+    }
 
     fn hover_text(text: &str) -> String {
         let f = fixture(text);

@@ -67,7 +67,7 @@ pub fn document_symbols(entry: &FileEntry, skill: &SkillMd) -> Vec<Symbol> {
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| "SKILL.md".to_owned()),
         detail: Some("SKILL.md".to_owned()),
-        kind: SymbolKind::Artifact,
+        kind: SymbolKind::SkillMd,
         range: whole,
         selection_range: name.map_or(TextRange::empty(0), |n| n.range),
         children: Vec::new(),

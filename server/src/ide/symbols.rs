@@ -2,13 +2,15 @@
 
 use crate::diagnostic::FileId;
 use crate::index::{Content, Index};
-use crate::model::swarmkit::{AgentIndex, Artifact};
+use crate::model::swarmkit::{AgentIndex, Artifact, ArtifactKind};
 use crate::syntax::TextRange;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SymbolKind {
-    /// The file's artifact (workspace, skill, topology ...).
-    Artifact,
+    /// The file's artifact (workspace, skill, topology ...), of its kind.
+    Artifact(ArtifactKind),
+    /// A SKILL.md skill (its `name`).
+    SkillMd,
     Agent,
     McpServer,
     /// A SKILL.md frontmatter field.
@@ -43,7 +45,7 @@ pub fn document_symbols(index: &Index, file: FileId) -> Vec<Symbol> {
     let mut top = Symbol {
         name: id.map_or_else(|| "(no id)".to_owned(), |i| i.value.clone()),
         detail: Some(artifact.kind().kind_field().to_owned()),
-        kind: SymbolKind::Artifact,
+        kind: SymbolKind::Artifact(artifact.kind()),
         range: whole,
         selection_range: id.map_or(TextRange::empty(0), |i| i.range),
         children: Vec::new(),
@@ -86,6 +88,8 @@ fn agent_symbol(t: &crate::model::swarmkit::Topology, i: AgentIndex) -> Symbol {
 /// A workspace symbol: an id defined somewhere.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WorkspaceSymbol {
+    /// How well the name matches the query (higher is better).
+    pub score: i64,
     pub name: String,
     /// What kind of thing, and where (`Skill`, `agent in estate`).
     pub detail: Option<String>,
@@ -97,16 +101,21 @@ pub struct WorkspaceSymbol {
 /// Every id defined in the index (artifacts, agents, MCP servers) and every SKILL.md skill by
 /// name, whose name contains `query` (case-insensitively), sorted by name then file.
 pub fn workspace_symbols(index: &Index, query: &str) -> Vec<WorkspaceSymbol> {
-    let query = query.to_lowercase();
+    let query: Vec<char> = query
+        .to_lowercase()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
     let mut out = Vec::new();
     for entry in index.files() {
         if let Content::SkillMd(skill) = &entry.parsed.content {
             if let (Some(name), Some(range)) = (skill.normalized_name(), skill.name_range()) {
-                if name.to_lowercase().contains(&query) {
+                if let Some(score) = fuzzy_score(&query, &name) {
                     out.push(WorkspaceSymbol {
+                        score,
                         name,
                         detail: Some("SKILL.md".to_owned()),
-                        kind: SymbolKind::Artifact,
+                        kind: SymbolKind::SkillMd,
                         file: entry.id,
                         range,
                     });
@@ -118,8 +127,9 @@ pub fn workspace_symbols(index: &Index, query: &str) -> Vec<WorkspaceSymbol> {
             continue;
         };
         let mut push = |name: &str, detail: String, kind, range| {
-            if name.to_lowercase().contains(&query) {
+            if let Some(score) = fuzzy_score(&query, name) {
                 out.push(WorkspaceSymbol {
+                    score,
                     name: name.to_owned(),
                     detail: Some(detail),
                     kind,
@@ -132,7 +142,7 @@ pub fn workspace_symbols(index: &Index, query: &str) -> Vec<WorkspaceSymbol> {
             push(
                 &id.value,
                 artifact.kind().kind_field().to_owned(),
-                SymbolKind::Artifact,
+                SymbolKind::Artifact(artifact.kind()),
                 id.range,
             );
         }
@@ -163,6 +173,113 @@ pub fn workspace_symbols(index: &Index, query: &str) -> Vec<WorkspaceSymbol> {
             _ => {}
         }
     }
-    out.sort_by(|a, b| (&a.name, a.file, a.range.start).cmp(&(&b.name, b.file, b.range.start)));
+    // Best match first; ties by name, then place.
+    out.sort_by(|a, b| {
+        (std::cmp::Reverse(a.score), &a.name, a.file, a.range.start).cmp(&(
+            std::cmp::Reverse(b.score),
+            &b.name,
+            b.file,
+            b.range.start,
+        ))
+    });
     out
+}
+
+/// How well `query` (lowercase, no spaces) matches `name` as a subsequence, case-insensitively:
+/// `None` when some character of the query is missing, else higher for matches at the start of
+/// the name or of a word (after `-`, `_`, `.`, `/` or a space), for consecutive matches, and for
+/// shorter names. `rfl` matches `refund-flow` (r, f of "flow", l). Two greedy passes (each query
+/// character takes its first match; or its first match at a word start, when there is one), the
+/// better one counting: O(query × name) per symbol, so linear in the number of symbols.
+fn fuzzy_score(query: &[char], name: &str) -> Option<i64> {
+    if query.is_empty() {
+        return Some(0);
+    }
+    let chars: Vec<char> = name
+        .chars()
+        .map(|c| c.to_lowercase().next().unwrap_or(c))
+        .collect();
+    let word_start = |i: usize| i == 0 || matches!(chars[i - 1], '-' | '_' | '.' | '/' | ' ');
+    let pass = |prefer_word_starts: bool| -> Option<i64> {
+        let mut score = 0;
+        let mut from = 0;
+        let mut last: Option<usize> = None;
+        for &q in query {
+            let any = (from..chars.len()).find(|&i| chars[i] == q)?;
+            let at = if prefer_word_starts {
+                (any..chars.len())
+                    .find(|&i| chars[i] == q && word_start(i))
+                    .unwrap_or(any)
+            } else {
+                any
+            };
+            score += 1;
+            if at == 0 {
+                score += 8;
+            } else if word_start(at) {
+                score += 6;
+            }
+            if last.is_some_and(|l| l + 1 == at) {
+                score += 4;
+            }
+            last = Some(at);
+            from = at + 1;
+        }
+        Some(score)
+    };
+    let best = match (pass(false), pass(true)) {
+        (Some(a), Some(b)) => a.max(b),
+        (a, b) => a.or(b)?,
+    };
+    Some(best * 1000 - chars.len() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::fixture;
+    use super::*;
+
+    fn skill(id: &str) -> String {
+        format!("//- /w/skills/{id}.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: {id}\n")
+    }
+
+    #[test]
+    fn fuzzy_matches_rank_word_starts_and_short_names_first() {
+        let mut text = "//- /w/workspace.yaml\napiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: w$0\n".to_owned();
+        for id in [
+            "refund-flow",
+            "refund-flow-audit",
+            "barfly",
+            "rollout-flag-list",
+            "search",
+        ] {
+            text.push_str(&skill(id));
+        }
+        let f = fixture(&text);
+        let names = |query: &str| -> Vec<String> {
+            workspace_symbols(&f.index, query)
+                .into_iter()
+                .map(|s| s.name)
+                .collect()
+        };
+        // Three word starts beat two; then the shorter name; letters inside a word come last.
+        assert_eq!(
+            names("rfl"),
+            [
+                "rollout-flag-list",
+                "refund-flow",
+                "refund-flow-audit",
+                "barfly"
+            ]
+        );
+        assert_eq!(names("RFA")[0], "refund-flow-audit");
+        assert_eq!(names("fly"), ["barfly"]);
+        assert!(names("xyz").is_empty());
+        // An empty query lists everything; kinds say what each is.
+        let all = workspace_symbols(&f.index, "");
+        assert_eq!(all.len(), 6);
+        assert!(all
+            .iter()
+            .any(|s| s.kind == SymbolKind::Artifact(ArtifactKind::Skill)));
+    }
 }

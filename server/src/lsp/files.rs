@@ -183,7 +183,10 @@ impl Backend {
         self.flush().await;
         if let Some(progress) = progress {
             progress
-                .finish_with_message(format!("{files} files indexed"))
+                .finish_with_message(match files {
+                    1 => "1 file indexed".to_owned(),
+                    n => format!("{n} files indexed"),
+                })
                 .await;
         }
     }

@@ -6,6 +6,7 @@ use tower_lsp_server::ls_types::*;
 use super::convert;
 use crate::diagnostic::FileId;
 use crate::index::Index;
+use crate::model::swarmkit::ArtifactKind;
 use crate::syntax::PositionEncoding;
 
 /// The indexed file and byte offset a position names; `None` for unknown documents and
@@ -591,7 +592,19 @@ pub fn workspace_symbols(
 
 fn symbol_kind(kind: crate::ide::SymbolKind) -> SymbolKind {
     match kind {
-        crate::ide::SymbolKind::Artifact => SymbolKind::FILE,
+        // As completion shows them: a skill is a function, an archetype a class.
+        crate::ide::SymbolKind::Artifact(kind) => match kind {
+            ArtifactKind::Skill => SymbolKind::FUNCTION,
+            ArtifactKind::Archetype => SymbolKind::CLASS,
+            ArtifactKind::Topology => SymbolKind::STRUCT,
+            ArtifactKind::Workspace => SymbolKind::PACKAGE,
+            ArtifactKind::Trigger => SymbolKind::EVENT,
+            ArtifactKind::Funnel => SymbolKind::INTERFACE,
+            ArtifactKind::Contract => SymbolKind::OBJECT,
+            ArtifactKind::RoleRegistry => SymbolKind::ENUM,
+            ArtifactKind::ExecutorAdapter => SymbolKind::MODULE,
+        },
+        crate::ide::SymbolKind::SkillMd => SymbolKind::FUNCTION,
         crate::ide::SymbolKind::Agent => SymbolKind::OBJECT,
         crate::ide::SymbolKind::McpServer => SymbolKind::INTERFACE,
         crate::ide::SymbolKind::Field => SymbolKind::PROPERTY,
