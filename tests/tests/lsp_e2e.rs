@@ -402,14 +402,27 @@ fn references_symbols_and_completion() {
     };
     let grant = client.request("textDocument/completion", position(&topology, 22, 61));
     let offered = labels(&grant);
-    for id in [
-        "get-convention",
-        "list-conventions",
-        "search-code",
-        "topology-estate",
-    ] {
+    // The cursor is on `search-code`, which the item replaces; `list-conventions` the agent
+    // holds already through another grant.
+    for id in ["get-convention", "search-code", "topology-estate"] {
         assert!(offered.contains(&id.to_owned()), "{offered:?}");
     }
+    assert!(
+        !offered.contains(&"list-conventions".to_owned()),
+        "{offered:?}"
+    );
+    let item = grant
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["label"] == "get-convention")
+        .unwrap();
+    assert_eq!(item["documentation"]["kind"], "markdown");
+    let doc = item["documentation"]["value"].as_str().unwrap();
+    assert!(
+        doc.contains("get_convention tool") && doc.contains("skills/get-convention.yaml"),
+        "{doc}"
+    );
     assert_eq!(
         grant[0]["textEdit"]["range"],
         json!({"start": {"line": 22, "character": 59}, "end": {"line": 22, "character": 70}})

@@ -1,5 +1,7 @@
-//! Completion of ids: skill ids in grants, `requires:` (only the agent's held skills there) and
-//! `composes`; archetype ids; `server:` ids; topology ids in trigger targets. Enum values of
+//! Completion of ids: skill ids in grants (skipping those the agent holds already), `requires:`
+//! (only the agent's held skills there) and `composes`, each with the skill's description and
+//! where it is defined; archetype ids; `server:` ids and `implementation.server`; topology ids in
+//! trigger targets; funnel ids in `funnel:`; the topology's other agents in `depends_on`. Enum values of
 //! SwarmKit keys (`category`, `implementation.type`, `role`, trigger `type`, `transport`). In a
 //! SKILL.md frontmatter: `metadata.chain` entries (the skills the entry would resolve to), chain
 //! option values, and top-level keys.
@@ -39,6 +41,8 @@ pub enum CompletionKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompletionItem {
     pub label: String,
+    /// Markdown shown beside the item: what it is and where it is defined.
+    pub documentation: Option<String>,
     pub detail: Option<String>,
     pub kind: CompletionKind,
 }
@@ -51,10 +55,20 @@ pub struct Completions {
 }
 
 enum Want {
-    Skills { held_by: Option<AgentIndex> },
+    /// Skill ids; only those `held_by` holds (a `requires:` rule), or all but those `granted_to`
+    /// already holds (a grant).
+    Skills {
+        held_by: Option<AgentIndex>,
+        granted_to: Option<AgentIndex>,
+    },
     Archetypes,
     Servers,
     Topologies,
+    Funnels,
+    /// The other agents of the topology (`depends_on`).
+    Agents {
+        except: Option<AgentIndex>,
+    },
 }
 
 pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completions> {
@@ -70,11 +84,23 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
                 (
                     Ref::Artifact(ArtifactKind::Skill, _),
                     Site::RequiresKey | Site::RequiresValue,
-                ) => Want::Skills { held_by: o.agent },
-                (Ref::Artifact(ArtifactKind::Skill, _), _) => Want::Skills { held_by: None },
+                ) => Want::Skills {
+                    held_by: o.agent,
+                    granted_to: None,
+                },
+                (Ref::Artifact(ArtifactKind::Skill, _), Site::Grant) => Want::Skills {
+                    held_by: None,
+                    granted_to: o.agent,
+                },
+                (Ref::Artifact(ArtifactKind::Skill, _), _) => Want::Skills {
+                    held_by: None,
+                    granted_to: None,
+                },
                 (Ref::Artifact(ArtifactKind::Archetype, _), Site::Reference) => Want::Archetypes,
                 (Ref::Artifact(ArtifactKind::Topology, _), Site::Reference) => Want::Topologies,
-                (Ref::McpServer(_), Site::Grant) => Want::Servers,
+                (Ref::Artifact(ArtifactKind::Funnel, _), Site::Reference) => Want::Funnels,
+                (Ref::Agent(_), Site::Reference) => Want::Agents { except: o.agent },
+                (Ref::McpServer(_), Site::Grant | Site::Reference) => Want::Servers,
                 _ => return None,
             };
             (want, o.range)
@@ -88,6 +114,7 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
     match want {
         Want::Skills {
             held_by: Some(agent),
+            ..
         } => {
             let Content::SwarmKit(Artifact::Topology(t)) = &entry.parsed.content else {
                 return None;
@@ -99,6 +126,7 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
             for skill in held.skills {
                 if seen.insert(skill.id.clone()) {
                     items.push(CompletionItem {
+                        documentation: None,
                         detail: Some(format!("held via {}", skill.source.describe())),
                         label: skill.id,
                         kind: CompletionKind::Skill,
@@ -106,12 +134,56 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
                 }
             }
         }
-        Want::Skills { held_by: None } => items.extend(ids(
+        Want::Skills {
+            held_by: None,
+            granted_to,
+        } => {
+            // A grant offers what the agent does not hold yet (the one being edited aside).
+            let written = at(index, file, offset).map(|o| o.range);
+            let held: HashSet<String> = match (granted_to, &entry.parsed.content) {
+                (Some(agent), Content::SwarmKit(Artifact::Topology(t))) => t
+                    .agents
+                    .get(agent)
+                    .map(|agent| {
+                        let lookup = Lookup::new(index);
+                        effective_skills(&lookup, workspace, file, agent, &mut Vec::new())
+                            .skills
+                            .into_iter()
+                            .filter(|s| Some(s.grant_range) != written || s.grant_file != file)
+                            .map(|s| s.id)
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                _ => HashSet::new(),
+            };
+            items.extend(
+                ids(index, workspace, ArtifactKind::Skill, CompletionKind::Skill)
+                    .into_iter()
+                    .filter(|i| !held.contains(&i.label)),
+            )
+        }
+        Want::Funnels => items.extend(ids(
             index,
             workspace,
-            ArtifactKind::Skill,
-            CompletionKind::Skill,
+            ArtifactKind::Funnel,
+            CompletionKind::Value,
         )),
+        Want::Agents { except } => {
+            if let Content::SwarmKit(Artifact::Topology(t)) = &entry.parsed.content {
+                let mut seen = HashSet::new();
+                for (i, agent) in t.agents.iter().enumerate() {
+                    let Some(id) = &agent.id else { continue };
+                    if Some(i) != except && seen.insert(id.value.clone()) {
+                        items.push(CompletionItem {
+                            label: id.value.clone(),
+                            documentation: None,
+                            detail: agent.role.as_ref().map(|r| format!("agent ({})", r.value)),
+                            kind: CompletionKind::Value,
+                        });
+                    }
+                }
+            }
+        }
         Want::Archetypes => items.extend(ids(
             index,
             workspace,
@@ -129,6 +201,7 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
                 index.file(workspace).map(|e| &e.parsed.content)
             {
                 items.extend(w.mcp_servers.iter().map(|s| CompletionItem {
+                    documentation: None,
                     label: s.id.value.clone(),
                     detail: Some("MCP server".to_owned()),
                     kind: CompletionKind::McpServer,
@@ -136,7 +209,27 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
             }
         }
     }
+    for item in &mut items {
+        if item.kind == CompletionKind::Skill && item.documentation.is_none() {
+            item.documentation = skill_documentation(index, workspace, &item.label);
+        }
+    }
     Some(Completions { range, items })
+}
+
+/// A skill's description and where it is defined, for the item's documentation.
+fn skill_documentation(index: &Index, workspace: FileId, id: &str) -> Option<String> {
+    let lookup = Lookup::new(index);
+    let skill = crate::rules::registry::skills_named(&lookup, workspace, id)
+        .into_iter()
+        .next()?;
+    let place = super::cursor::relative_path(index, workspace, skill.file);
+    let description = skill
+        .skill
+        .and_then(|s| s.description.as_ref())
+        .map(|d| format!("{}\n\n", d.value))
+        .unwrap_or_default();
+    Some(format!("{description}Defined in `{place}`"))
 }
 
 fn ids(
@@ -148,6 +241,7 @@ fn ids(
     index
         .ids_of(workspace, kind)
         .map(|id| CompletionItem {
+            documentation: None,
             label: id.to_owned(),
             detail: Some(kind.kind_field().to_owned()),
             kind: item_kind,
@@ -176,13 +270,32 @@ fn from_text(index: &Index, file: FileId, text: &str, offset: u32) -> Option<(Wa
     let head = before[..before.len() - word_len].trim_end();
     let agent = innermost_agent(index, file, offset as u32);
     let skills_in = |key: &str| match key {
-        "skills" | "skills_additional" | "composes" => Some(Want::Skills { held_by: None }),
+        "skills" | "skills_additional" => Some(Want::Skills {
+            held_by: None,
+            granted_to: agent,
+        }),
+        "composes" => Some(Want::Skills {
+            held_by: None,
+            granted_to: None,
+        }),
+        "depends_on" => Some(Want::Agents { except: agent }),
         _ => None,
     };
     let trimmed = head.trim_start();
     if let Some(key) = trimmed.strip_suffix(':') {
         return match key.trim_start_matches("- ") {
             "archetype" => Some((Want::Archetypes, range)),
+            "funnel" => Some((Want::Funnels, range)),
+            "server"
+                if enclosing_keys(
+                    text,
+                    line_start,
+                    before.len() - before.trim_start().len(),
+                    false,
+                ) == ["implementation"] =>
+            {
+                Some((Want::Servers, range))
+            }
             _ => None,
         };
     }
@@ -197,6 +310,7 @@ fn from_text(index: &Index, file: FileId, text: &str, offset: u32) -> Option<(Wa
             return Some((
                 Want::Skills {
                     held_by: Some(agent),
+                    granted_to: None,
                 },
                 range,
             ));
@@ -210,7 +324,13 @@ fn from_text(index: &Index, file: FileId, text: &str, offset: u32) -> Option<(Wa
     }
     if trimmed.is_empty() && word_len > 0 && in_requires(text, line_start) {
         // A new guarded key being typed under `requires:`.
-        return Some((Want::Skills { held_by: agent }, range));
+        return Some((
+            Want::Skills {
+                held_by: agent,
+                granted_to: None,
+            },
+            range,
+        ));
     }
     None
 }
@@ -351,6 +471,7 @@ fn values(range: TextRange, values: &[(&str, &str)]) -> Option<Completions> {
         items: values
             .iter()
             .map(|(label, detail)| CompletionItem {
+                documentation: None,
                 label: (*label).to_owned(),
                 detail: Some((*detail).to_owned()),
                 kind: CompletionKind::Value,
@@ -409,6 +530,7 @@ fn skill_md(index: &Index, entry: &FileEntry, skill: &SkillMd, offset: u32) -> O
             .iter()
             .filter(|f| !written.contains(f.key))
             .map(|f| CompletionItem {
+                documentation: None,
                 label: f.key.to_owned(),
                 detail: Some(f.hover.to_owned()),
                 kind: CompletionKind::Field,
@@ -470,6 +592,7 @@ fn chain_targets(index: &Index, from: &FileEntry) -> Vec<CompletionItem> {
     found
         .into_iter()
         .map(|(_, _, name, target)| CompletionItem {
+            documentation: None,
             label: name,
             detail: Some(format!(
                 "SKILL.md at {}",
@@ -623,17 +746,72 @@ metadata:
     #[test]
     fn skill_ids_in_a_grant_being_typed() {
         // The workspace's skills, and those the runtime makes up (memory, `topology-<name>`).
-        for body in [
-            "    id: root\n    skills: [al$0]\n",
-            "    id: root\n    skills:\n      - alpha\n      - $0\n",
-        ] {
-            let labels = labels(body);
-            assert!(
-                labels.starts_with(&["alpha".to_owned(), "beta".to_owned()]),
-                "{labels:?}"
-            );
-            assert!(labels.contains(&"topology-t".to_owned()), "{labels:?}");
-        }
+        let offered = labels("    id: root\n    skills: [al$0]\n");
+        assert!(
+            offered.starts_with(&["alpha".to_owned(), "beta".to_owned()]),
+            "{offered:?}"
+        );
+        assert!(offered.contains(&"topology-t".to_owned()), "{offered:?}");
+        // A skill the agent holds already is not offered again.
+        let offered = labels("    id: root\n    skills:\n      - alpha\n      - $0\n");
+        assert!(offered.starts_with(&["beta".to_owned()]), "{offered:?}");
+        assert!(!offered.contains(&"alpha".to_owned()), "{offered:?}");
+        let offered = labels("    id: root\n    skills: [alpha, beta, al$0]\n");
+        assert!(!offered.contains(&"beta".to_owned()), "{offered:?}");
+    }
+
+    #[test]
+    fn items_say_what_a_skill_does_and_where_it_is_defined() {
+        let text = format!(
+            "{}//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nagents:\n  root:\n    id: root\n    skills: [$0]\n",
+            BASE.replace("  id: alpha\n", "  id: alpha\n  description: Does the first thing.\n")
+        );
+        let f = fixture(&text);
+        let found = completion(&f.index, f.cursor_file, f.offset).unwrap();
+        let alpha = found.items.iter().find(|i| i.label == "alpha").unwrap();
+        assert_eq!(
+            alpha.documentation.as_deref(),
+            Some("Does the first thing.\n\nDefined in `skills/a.yaml`")
+        );
+    }
+
+    #[test]
+    fn depends_on_funnels_and_implementation_servers() {
+        let tree = "    id: root\n    children:\n      - id: one\n        role: worker\n      - id: two\n        role: worker\n";
+        assert_eq!(
+            labels(&format!("{tree}        depends_on: [$0]\n")),
+            ["root", "one"]
+        );
+        assert_eq!(
+            labels(&format!("{tree}        depends_on: [o$0ne]\n")),
+            ["root", "one"]
+        );
+        let with_funnel = format!(
+            "{BASE}//- /w/funnels/f.yaml\napiVersion: swarmkit/v1\nkind: Funnel\nmetadata:\n  id: intake\n//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nagents:\n  root:\n    id: root\n    funnel: $0\n"
+        );
+        let f = fixture(&with_funnel);
+        let found = completion(&f.index, f.cursor_file, f.offset).unwrap();
+        assert_eq!(
+            found
+                .items
+                .iter()
+                .map(|i| i.label.as_str())
+                .collect::<Vec<_>>(),
+            ["intake"]
+        );
+        let skill = format!(
+            "{BASE}//- /w/skills/c.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: gamma\nimplementation:\n  type: mcp_tool\n  server: $0\n"
+        );
+        let f = fixture(&skill);
+        let found = completion(&f.index, f.cursor_file, f.offset).unwrap();
+        assert_eq!(
+            found
+                .items
+                .iter()
+                .map(|i| i.label.as_str())
+                .collect::<Vec<_>>(),
+            ["conventions"]
+        );
     }
 
     #[test]

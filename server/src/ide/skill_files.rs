@@ -220,6 +220,7 @@ pub fn path_completion(index: &Index, entry: &FileEntry, offset: u32) -> Option<
         let label = if is_folder { format!("{name}/") } else { name };
         if !items.iter().any(|i| i.label == label) {
             items.push(CompletionItem {
+                documentation: None,
                 label,
                 detail: Some(if is_folder { "folder" } else { "file" }.to_owned()),
                 kind: if is_folder {

@@ -137,7 +137,11 @@ pub fn server_capabilities(
             resolve_provider: Some(false),
             work_done_progress_options: Default::default(),
         }),
-        completion_provider: Some(CompletionOptions::default()),
+        // Where an id or value starts: after `key: `, `[`, `, `, `server:`, a list's `- `.
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some([" ", "[", ",", ":", "-"].map(str::to_owned).to_vec()),
+            ..Default::default()
+        }),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
             code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
             resolve_provider: Some(false),

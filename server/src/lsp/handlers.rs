@@ -121,6 +121,12 @@ pub fn completion(
                 crate::ide::CompletionKind::Folder => CompletionItemKind::FOLDER,
             }),
             detail: item.detail,
+            documentation: item.documentation.map(|value| {
+                Documentation::MarkupContent(MarkupContent {
+                    kind: MarkupKind::Markdown,
+                    value,
+                })
+            }),
             text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
                 range,
                 item.label.clone(),
