@@ -1,5 +1,5 @@
 //! `cargo bench -p skillgraph --bench check`: the whole `check` (discover, read, parse, index,
-//! every rule) on generated SwarmKit workspaces of 100 and 10,000 skills, median of several runs.
+//! every rule) on generated SwarmKit workspaces of 100, 10,000 and 50,000 skills, median of several runs.
 //! A bench binary rather than a timed test: these machines are shared and noisy, so we quote
 //! medians and the ratio between sizes, never assert a time.
 
@@ -45,6 +45,12 @@ fn main() {
     let (large, large_diags) = measure(10_000, 500, runs);
     println!("check, 100 skills / 5 agents:        median {small:?} over {runs} runs ({small_diags} diagnostics)");
     println!("check, 10,000 skills / 500 agents:   median {large:?} over {runs} runs ({large_diags} diagnostics)");
+    let (huge, huge_diags) = measure(50_000, 2_500, 3);
+    println!("check, 50,000 skills / 2,500 agents: median {huge:?} over 3 runs ({huge_diags} diagnostics)");
+    println!(
+        "ratio 50,000 : 10,000 skills: {:.2}",
+        huge.as_secs_f64() / large.as_secs_f64()
+    );
     let (md_small, md_small_diags) = measure_skill_md(100, runs);
     let (md_large, md_large_diags) = measure_skill_md(5_000, runs);
     println!("check, 100 SKILL.md skills:          median {md_small:?} over {runs} runs ({md_small_diags} diagnostics)");
