@@ -5,7 +5,6 @@
 //! file for composed skills, as the runtime refuses each), whatever hides it.
 
 #[path = "../tests/support/mod.rs"]
-#[allow(dead_code)]
 mod support;
 
 use std::path::PathBuf;
