@@ -427,7 +427,8 @@ fn file_start(path: &std::path::Path) -> Option<Location> {
     ))
 }
 
-/// The links of a SKILL.md that lead to files of its folder.
+/// The links of a SKILL.md that lead to files of its folder, `output_schema` paths and a
+/// config's `mcp-tool-lists` paths.
 pub fn document_links(
     index: &Index,
     enc: PositionEncoding,
@@ -437,6 +438,7 @@ pub fn document_links(
     let file = index.file_id(&path)?;
     let links: Vec<DocumentLink> = crate::ide::document_links(index, file)
         .into_iter()
+        .chain(crate::ide::path_links(index, file))
         .filter_map(|link| {
             Some(DocumentLink {
                 range: convert::range(index, file, link.range, enc),
