@@ -250,3 +250,9 @@ parity! {
 parity! {
     output_schema_yaml_files => "agent.output-schema--yaml-suffixes",
 }
+
+// `swarmkit validate` accepts these; `swarmkit run` refuses to load them (our own codes say so:
+// skill.unknown-command, skill.unknown-agent-topology, skill.unknown-mcp-server).
+parity! {
+    refused_at_load_but_valid => "load-time--refused-by-run",
+}

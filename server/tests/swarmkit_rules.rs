@@ -1371,8 +1371,10 @@ fn agent_requires_not_enforced_on_llm_prompt_and_composed_guards() {
 
 #[test]
 fn command_and_agent_guards_are_enforced() {
+    // The pack is declared: a command skill on an undeclared pack stops the workspace loading
+    // (`skill.unknown-command`).
     let fixture = with_baseline(&format!(
-        "{}{}{}",
+        "{MANIFEST_WITH_PACK}{}{}{}",
         skill(
             "run",
             "capability",
@@ -2082,4 +2084,143 @@ fn bundled_memory_skills_are_llm_prompt_skills_for_requires() {
         "store: [fetch]\n",
     ));
     assert_eq!(check(&fixture), vec![]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What `swarmkit run` refuses when it loads the workspace, though `swarmkit validate` passes.
+
+const MANIFEST_WITH_PACK: &str = r#"
+//- /ws/workspace.yaml
+apiVersion: swarmkit/v1
+kind: Workspace
+metadata:
+  id: ws
+  name: Test workspace
+mcp_servers:
+  - id: tools
+    transport: stdio
+    command: ["tools-server"]
+command_packs:
+  - id: git
+    commands:
+      - id: log
+        argv: [git, log]
+        effects: read
+"#;
+
+#[test]
+fn skill_unknown_command_for_a_missing_pack_or_command() {
+    let fixture = format!(
+        "{}{MANIFEST_WITH_PACK}{}{}{}",
+        with_baseline(""),
+        skill(
+            "run-log",
+            "capability",
+            "  type: command\n  pack: git\n  command: log\n"
+        ),
+        skill(
+            "run-push",
+            "capability",
+            "  type: command\n  pack: git\n  command: lgo\n"
+        ),
+        skill(
+            "run-svn",
+            "capability",
+            "  type: command\n  pack: gti\n  command: log\n"
+        ),
+    );
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d("skills/run-push.yaml", "skill.unknown-command", "lgo"),
+            d("skills/run-svn.yaml", "skill.unknown-command", "gti"),
+        ]
+    );
+    let (_, found) = diagnostics_of(&fixture, "skill.unknown-command");
+    assert!(
+        found[0]
+            .message
+            .starts_with("`swarmkit run` refuses to start this workspace: pack `git` has no command `lgo`; did you mean `log`?"),
+        "{}",
+        found[0].message
+    );
+    assert!(
+        found[1].message.contains("did you mean `git`?"),
+        "{}",
+        found[1].message
+    );
+}
+
+#[test]
+fn skill_unknown_agent_topology_unless_it_is_bundled() {
+    let fixture = format!(
+        "{}{}{}{}",
+        with_baseline(""),
+        skill(
+            "ask-team",
+            "capability",
+            "  type: agent\n  topology: team\n"
+        ),
+        skill(
+            "ask-author",
+            "capability",
+            "  type: agent\n  topology: swarmkit:author:skill\n"
+        ),
+        skill(
+            "ask-nobody",
+            "capability",
+            "  type: agent\n  topology: teem\n"
+        ),
+    );
+    assert_eq!(
+        check(&fixture),
+        vec![d(
+            "skills/ask-nobody.yaml",
+            "skill.unknown-agent-topology",
+            "teem"
+        )]
+    );
+    let (_, found) = diagnostics_of(&fixture, "skill.unknown-agent-topology");
+    assert!(
+        found[0].message.contains("refuses to start"),
+        "{}",
+        found[0].message
+    );
+    assert!(
+        found[0].message.contains("did you mean `team`?"),
+        "{}",
+        found[0].message
+    );
+}
+
+#[test]
+fn skill_unknown_mcp_server_says_the_workspace_does_not_start() {
+    let fixture = format!("{}{}", with_baseline(""), mcp_skill("lookup", "toolz"));
+    let (_, found) = diagnostics_of(&fixture, "skill.unknown-mcp-server");
+    assert_eq!(found.len(), 1);
+    assert!(
+        found[0].message.starts_with(
+            "`swarmkit run` refuses to start this workspace: `toolz` is not an MCP server"
+        ),
+        "{}",
+        found[0].message
+    );
+}
+
+#[test]
+fn command_pack_reserved_id_workspace() {
+    let fixture = format!(
+        "{}{}",
+        with_baseline(""),
+        MANIFEST_WITH_PACK.replace("  - id: git\n", "  - id: workspace\n")
+    );
+    assert_eq!(
+        check(&fixture),
+        vec![d("workspace.yaml", "command-pack.reserved-id", "workspace")]
+    );
+    // Any other id is fine.
+    assert_eq!(
+        check(&format!("{}{MANIFEST_WITH_PACK}", with_baseline(""))),
+        vec![]
+    );
 }

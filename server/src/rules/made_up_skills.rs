@@ -32,6 +32,15 @@ topology or the skill.",
         explanation: "With memory off the runtime bundles no memory skills, so a binding to them cannot run. Drop \
 `memory.enabled: false`, or remove the memory-reader / memory-writer bindings.",
     },
+    RuleDoc {
+        code: "command-pack.reserved-id",
+        severity: Severity::Error,
+        summary: "A command pack has the id `workspace`, which is reserved: SwarmKit cannot load the workspace.",
+        explanation: "`pack:workspace` is the bulk grant of every topology of the workspace, so no command pack may \
+be called `workspace`. SwarmKit refuses it while resolving the workspace (`parse_command_packs` in \
+`commands/_config.py` raises `CommandPackError`; swarmkit-runtime 1.265.0), so both `swarmkit validate` (which \
+fails with a traceback rather than a report) and `swarmkit run` stop there. Rename the pack.",
+    },
 ];
 
 pub fn check_manifest(
@@ -54,6 +63,14 @@ pub fn check_manifest(
         }
     }
     for pack in &manifest.command_packs {
+        if pack.id.value == registry::WORKSPACE_PACK {
+            out.push(Diagnostic::new(
+                "command-pack.reserved-id",
+                file,
+                pack.id.range,
+                "SwarmKit cannot load this workspace: the command pack id `workspace` is reserved for `pack:workspace`, the grant of every topology; rename the pack",
+            ));
+        }
         for command in &pack.commands {
             let id = format!("{}-{}", pack.id.value, command.id.value);
             let taken_by = registry::skills_named(lookup, file, &id)

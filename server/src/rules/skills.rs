@@ -1,11 +1,12 @@
-//! Skill definitions: `composes` references and cycles, and the MCP server an `mcp_tool`
-//! skill names.
+//! Skill definitions: `composes` references and cycles, and the targets `swarmkit run` checks when
+//! it loads the workspace (the MCP server of an `mcp_tool` skill, the pack and command of a
+//! `command` skill, the topology of an `agent` skill).
 
 use super::catalogue::RuleDoc;
 use crate::diagnostic::{Diagnostic, FileId, Severity};
 use crate::graph::path;
 use crate::index::{Content, Key, Lookup};
-use crate::model::swarmkit::{Artifact, ImplementationType, Skill};
+use crate::model::swarmkit::{Artifact, ArtifactKind, ImplementationType, Skill};
 
 /// The runtime version skills' `requires_runtime` floors are compared with: the swarmkit-runtime
 /// release this checker's behaviour was taken from.
@@ -38,10 +39,32 @@ one `composes` entry.",
     RuleDoc {
         code: "skill.unknown-mcp-server",
         severity: Severity::Error,
-        summary: "An `mcp_tool` skill names an MCP server that `workspace.yaml` does not declare.",
+        summary: "An `mcp_tool` skill names an MCP server that `workspace.yaml` does not declare: `swarmkit run` refuses to start the workspace.",
         explanation: "`implementation.server` must be the id of an entry of `mcp_servers` in the workspace \
-manifest. SwarmKit only notices when a run starts and tries to launch the server; skillgraph tells you now. \
-Declare the server or fix the id.",
+manifest. `swarmkit validate` accepts the workspace, but `swarmkit run` refuses to load it: \
+`WorkspaceRuntime.from_workspace_path` collects every such skill (`find_missing_mcp_servers`) and raises \
+`MissingMCPServerError` (swarmkit-runtime 1.265.0, `_workspace_runtime.py`), which has no code of its own. \
+Declare the server under `mcp_servers`, or fix the id.",
+    },
+    RuleDoc {
+        code: "skill.unknown-command",
+        severity: Severity::Error,
+        summary: "A `command` skill names a command pack, or a command of a pack, that `workspace.yaml` does not declare: `swarmkit run` refuses to start the workspace.",
+        explanation: "`implementation.pack` must be the id of an entry of `command_packs` in the workspace \
+manifest and `implementation.command` one of its commands. `swarmkit validate` accepts the workspace, but \
+`swarmkit run` refuses to load it: `find_missing_command_packs` finds the skill and \
+`WorkspaceRuntime.from_workspace_path` raises `MissingCommandPackError` (swarmkit-runtime 1.265.0, \
+`_workspace_runtime.py`; no code of its own). Declare the pack or command, or fix the ids.",
+    },
+    RuleDoc {
+        code: "skill.unknown-agent-topology",
+        severity: Severity::Error,
+        summary: "An `agent` skill runs a topology the workspace does not have: `swarmkit run` refuses to start the workspace.",
+        explanation: "`implementation.topology` of an `agent` skill must be the `metadata.name` of a topology of this \
+workspace, or a bundled authoring topology (`swarmkit:author:…`). `swarmkit validate` accepts the workspace, but \
+`swarmkit run` refuses to load it: `find_bad_agent_targets` (`agent_skill/_spec.py`) finds the skill and \
+`WorkspaceRuntime.from_workspace_path` raises `MissingCommandPackError` (swarmkit-runtime 1.265.0; no code of \
+its own). A remote `card_url` target is not checked at load. Add the topology or fix the name.",
     },
 ];
 
@@ -101,11 +124,121 @@ pub fn check(
         }
         check_composed_cycles(lookup, workspace, file, skill, out);
     }
-    if skill.implementation() == Some(ImplementationType::McpTool) {
-        if let Some(server) = &skill.server {
-            check_mcp_server(lookup, workspace, file, server, out);
+    match skill.implementation() {
+        Some(ImplementationType::McpTool) => {
+            if let Some(server) = &skill.server {
+                check_mcp_server(lookup, workspace, file, server, out);
+            }
         }
+        Some(ImplementationType::Command) => check_command(lookup, workspace, file, skill, out),
+        Some(ImplementationType::Agent) => {
+            if let Some(topology) = &skill.topology {
+                check_agent_topology(lookup, workspace, file, topology, out);
+            }
+        }
+        _ => {}
     }
+}
+
+/// The message every load-time refusal starts with.
+const REFUSES: &str = "`swarmkit run` refuses to start this workspace";
+
+/// `find_missing_command_packs`: the pack and the command must both be declared.
+fn check_command(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    file: FileId,
+    skill: &Skill,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(pack_id) = &skill.pack else { return };
+    let manifest = lookup.get(Key::Manifest { workspace }).into_iter().next();
+    let Some(manifest) = manifest else { return };
+    let Content::SwarmKit(Artifact::Workspace(w)) = &manifest.parsed.content else {
+        return;
+    };
+    let Some(pack) = w.command_packs.iter().find(|p| p.id.value == pack_id.value) else {
+        let declared = w.command_packs.iter().map(|p| p.id.value.as_str());
+        let hint = match super::suggest::closest(&pack_id.value, declared) {
+            Some(best) => format!("did you mean `{best}`?"),
+            None => "declare it under `command_packs` in workspace.yaml".to_owned(),
+        };
+        out.push(Diagnostic::new(
+            "skill.unknown-command",
+            file,
+            pack_id.range,
+            format!(
+                "{REFUSES}: `{}` is not a command pack of this workspace; {hint}",
+                pack_id.value
+            ),
+        ));
+        return;
+    };
+    let Some(command) = &skill.command else {
+        return;
+    };
+    if pack.commands.iter().any(|c| c.id.value == command.value) {
+        return;
+    }
+    let declared = pack.commands.iter().map(|c| c.id.value.as_str());
+    let hint = match super::suggest::closest(&command.value, declared) {
+        Some(best) => format!("did you mean `{best}`?"),
+        None => "add it to the pack's `commands` in workspace.yaml".to_owned(),
+    };
+    out.push(
+        Diagnostic::new(
+            "skill.unknown-command",
+            file,
+            command.range,
+            format!(
+                "{REFUSES}: pack `{}` has no command `{}`; {hint}",
+                pack.id.value, command.value
+            ),
+        )
+        .with_related(
+            manifest.id,
+            pack.id.range,
+            format!("pack `{}` is declared here", pack.id.value),
+        ),
+    );
+}
+
+/// `find_bad_agent_targets`: a local target must be a topology of the workspace, or a bundled
+/// authoring topology (`swarmkit:author:…`, resolved when a run starts).
+fn check_agent_topology(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    file: FileId,
+    topology: &crate::model::SpannedStr,
+    out: &mut Vec<Diagnostic>,
+) {
+    if topology.value.starts_with("swarmkit:author:") {
+        return;
+    }
+    let key = Key::Def {
+        workspace,
+        kind: ArtifactKind::Topology,
+        id: topology.value.clone(),
+    };
+    if !lookup.get(key).is_empty() {
+        return;
+    }
+    let hint = match super::suggest::closest(
+        &topology.value,
+        lookup.ids_of(workspace, ArtifactKind::Topology),
+    ) {
+        Some(best) => format!("did you mean `{best}`?"),
+        None => "add a topology with that `metadata.name`, or fix the name".to_owned(),
+    };
+    out.push(Diagnostic::new(
+        "skill.unknown-agent-topology",
+        file,
+        topology.range,
+        format!(
+            "{REFUSES}: this agent skill runs the topology `{}`, which the workspace does not have; {hint}",
+            topology.value
+        ),
+    ));
 }
 
 fn check_mcp_server(
@@ -139,7 +272,10 @@ fn check_mcp_server(
         "skill.unknown-mcp-server",
         file,
         server.range,
-        format!("`{}` is not an MCP server of this workspace, so the runtime cannot call this tool; {hint}", server.value),
+        format!(
+            "{REFUSES}: `{}` is not an MCP server of this workspace; {hint}",
+            server.value
+        ),
     );
     d.fixes.extend(fix.map(crate::diagnostic::Fix::preferred));
     let anchor = w

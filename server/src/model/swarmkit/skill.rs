@@ -65,6 +65,8 @@ pub struct Skill {
     pub tool: Option<SpannedStr>,
     pub pack: Option<SpannedStr>,
     pub command: Option<SpannedStr>,
+    /// An `agent` skill's local target: the topology it runs.
+    pub topology: Option<SpannedStr>,
     pub composes: Vec<SpannedStr>,
     /// `provenance.requires_runtime`, e.g. `>=1.200.0`.
     pub requires_runtime: Option<SpannedStr>,
@@ -87,6 +89,7 @@ impl Skill {
             tool: imp_field("tool"),
             pack: imp_field("pack"),
             command: imp_field("command"),
+            topology: imp_field("topology"),
             composes: scalar_list(imp.and_then(|n| n.get("composes"))),
             requires_runtime: root
                 .get("provenance")
