@@ -297,8 +297,18 @@ fn code_list(items: &[String]) -> String {
         .join(", ")
 }
 
+/// What a refused skill call returns to the model, before the reason
+/// (swarmkit-runtime 1.265.0, `langgraph_compiler/_skill_executor.py`: `[skill:<id>]` and
+/// `DENIED_MARK`; checked 2026-12-01).
+fn denied_prefix(id: &str) -> String {
+    format!("[skill:{id}] DENIED: ")
+}
+
+/// The same refusal through the MCP gateway (`mcp/_gateway.py`, checked 2026-12-01).
+const GATEWAY_DENIED: &str = "DENIED by governance: ";
+
 /// The runtime's refusal when `guarded` is called before its prerequisites, verbatim from its
-/// template.
+/// template (`prerequisites.py`, `refusal`, with the unmet prerequisites from `missing`).
 pub fn refusal(guarded: &str, prerequisites: &[String]) -> String {
     let list = prerequisites.join(", ");
     let verb = if prerequisites.len() == 1 {
@@ -339,7 +349,7 @@ fn skill_in_agent(
         return text;
     };
     let requires = names(graph, &graph.requires_transitively(node));
-    let required_by = names(graph, &graph.required_by(node));
+    let required_by = names(graph, &graph.required_by_transitively(node));
     if requires.is_empty() {
         let _ = writeln!(text, "- requires: nothing");
     } else {
@@ -348,7 +358,11 @@ fn skill_in_agent(
     if required_by.is_empty() {
         let _ = writeln!(text, "- required by: nothing");
     } else {
-        let _ = writeln!(text, "- required by: {}", code_list(&required_by));
+        let _ = writeln!(
+            text,
+            "- required by (transitively): {}",
+            code_list(&required_by)
+        );
     }
     let on_cycle = graph.on_cycle(node);
     let satisfiable = graph.blocked[node].is_none() && !on_cycle;
@@ -391,11 +405,17 @@ fn skill_in_agent(
             let _ = writeln!(text, "{}. `{}`", i + 1, graph.skills[*n]);
         }
     }
+    // Only skills the runtime gates are ever refused: an llm_prompt or composed skill runs
+    // whatever was called before it.
     let direct: Vec<String> = names(graph, &graph.graph.edges[node]);
-    if !direct.is_empty() {
+    let gated = graph.types[node].is_some_and(|t| t.is_gated());
+    if !direct.is_empty() && gated {
         let _ = write!(
             text,
-            "\nCalled too early, the runtime refuses with:\n\n> {}",
+            "\nCalled too early, the agent gets back:\n\n> {}{}\n\n\
+             (through the MCP gateway the prefix is `{GATEWAY_DENIED}`). The list names only the \
+             prerequisites not called yet in this session, so it shrinks as they are called.",
+            denied_prefix(id),
             refusal(id, &direct)
         );
     }
@@ -641,6 +661,56 @@ agents:
             "{text}"
         );
         assert!(text.contains("search-code requires get-convention, list-conventions, which have not been called in this session. Call get-convention, list-conventions first, then retry."), "{text}");
+    }
+
+    #[test]
+    fn the_refusal_has_the_prefix_the_agent_sees_and_required_by_is_transitive() {
+        let text = hover_at(1);
+        assert!(
+            text.contains("> [skill:search-code] DENIED: search-code requires get-convention, list-conventions, which have not been called in this session."),
+            "{text}"
+        );
+        assert!(text.contains("`DENIED by governance: `"), "{text}");
+        assert!(text.contains("so it shrinks as they are called"), "{text}");
+        // list-conventions is required by get-convention directly and by search-code through it.
+        let on_list = WS
+            .replace("$1", "")
+            .replace("$2", "")
+            .replace(
+                "get-convention: [list-conventions]",
+                "get-convention: [list-$0conventions]",
+            )
+            .replace(
+                "search-code: [get-convention, list-conventions]",
+                "search-code: [get-convention]",
+            );
+        let f = fixture(&on_list);
+        let text = hover(&f.index, f.cursor_file, f.offset)
+            .expect("a hover")
+            .markdown;
+        assert!(
+            text.contains("- required by (transitively): `get-convention`, `search-code`"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_skill_the_runtime_does_not_gate_shows_no_refusal() {
+        let text = WS
+            .replace("$1", "")
+            .replace("$2", "")
+            .replace(
+                "  type: mcp_tool\n  server: conventions\n  tool: search_code\n",
+                "  type: llm_prompt\n  prompt: Search.\n",
+            )
+            .replace("search-code: [get", "search-$0code: [get");
+        let f = fixture(&text);
+        let text = hover(&f.index, f.cursor_file, f.offset)
+            .expect("a hover")
+            .markdown;
+        assert!(text.contains("- enforced: no, llm_prompt skills"), "{text}");
+        assert!(!text.contains("DENIED"), "{text}");
+        assert!(!text.contains("Called too early"), "{text}");
     }
 
     #[test]

@@ -173,12 +173,29 @@ impl RequiresGraph {
 
     /// Prerequisites of `node`, transitively, nearest first.
     pub fn requires_transitively(&self, node: usize) -> Vec<usize> {
+        self.reachable(node, &self.graph.edges)
+    }
+
+    /// Skills that require `node`, directly or through other rules, nearest first: the rules the
+    /// runtime would refuse if `node` were never called.
+    pub fn required_by_transitively(&self, node: usize) -> Vec<usize> {
+        let mut dependents = vec![Vec::new(); self.skills.len()];
+        for (guarded, prerequisites) in self.graph.edges.iter().enumerate() {
+            for &p in prerequisites {
+                dependents[p].push(guarded);
+            }
+        }
+        self.reachable(node, &dependents)
+    }
+
+    /// The nodes reachable from `node` along `edges`, breadth first, without `node` itself.
+    fn reachable(&self, node: usize, edges: &[Vec<usize>]) -> Vec<usize> {
         let mut seen = vec![false; self.skills.len()];
         let mut order = Vec::new();
         let mut queue = std::collections::VecDeque::from([node]);
         seen[node] = true;
         while let Some(n) = queue.pop_front() {
-            for &p in &self.graph.edges[n] {
+            for &p in &edges[n] {
                 if !seen[p] {
                     seen[p] = true;
                     order.push(p);
@@ -187,13 +204,6 @@ impl RequiresGraph {
             }
         }
         order
-    }
-
-    /// Skills that (directly) require `node`.
-    pub fn required_by(&self, node: usize) -> Vec<usize> {
-        (0..self.skills.len())
-            .filter(|&g| self.graph.edges[g].contains(&node))
-            .collect()
     }
 
     /// A valid call order for `node`: its prerequisites (transitively) first, then itself.
