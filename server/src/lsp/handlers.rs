@@ -190,7 +190,24 @@ pub fn rename(
             ..Default::default()
         }));
     }
-    let mut operations: Vec<DocumentChangeOperation> = by_file
+    let renames = found.moves.iter().filter_map(|m| {
+        Some(RenameFile {
+            old_uri: convert::uri_of(&m.from)?,
+            new_uri: convert::uri_of(&m.to)?,
+            options: None,
+            annotation_id: None,
+        })
+    });
+    Some(Ok(document_changes(by_file, renames)))
+}
+
+/// A workspace edit as `documentChanges`: the text edits of each file, then the file renames
+/// (for clients that said they can rename files).
+fn document_changes(
+    files: Vec<(Uri, Vec<TextEdit>)>,
+    renames: impl IntoIterator<Item = RenameFile>,
+) -> WorkspaceEdit {
+    let mut operations: Vec<DocumentChangeOperation> = files
         .into_iter()
         .map(|(uri, edits)| {
             DocumentChangeOperation::Edit(TextDocumentEdit {
@@ -199,24 +216,15 @@ pub fn rename(
             })
         })
         .collect();
-    for m in found.moves {
-        let (Some(old_uri), Some(new_uri)) = (convert::uri_of(&m.from), convert::uri_of(&m.to))
-        else {
-            continue;
-        };
-        operations.push(DocumentChangeOperation::Op(ResourceOp::Rename(
-            RenameFile {
-                old_uri,
-                new_uri,
-                options: None,
-                annotation_id: None,
-            },
-        )));
-    }
-    Some(Ok(WorkspaceEdit {
+    operations.extend(
+        renames
+            .into_iter()
+            .map(|rename| DocumentChangeOperation::Op(ResourceOp::Rename(rename))),
+    );
+    WorkspaceEdit {
         document_changes: Some(DocumentChanges::Operations(operations)),
         ..Default::default()
-    }))
+    }
 }
 
 /// The file a document names, when it is indexed.
@@ -532,30 +540,16 @@ fn workspace_edit(
             ..Default::default()
         });
     };
-    let mut operations: Vec<DocumentChangeOperation> = files
-        .into_iter()
-        .map(|(uri, edits)| {
-            DocumentChangeOperation::Edit(TextDocumentEdit {
-                text_document: OptionalVersionedTextDocumentIdentifier { uri, version: None },
-                edits: edits.into_iter().map(OneOf::Left).collect(),
-            })
-        })
-        .collect();
-    operations.push(DocumentChangeOperation::Op(ResourceOp::Rename(
-        RenameFile {
-            old_uri: convert::uri_of(&rename.from)?,
-            new_uri: convert::uri_of(&rename.to)?,
-            options: Some(RenameFileOptions {
-                overwrite: Some(false),
-                ignore_if_exists: Some(false),
-            }),
-            annotation_id: None,
-        },
-    )));
-    Some(WorkspaceEdit {
-        document_changes: Some(DocumentChanges::Operations(operations)),
-        ..Default::default()
-    })
+    let rename = RenameFile {
+        old_uri: convert::uri_of(&rename.from)?,
+        new_uri: convert::uri_of(&rename.to)?,
+        options: Some(RenameFileOptions {
+            overwrite: Some(false),
+            ignore_if_exists: Some(false),
+        }),
+        annotation_id: None,
+    };
+    Some(document_changes(files, [rename]))
 }
 
 pub fn document_symbols(
