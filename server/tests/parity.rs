@@ -116,8 +116,57 @@ fn theirs(name: &str) -> Pairs {
         .collect()
 }
 
+/// Codes of our own a fixture expects (`"ours"` in `expected.json`: what `swarmkit validate`
+/// accepts but the runtime refuses or mishandles later), as (file, code) pairs. Compared on the
+/// codes it names only.
+fn our_own_expected(name: &str) -> Option<Pairs> {
+    let path = Path::new(FIXTURES).join(name).join("expected.json");
+    let text = std::fs::read_to_string(&path).expect("expected.json");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let pairs = json.get("ours")?.as_array().expect("`ours` is a list");
+    Some(
+        pairs
+            .iter()
+            .map(|pair| {
+                let file = pair[0].as_str().expect("file").to_owned();
+                let code = pair[1].as_str().expect("code").to_owned();
+                (file, code)
+            })
+            .collect(),
+    )
+}
+
+/// Our (file, code) pairs for the mutant's workspace, for the codes in `codes`.
+fn ours_for(name: &str, codes: &BTreeSet<&str>) -> Pairs {
+    let ws = Path::new(FIXTURES).join(name).join("ws");
+    let mut changes = Vec::new();
+    read_tree(&ws, &mut changes);
+    let outcome = check_changes(changes, ws.clone());
+    outcome
+        .diagnostics
+        .iter()
+        .filter(|d| codes.contains(d.code))
+        .map(|d| {
+            let path = &outcome.index.file(d.file).expect("known file").path;
+            let relative = path.strip_prefix(&ws).expect("inside the workspace");
+            (
+                relative.to_string_lossy().replace('\\', "/"),
+                d.code.to_owned(),
+            )
+        })
+        .collect()
+}
+
 #[track_caller]
 fn assert_parity(name: &str) {
+    if let Some(expected) = our_own_expected(name) {
+        let codes: BTreeSet<&str> = expected.iter().map(|(_, c)| c.as_str()).collect();
+        let found = ours_for(name, &codes);
+        assert_eq!(
+            found, expected,
+            "{name}: our own codes differ from what the fixture expects"
+        );
+    }
     let (ours, theirs) = (ours(name), theirs(name));
     // SwarmKit names only the later definitions of a duplicated id; we name every file that
     // defines it (SPEC §3 allows either), so an extra `*.duplicate-id` on a file of the same
@@ -255,4 +304,10 @@ parity! {
 // skill.unknown-command, skill.unknown-agent-topology, skill.unknown-mcp-server).
 parity! {
     refused_at_load_but_valid => "load-time--refused-by-run",
+}
+
+// `governance.decision_skills` ids: SwarmKit checks none of them (our own codes say what the
+// runtime does with them: governance.unknown-decision-skill, governance.not-a-decision-skill).
+parity! {
+    decision_skill_bindings => "governance.unknown-decision-skill",
 }

@@ -69,6 +69,9 @@ enum Want {
     Agents {
         except: Option<AgentIndex>,
     },
+    /// The ids a `governance.decision_skills` binding may name: the decision skills and the
+    /// memory hooks.
+    DecisionSkills,
 }
 
 pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completions> {
@@ -88,6 +91,9 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
                     held_by: o.agent,
                     granted_to: None,
                 },
+                (Ref::Artifact(ArtifactKind::Skill, _), Site::DecisionBinding) => {
+                    Want::DecisionSkills
+                }
                 (Ref::Artifact(ArtifactKind::Skill, _), Site::Grant) => Want::Skills {
                     held_by: None,
                     granted_to: o.agent,
@@ -182,6 +188,37 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
                         });
                     }
                 }
+            }
+        }
+        Want::DecisionSkills => {
+            let lookup = Lookup::new(index);
+            let decision = crate::rules::registry::granted_by_category(
+                &lookup,
+                workspace,
+                crate::rules::decision_skills::DECISION_CATEGORY,
+            );
+            let mut seen = HashSet::new();
+            for id in &decision.ids {
+                if seen.insert(id.as_str()) {
+                    items.push(CompletionItem {
+                        label: id.clone(),
+                        documentation: None,
+                        detail: Some("decision skill".to_owned()),
+                        kind: CompletionKind::Skill,
+                    });
+                }
+            }
+            for hook in crate::model::swarmkit::MEMORY_HOOKS {
+                items.push(CompletionItem {
+                    label: (*hook).to_owned(),
+                    documentation: Some(
+                        "The memory hook, run by the runtime's memory subsystem (bound \
+                         automatically unless the workspace binds it)."
+                            .to_owned(),
+                    ),
+                    detail: Some("memory hook".to_owned()),
+                    kind: CompletionKind::Value,
+                });
             }
         }
         Want::Archetypes => items.extend(ids(
@@ -285,6 +322,16 @@ fn from_text(index: &Index, file: FileId, text: &str, offset: u32) -> Option<(Wa
     if let Some(key) = trimmed.strip_suffix(':') {
         return match key.trim_start_matches("- ") {
             "archetype" => Some((Want::Archetypes, range)),
+            "id" if enclosing_keys(
+                text,
+                line_start,
+                before.len() - before.trim_start().len(),
+                trimmed.starts_with("- "),
+            )
+            .starts_with(&["decision_skills", "governance"]) =>
+            {
+                Some((Want::DecisionSkills, range))
+            }
             "funnel" => Some((Want::Funnels, range)),
             "server"
                 if enclosing_keys(
@@ -848,6 +895,36 @@ metadata:
 
     const WORKSPACE: &str =
         "//- /w/workspace.yaml\napiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: w\n";
+
+    #[test]
+    fn decision_binding_ids_offer_decision_skills_and_memory_hooks() {
+        let skills = "//- /w/skills/judge.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: grounding-judge\ncategory: decision\n//- /w/skills/say.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: say-hello\ncategory: capability\n";
+        let manifest = |bindings: &str| {
+            format!("//- /w/workspace.yaml\napiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: w\ngovernance:\n  provider: mock\n  decision_skills:\n{bindings}{skills}")
+        };
+        let expected = [
+            "grounding-judge",
+            "memory-reconcile",
+            "memory-reader",
+            "memory-writer",
+        ];
+        // Typed after `- id: `, on an id already written, and in a topology.
+        assert_eq!(labels_of(&manifest("    - id: $0\n")), expected);
+        assert_eq!(
+            labels_of(&manifest("    - trigger: pre_input\n      id: gro$0\n")),
+            expected
+        );
+        assert_eq!(
+            labels_of(&manifest(
+                "    - id: say-$0hello\n      trigger: pre_input\n"
+            )),
+            expected
+        );
+        let topology = format!("{}//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\ngovernance:\n  decision_skills:\n    - id: $0\n", manifest(""));
+        assert_eq!(labels_of(&topology), expected);
+        // `id:` elsewhere is not a decision binding.
+        assert!(labels_of(&format!("{WORKSPACE}mcp_servers:\n  - id: $0\n")).is_empty());
+    }
 
     #[test]
     fn enum_values_in_swarmkit_files() {

@@ -30,6 +30,8 @@ pub enum Site {
     RequiresValue,
     /// The `requires:` key itself; `what` is the agent.
     RequiresBlock,
+    /// The `id` of a `governance.decision_skills` binding (a skill, or a memory hook).
+    DecisionBinding,
     /// Any other reference (`archetype:`, `funnel:`, `depends_on`, `composes`, ...).
     Reference,
 }
@@ -100,8 +102,24 @@ pub fn occurrences(index: &Index, file: FileId) -> Vec<Occurrence> {
                     None,
                 );
             }
+            for binding in &workspace.decision_skills {
+                push(
+                    binding.id.range,
+                    skill(&binding.id.value),
+                    Site::DecisionBinding,
+                    None,
+                );
+            }
         }
         Artifact::Topology(topology) => {
+            for binding in &topology.decision_skills {
+                push(
+                    binding.id.range,
+                    skill(&binding.id.value),
+                    Site::DecisionBinding,
+                    None,
+                );
+            }
             for (i, agent) in topology.agents.iter().enumerate() {
                 let a = Some(i);
                 if let Some(id) = &agent.id {

@@ -111,8 +111,19 @@ fn reference_hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResu
             let (_, target) = topology?.agent_by_id(id)?;
             agent_summary(index, workspace, file, target)
         }
+        (Ref::Artifact(ArtifactKind::Skill, id), Site::RequiresKey | Site::RequiresValue)
+            if crate::rules::requires::is_parameterised(id) =>
+        {
+            parameterised_summary(id)
+        }
+        (Ref::Artifact(ArtifactKind::Skill, id), Site::DecisionBinding) => {
+            decision_binding_summary(index, workspace, file, id)
+        }
         (Ref::Artifact(ArtifactKind::Skill, id), site) => {
-            let mut text = skill_summary(index, workspace, id);
+            // On a definition, the file at hand is described, whichever file defines the id
+            // first; elsewhere the definition references resolve to.
+            let here = (site == Site::Definition).then_some(file);
+            let mut text = skill_summary(index, workspace, id, here);
             if site == Site::Definition {
                 text.push_str(&granted_by(index, workspace, id));
             }
@@ -122,7 +133,10 @@ fn reference_hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResu
             }
             text
         }
-        (Ref::Artifact(kind, id), _) => artifact_summary(index, workspace, *kind, id),
+        (Ref::Artifact(kind, id), site) => {
+            let here = (site == Site::Definition).then_some(file);
+            artifact_summary(index, workspace, *kind, id, here)
+        }
         (Ref::McpServer(id), _) => server_summary(index, workspace, id),
     };
     Some(HoverResult {
@@ -186,10 +200,90 @@ fn skill_md_hover(
     })
 }
 
-fn skill_summary(index: &Index, workspace: FileId, id: &str) -> String {
+/// A `requires:` entry written `skill(arg=$x)`: not a skill id at all for the runtime.
+fn parameterised_summary(id: &str) -> String {
+    let bare = id.split('(').next().unwrap_or("").trim();
+    format!(
+        "**`{id}`** — a parameterised entry, which `requires:` does not support\n\n\
+         SwarmKit reads the whole text as a skill id, and no skill has it, so this entry takes no \
+         part in the ordering rules (`agent.requires-parameterised`). A rule means any successful \
+         call of the prerequisite, whatever its arguments: write the bare id `{bare}`."
+    )
+}
+
+/// A `governance.decision_skills` binding: the skill it runs (or the memory hook), where the
+/// binding fires, and what the runtime does when the id is not a decision skill.
+fn decision_binding_summary(index: &Index, workspace: FileId, file: FileId, id: &str) -> String {
+    let binding = match index.file(file).map(|e| &e.parsed.content) {
+        Some(Content::SwarmKit(Artifact::Workspace(w))) => {
+            w.decision_skills.iter().find(|b| b.id.value == id)
+        }
+        Some(Content::SwarmKit(Artifact::Topology(t))) => {
+            t.decision_skills.iter().find(|b| b.id.value == id)
+        }
+        _ => None,
+    };
+    let trigger = binding
+        .and_then(|b| b.trigger.as_ref())
+        .map(|t| t.value.as_str());
+    let when = match trigger {
+        Some("pre_input") => "before each agent in its scope runs, on the user input",
+        Some("post_output") => "after each agent in its scope answers, on its output",
+        Some("checkpoint") => "between task batches",
+        Some("pre_synthesis") => "before the final synthesis",
+        _ => "at its trigger point",
+    };
+    let scope = if matches!(
+        index.file(file).map(|e| &e.parsed.content),
+        Some(Content::SwarmKit(Artifact::Workspace(_)))
+    ) {
+        "Bound for every topology of the workspace (a topology may override it by id)"
+    } else {
+        "Bound for this topology (overriding a workspace binding of the same id)"
+    };
+    let disabled = binding.is_some_and(|b| !b.enabled);
+    let mut text = if crate::model::swarmkit::MEMORY_HOOKS.contains(&id) {
+        format!(
+            "**`{id}`** — the memory hook, run by the runtime's memory subsystem, not a skill of \
+             the registry (bound automatically unless the workspace binds it, or sets \
+             `memory.enabled: false`)"
+        )
+    } else {
+        let mut text = skill_summary(index, workspace, id, None);
+        let lookup = Lookup::new(index);
+        match registry::skill_named(&lookup, workspace, id) {
+            None => text.push_str(
+                "\n\nAt run time the binding fails closed: every check reads `Decision skill \
+                 not found in workspace (blocking)`.",
+            ),
+            Some(skill)
+                if skill.category.as_deref()
+                    != Some(crate::rules::decision_skills::DECISION_CATEGORY) =>
+            {
+                text.push_str(
+                    "\n\nNot a `category: decision` skill, so the runtime's judge does not hold \
+                     it: the binding never runs it.",
+                )
+            }
+            Some(_) => {}
+        }
+        text
+    };
+    let _ = write!(text, "\n\n---\n\n{scope}; fires {when}.");
+    if disabled {
+        text.push_str(" Switched off here (`enabled: false`).");
+    }
+    text
+}
+
+/// `here`: describe the definition in this file when it is one of several.
+fn skill_summary(index: &Index, workspace: FileId, id: &str, here: Option<FileId>) -> String {
     let lookup = Lookup::new(index);
     let defs = registry::skills_named(&lookup, workspace, id);
-    let Some(info) = defs.first() else {
+    let info = here
+        .and_then(|file| defs.iter().find(|d| d.file == file))
+        .or(defs.first());
+    let Some(info) = info else {
         return format!("**`{id}`** — no skill has this id in this workspace");
     };
     let mut text = format!("**`{id}`**");
@@ -477,10 +571,20 @@ fn agent_summary(index: &Index, workspace: FileId, file: FileId, agent: &Agent) 
     text.trim_end().to_owned()
 }
 
-fn artifact_summary(index: &Index, workspace: FileId, kind: ArtifactKind, id: &str) -> String {
+/// `here`: describe the definition in this file when it is one of several.
+fn artifact_summary(
+    index: &Index,
+    workspace: FileId,
+    kind: ArtifactKind,
+    id: &str,
+    here: Option<FileId>,
+) -> String {
     let defs = artifact_definitions(index, workspace, kind, id);
     let kind_name = kind.kind_field().to_lowercase();
-    let Some(&(file, _)) = defs.first() else {
+    let chosen = here
+        .and_then(|file| defs.iter().find(|(f, _)| *f == file))
+        .or(defs.first());
+    let Some(&(file, _)) = chosen else {
         return format!("**{kind_name} `{id}`** — not defined in this workspace");
     };
     let mut text = format!("**{kind_name} `{id}`**\n\n");
@@ -839,6 +943,86 @@ agents:
         assert!(
             mixed.contains("`$${a}`: escaped, the literal text `${a}`"),
             "{mixed}"
+        );
+    }
+
+    fn hover_text(text: &str) -> String {
+        let f = fixture(text);
+        hover(&f.index, f.cursor_file, f.offset)
+            .expect("a hover")
+            .markdown
+    }
+
+    #[test]
+    fn a_parameterised_entry_says_it_is_unsupported() {
+        let text = hover_text(&WS.replace("$1", "").replace("$2", "").replace(
+            "get-convention: [list-conventions]",
+            "get-convention: [list-conv$0entions(path=$p)]",
+        ));
+        assert!(
+            text.starts_with("**`list-conventions(path=$p)`** — a parameterised entry, which `requires:` does not support"),
+            "{text}"
+        );
+        assert!(
+            text.contains("write the bare id `list-conventions`"),
+            "{text}"
+        );
+        assert!(!text.contains("any time"), "{text}");
+    }
+
+    #[test]
+    fn a_duplicate_id_is_described_from_the_file_at_hand() {
+        let base = WS.replace("$1", "").replace("$2", "")
+            + "//- /w/skills/zz-list-again.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: list-con$0ventions\n  name: list again\n  description: The second one.\ncategory: capability\nimplementation:\n  type: llm_prompt\n  prompt: List.\n";
+        let second = hover_text(&base);
+        assert!(
+            second.contains("defined in `skills/zz-list-again.yaml`"),
+            "{second}"
+        );
+        assert!(second.contains("The second one."), "{second}");
+        assert!(
+            second.contains("also defined in 1 other place(s)"),
+            "{second}"
+        );
+        // Elsewhere, the definition references resolve to (the first in path order).
+        let first = hover_text(
+            &base
+                .replace("list-con$0ventions", "list-conventions")
+                .replace("skills: [list-conventions", "skills: [list-con$0ventions"),
+        );
+        assert!(first.contains("defined in `skills/list.yaml`"), "{first}");
+        // Other kinds too.
+        let archetypes = "//- /w/workspace.yaml\napiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: w\n//- /w/archetypes/a.yaml\napiVersion: swarmkit/v1\nkind: Archetype\nmetadata:\n  id: helper\n  description: First.\n//- /w/archetypes/b.yaml\napiVersion: swarmkit/v1\nkind: Archetype\nmetadata:\n  id: hel$0per\n  description: Second.\n";
+        let text = hover_text(archetypes);
+        assert!(text.contains("defined in `archetypes/b.yaml`"), "{text}");
+    }
+
+    #[test]
+    fn a_decision_binding_describes_the_skill_and_when_it_fires() {
+        let ws = "//- /w/workspace.yaml\napiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: w\ngovernance:\n  provider: mock\n  decision_skills:\n    - id: grounding-$1judge\n      trigger: post_output\n    - id: memory-$2reader\n      trigger: pre_input\n    - id: say-$3hello\n      trigger: pre_input\n//- /w/skills/judge.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: grounding-judge\n  name: judge\n  description: Checks citations.\ncategory: decision\nimplementation:\n  type: llm_prompt\n  prompt: judge\n//- /w/skills/say.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: say-hello\n  name: say\ncategory: capability\nimplementation:\n  type: llm_prompt\n  prompt: hi\n";
+        let at = |n: u32| {
+            let mut text = ws.to_owned();
+            for k in 1..=3 {
+                text = text.replace(&format!("${k}"), if k == n { "$0" } else { "" });
+            }
+            hover_text(&text)
+        };
+        let judge = at(1);
+        assert!(judge.contains("Checks citations."), "{judge}");
+        assert!(judge.contains("defined in `skills/judge.yaml`"), "{judge}");
+        assert!(
+            judge.contains("fires after each agent in its scope answers"),
+            "{judge}"
+        );
+        let hook = at(2);
+        assert!(
+            hook.starts_with("**`memory-reader`** — the memory hook"),
+            "{hook}"
+        );
+        let not_decision = at(3);
+        assert!(
+            not_decision.contains("Not a `category: decision` skill"),
+            "{not_decision}"
         );
     }
 }

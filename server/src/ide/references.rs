@@ -228,6 +228,32 @@ mod tests {
     }
 
     #[test]
+    fn decision_bindings_are_references_of_the_skill_and_lead_to_it() {
+        let ws = "//- /w/workspace.yaml\napiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: w\ngovernance:\n  provider: mock\n  decision_skills:\n    - id: grounding-$1judge\n      trigger: post_output\n//- /w/skills/judge.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: grounding-$2judge\ncategory: decision\n//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\ngovernance:\n  decision_skills:\n    - id: grounding-judge\n      trigger: pre_input\n      enabled: false\n";
+        let at = |n: &str| ws.replace(n, "$0").replace("$1", "").replace("$2", "");
+        let expected = vec![
+            "/w/skills/judge.yaml: grounding-judge".to_owned(),
+            "/w/topologies/t.yaml: grounding-judge".to_owned(),
+            "/w/workspace.yaml: grounding-judge".to_owned(),
+        ];
+        assert_eq!(sorted(refs(&at("$2"), true)), expected);
+        assert_eq!(sorted(refs(&at("$1"), true)), expected);
+        let f = fixture(&at("$1"));
+        let targets = crate::ide::definition(&f.index, f.cursor_file, f.offset);
+        assert_eq!(targets.len(), 1);
+        assert_eq!(
+            f.index.file(targets[0].0).unwrap().path,
+            std::path::Path::new("/w/skills/judge.yaml")
+        );
+        // Rename follows the bindings.
+        let f = fixture(&at("$2"));
+        let renamed =
+            crate::ide::rename(&f.index, f.cursor_file, f.offset, "citation-judge", false)
+                .expect("renamable");
+        assert_eq!(renamed.edits.len(), 3, "{renamed:?}");
+    }
+
+    #[test]
     fn skill_md_name_finds_the_chain_entries_resolving_to_it() {
         // By name and by path; not the other `smoke` at /x (chains under /r/s resolve to theirs).
         let on_name = SKILLS.replace(

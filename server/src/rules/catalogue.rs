@@ -20,7 +20,7 @@ pub struct RuleDoc {
 }
 
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 20] {
+fn families() -> [&'static [RuleDoc]; 21] {
     [
         super::RULES,
         super::swarmkit_file::RULES,
@@ -32,6 +32,7 @@ fn families() -> [&'static [RuleDoc]; 20] {
         super::skills::RULES,
         super::archetypes::RULES,
         super::made_up_skills::RULES,
+        super::decision_skills::RULES,
         super::output_schema::RULES,
         crate::model::config::RULES,
         super::skill_md::RULES,

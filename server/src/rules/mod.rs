@@ -6,6 +6,7 @@ pub mod archetypes;
 pub mod catalogue;
 pub mod chain;
 pub mod composes;
+pub mod decision_skills;
 pub mod dependencies;
 pub mod fixes;
 pub mod grants;
@@ -70,6 +71,7 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
         (&entry.role, &entry.parsed.content)
     {
         made_up_skills::check_manifest(lookup, file, manifest, &mut out);
+        decision_skills::check(lookup, file, file, &manifest.decision_skills, &mut out);
     }
     if let (FileRole::SwarmKit { workspace, .. }, Content::SwarmKit(artifact)) =
         (&entry.role, &entry.parsed.content)
@@ -80,6 +82,13 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
             Artifact::Topology(topology) => {
                 agents::check(lookup, workspace, file, topology, &mut out);
                 made_up_skills::check_topology(lookup, workspace, file, topology, &mut out);
+                decision_skills::check(
+                    lookup,
+                    workspace,
+                    file,
+                    &topology.decision_skills,
+                    &mut out,
+                );
             }
             Artifact::Skill(skill) => skills::check(lookup, workspace, file, skill, &mut out),
             Artifact::Archetype(archetype) => {

@@ -294,7 +294,8 @@ fn article(word: &str) -> &'static str {
     }
 }
 
-fn is_parameterised(id: &str) -> bool {
+/// True for an entry written `skill(arg=$x)`, which SwarmKit does not support.
+pub fn is_parameterised(id: &str) -> bool {
     id.contains('(')
 }
 

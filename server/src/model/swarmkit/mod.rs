@@ -12,7 +12,9 @@ pub use env::{EnvFile, RawProperty};
 pub use skill::{ImplementationType, Skill};
 pub use topology::{Agent, AgentIndex, RequiresBlock, RequiresRule, Topology};
 pub use trigger::Trigger;
-pub use workspace::{CommandPack, McpServer, PackCommand, Workspace};
+pub use workspace::{
+    CommandPack, DecisionBinding, McpServer, PackCommand, Workspace, MEMORY_HOOKS,
+};
 
 use super::{field, Spanned, SpannedStr};
 use crate::syntax::{Node, TextRange};

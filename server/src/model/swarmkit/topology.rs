@@ -63,6 +63,8 @@ pub struct Topology {
     /// `metadata.version`: topologies of one name but different versions may coexist.
     pub version: Option<SpannedStr>,
     pub agents: Vec<Agent>,
+    /// `governance.decision_skills`: bindings that add to or override the workspace's by id.
+    pub decision_skills: Vec<super::DecisionBinding>,
 }
 
 impl Topology {
@@ -71,6 +73,7 @@ impl Topology {
             name: metadata_id(root, "name"),
             version: metadata_id(root, "version"),
             agents: Vec::new(),
+            decision_skills: super::workspace::decision_bindings(root),
         };
         if let Some((key, node)) = root.get("agents").and_then(|a| a.entry("root")) {
             // An explicit stack instead of recursion: nesting depth is capped by the parser, but a

@@ -1,5 +1,5 @@
-//! `workspace.yaml`: the workspace id, its MCP server registry, its command packs and whether
-//! the bundled memory skills are on.
+//! `workspace.yaml`: the workspace id, its MCP server registry, its command packs, whether
+//! the bundled memory skills are on, and the decision skills it binds.
 
 use super::super::{field, SpannedStr};
 use super::metadata_id;
@@ -27,6 +27,43 @@ pub struct CommandPack {
     pub commands: Vec<PackCommand>,
 }
 
+/// One entry of `governance.decision_skills` (in `workspace.yaml` or a topology): a decision
+/// skill the runtime runs at a trigger point.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DecisionBinding {
+    /// The skill id (or `memory-reader` / `memory-writer`, the memory hooks).
+    pub id: SpannedStr,
+    /// `pre_input`, `post_output`, `checkpoint` or `pre_synthesis`.
+    pub trigger: Option<SpannedStr>,
+    /// `enabled: false` switches a binding off (a topology, one inherited from the workspace).
+    pub enabled: bool,
+}
+
+/// The ids SwarmKit's memory subsystem handles itself when bound as decision skills
+/// (swarmkit-runtime 1.265.0, `memory/_defaults.py`: `MEMORY_READER`, `MEMORY_WRITER`): they
+/// are hooks, not skills of the registry.
+pub const MEMORY_HOOKS: &[&str] = &["memory-reader", "memory-writer"];
+
+/// `governance.decision_skills` of a workspace or topology root, in written order. Entries
+/// without an `id` are left to the schema check.
+pub(crate) fn decision_bindings(root: Node<'_>) -> Vec<DecisionBinding> {
+    list(
+        root.get("governance")
+            .and_then(|g| g.get("decision_skills")),
+    )
+    .into_iter()
+    .filter_map(|entry| {
+        Some(DecisionBinding {
+            id: field(entry, "id")?,
+            trigger: field(entry, "trigger"),
+            enabled: entry
+                .get("enabled")
+                .is_none_or(|e| e.value() != ScalarValue::Bool(false)),
+        })
+    })
+    .collect()
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Workspace {
     pub id: Option<SpannedStr>,
@@ -39,6 +76,8 @@ pub struct Workspace {
     /// Entries of `governance.decision_skills` that bind `memory-reader` / `memory-writer`
     /// explicitly (an error when memory is off).
     pub memory_bindings: Vec<SpannedStr>,
+    /// `governance.decision_skills`: the decision skills every topology inherits.
+    pub decision_skills: Vec<DecisionBinding>,
 }
 
 impl Default for Workspace {
@@ -50,6 +89,7 @@ impl Default for Workspace {
             command_packs: Vec::new(),
             memory_enabled: true,
             memory_bindings: Vec::new(),
+            decision_skills: Vec::new(),
         }
     }
 }
@@ -100,6 +140,7 @@ impl Workspace {
                 .and_then(|g| g.get("decision_skills"))
                 .map(memory_bindings)
                 .unwrap_or_default(),
+            decision_skills: decision_bindings(root),
         }
     }
 

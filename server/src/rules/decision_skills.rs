@@ -1,0 +1,227 @@
+//! `governance.decision_skills`: the skills the runtime runs at trigger points (before an agent,
+//! after its output, between batches, before synthesis), bound in `workspace.yaml` and in
+//! topologies. Each binding names a skill of the registry, which must be a decision skill.
+
+use super::catalogue::RuleDoc;
+use super::registry;
+use crate::diagnostic::{Diagnostic, FileId, Fix, Severity};
+use crate::index::Lookup;
+use crate::model::swarmkit::{DecisionBinding, MEMORY_HOOKS};
+
+/// The category the runtime runs decision skills from (`_workspace_runtime.py`,
+/// `WorkspaceRuntime.from_workspace_path`: the skills with `category == "decision"`).
+pub const DECISION_CATEGORY: &str = "decision";
+
+pub const RULES: &[RuleDoc] = &[
+    RuleDoc {
+        code: "governance.unknown-decision-skill",
+        severity: Severity::Error,
+        summary: "A `governance.decision_skills` binding names no skill of the workspace.",
+        explanation: "A binding's `id` must be a skill of the workspace's registry (the schema says so; \
+`memory-reader` and `memory-writer` are the memory hooks and need no skill). Neither `swarmkit validate` nor \
+`swarmkit run` checks it, so SwarmKit has no code for it: at run time the binding fails closed. The \
+skill-backed governance provider answers every evaluation of an id it does not hold with a `fail` verdict, \
+\"Decision skill '<id>' not found in workspace (blocking)\" (swarmkit-runtime 1.265.0, \
+`governance/_skill_backed.py`, `SkillBackedGovernanceProvider.evaluate_decision_skill`), so a required binding \
+rejects every input or output at its trigger; in a workspace with no decision skill at all the default provider \
+passes it without running anything (`governance/__init__.py`, `GovernanceProvider.evaluate_decision_skill`). \
+Either way the gate you wrote does not run. Fix the id (the message suggests the closest decision skill) or add \
+the skill to `skills/`.",
+    },
+    RuleDoc {
+        code: "governance.not-a-decision-skill",
+        severity: Severity::Error,
+        summary: "A `governance.decision_skills` binding names a skill whose category is not `decision`.",
+        explanation: "The runtime hands only the skills with `category: decision` to the decision-skill \
+judge (`_workspace_runtime.py`, `WorkspaceRuntime.from_workspace_path`, swarmkit-runtime 1.265.0), so a binding \
+to any other skill is treated like an unknown id: each evaluation fails as not found, or passes unevaluated \
+when the workspace has no decision skill (see `governance.unknown-decision-skill`). SwarmKit reports nothing. \
+Bind a decision skill, or set the skill's `category` to `decision` (it then must declare `outputs`).",
+    },
+];
+
+/// Checks the bindings of one file (`workspace.yaml` or a topology) against the registry.
+pub fn check(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    file: FileId,
+    bindings: &[DecisionBinding],
+    out: &mut Vec<Diagnostic>,
+) {
+    for binding in bindings {
+        let id = &binding.id;
+        if MEMORY_HOOKS.contains(&id.value.as_str()) {
+            // Handled by the memory subsystem; `memory.disabled-but-bound` covers memory off.
+            continue;
+        }
+        match registry::skill_named(lookup, workspace, &id.value) {
+            None => out.push(unknown(lookup, workspace, file, binding)),
+            Some(skill) if skill.category.as_deref() != Some(DECISION_CATEGORY) => {
+                let category = skill
+                    .category
+                    .as_deref()
+                    .map_or("no category".to_owned(), |c| format!("category `{c}`"));
+                let mut diagnostic = Diagnostic::new(
+                    "governance.not-a-decision-skill",
+                    file,
+                    id.range,
+                    format!(
+                        "`{}` has {category}, but the runtime runs only `category: decision` skills as decision skills, so this binding never runs it (each check fails as not found, or passes unevaluated); bind a decision skill or make `{}` one",
+                        id.value, id.value
+                    ),
+                );
+                if skill.origin == registry::Origin::File {
+                    diagnostic = diagnostic.with_related(
+                        skill.file,
+                        skill.range,
+                        format!("`{}` is defined here", id.value),
+                    );
+                }
+                out.push(diagnostic);
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+fn unknown(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    file: FileId,
+    binding: &DecisionBinding,
+) -> Diagnostic {
+    let id = &binding.id;
+    let decision = registry::granted_by_category(lookup, workspace, DECISION_CATEGORY);
+    let candidates = decision
+        .ids
+        .iter()
+        .map(String::as_str)
+        .chain(MEMORY_HOOKS.iter().copied());
+    let best = super::suggest::closest(&id.value, candidates);
+    let fix = best.zip(lookup.file(file)).and_then(|(best, entry)| {
+        super::fixes::replace_scalar(&entry.text, file, id.range, &id.value, best)
+    });
+    let message = match best {
+        Some(best) => format!(
+            "no skill has the id `{}` in this workspace, so this binding fails closed at run time (every check is a `fail`); did you mean `{best}`?",
+            id.value
+        ),
+        None => format!(
+            "no skill has the id `{}` in this workspace, so this binding fails closed at run time (every check is a `fail`); fix the id or add a decision skill `skills/{}.yaml`",
+            id.value, id.value
+        ),
+    };
+    let mut diagnostic =
+        Diagnostic::new("governance.unknown-decision-skill", file, id.range, message);
+    diagnostic.fixes.extend(fix.map(Fix::preferred));
+    diagnostic
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::check_changes;
+    use crate::index::Change;
+    use std::path::PathBuf;
+
+    const SKILLS: &[(&str, &str)] = &[
+        (
+            "/w/skills/judge.yaml",
+            "apiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: grounding-judge\n  name: judge\n  description: d\ncategory: decision\noutputs:\n  type: object\n  properties:\n    reasoning: {type: string}\nimplementation:\n  type: llm_prompt\n  prompt: judge\n",
+        ),
+        (
+            "/w/skills/say.yaml",
+            "apiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: say-hello\n  name: say\n  description: d\ncategory: capability\nimplementation:\n  type: llm_prompt\n  prompt: hi\n",
+        ),
+    ];
+
+    fn codes(manifest_bindings: &str, topology_bindings: &str) -> Vec<(String, String)> {
+        let mut changes: Vec<Change> = SKILLS
+            .iter()
+            .map(|(path, text)| Change::Set {
+                path: PathBuf::from(path),
+                text: (*text).to_owned(),
+            })
+            .collect();
+        changes.push(Change::Set {
+            path: PathBuf::from("/w/workspace.yaml"),
+            text: format!(
+                "apiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: w\n  name: w\ngovernance:\n  provider: mock\n  decision_skills:\n{manifest_bindings}"
+            ),
+        });
+        changes.push(Change::Set {
+            path: PathBuf::from("/w/topologies/t.yaml"),
+            text: format!(
+                "apiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\n  version: 0.1.0\nagents:\n  root:\n    id: root\n    role: root\n    skills: [say-hello]\ngovernance:\n  decision_skills:\n{topology_bindings}"
+            ),
+        });
+        let outcome = check_changes(changes, PathBuf::from("/w"));
+        outcome
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.starts_with("governance."))
+            .map(|d| {
+                let file = &outcome.index.file(d.file).expect("file").path;
+                let text = &outcome.index.file(d.file).expect("file").text;
+                (
+                    format!("{} {}", file.display(), d.code),
+                    text[d.range.start as usize..d.range.end as usize].to_owned(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn decision_skills_and_memory_hooks_are_silent() {
+        let found = codes(
+            "    - id: grounding-judge\n      trigger: post_output\n    - id: memory-reader\n      trigger: pre_input\n    - id: memory-reconcile\n      trigger: checkpoint\n",
+            "    - id: grounding-judge\n      trigger: pre_input\n      enabled: false\n",
+        );
+        assert_eq!(found, Vec::<(String, String)>::new());
+    }
+
+    #[test]
+    fn an_unknown_id_is_reported_where_it_is_bound_with_the_closest_decision_skill() {
+        let found = codes(
+            "    - id: grounding-judg\n      trigger: post_output\n",
+            "    - id: no-such-judge\n      trigger: pre_input\n",
+        );
+        assert_eq!(
+            found,
+            vec![
+                (
+                    "/w/topologies/t.yaml governance.unknown-decision-skill".to_owned(),
+                    "no-such-judge".to_owned()
+                ),
+                (
+                    "/w/workspace.yaml governance.unknown-decision-skill".to_owned(),
+                    "grounding-judg".to_owned()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_skill_of_another_category_is_not_a_decision_skill() {
+        let found = codes(
+            "    - id: say-hello\n      trigger: post_output\n    - id: governed-memory\n      trigger: post_output\n",
+            "    - id: topology-t\n      trigger: pre_input\n",
+        );
+        assert_eq!(
+            found,
+            vec![
+                (
+                    "/w/topologies/t.yaml governance.not-a-decision-skill".to_owned(),
+                    "topology-t".to_owned()
+                ),
+                (
+                    "/w/workspace.yaml governance.not-a-decision-skill".to_owned(),
+                    "say-hello".to_owned()
+                ),
+                (
+                    "/w/workspace.yaml governance.not-a-decision-skill".to_owned(),
+                    "governed-memory".to_owned()
+                ),
+            ]
+        );
+    }
+}
