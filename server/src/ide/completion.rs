@@ -1,10 +1,12 @@
 //! Completion of ids: skill ids in grants (skipping those the agent holds already), `requires:`
 //! (only the agent's held skills there) and `composes`, each with the skill's description and
-//! where it is defined; archetype ids; `server:` ids and `implementation.server`; topology ids in
-//! trigger targets; funnel ids in `funnel:`; the topology's other agents in `depends_on`. Enum values of
-//! SwarmKit keys (`category`, `implementation.type`, `role`, trigger `type`, `transport`). In a
-//! SKILL.md frontmatter: `metadata.chain` entries (the skills the entry would resolve to), chain
-//! option values, and top-level keys.
+//! where it is defined; archetype ids; `server:` and `pack:` grants; `implementation.server`,
+//! `.pack`, `.command` and `.topology`; topology ids in trigger targets; funnel ids in `funnel:`;
+//! the topology's other agents in `depends_on`; an archetype's executor; a funnel's judge skill
+//! and reviewer archetype. Elsewhere in a SwarmKit file, what its bundled schema allows
+//! (`schema_shape`): the keys of the mapping being written and the values of enums and booleans.
+//! In a SKILL.md frontmatter: `metadata.chain` entries (the skills the entry would resolve to),
+//! chain option values, and top-level keys.
 //!
 //! Two ways to know where the cursor is: on an id already written (replace it), or on an empty
 //! list item or value being typed, recognised from the text of the line and the key above it,
@@ -13,10 +15,12 @@
 use std::collections::{BTreeSet, HashSet};
 
 use super::cursor::{at, Ref, Site};
+use super::schema_shape::Shape;
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileEntry, FileRole, Index, Lookup};
 use crate::model::skill_md::{SkillMd, KNOWN_FIELDS};
 use crate::model::swarmkit::{AgentIndex, Artifact, ArtifactKind, Topology};
+use crate::rules::archetypes::BUILT_IN_EXECUTORS;
 use crate::rules::chain::{resolve, Target};
 use crate::rules::grants::effective_skills;
 use crate::rules::skill_md::skill_root;
@@ -63,6 +67,8 @@ enum Want {
     },
     Archetypes,
     Servers,
+    /// Command packs (`pack:<id>` grants), with `workspace` for the topology skills.
+    Packs,
     Topologies,
     Funnels,
     /// The other agents of the topology (`depends_on`).
@@ -113,7 +119,7 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
         }
         None => match from_text(index, file, &entry.text, offset) {
             Some(found) => found,
-            None => return enum_values(entry, offset),
+            None => return schema_place(index, entry, offset),
         },
     };
     let mut items = Vec::new();
@@ -233,6 +239,24 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
             ArtifactKind::Topology,
             CompletionKind::Topology,
         )),
+        Want::Packs => {
+            if let Some(Content::SwarmKit(Artifact::Workspace(w))) =
+                index.file(workspace).map(|e| &e.parsed.content)
+            {
+                items.extend(w.command_packs.iter().map(|p| CompletionItem {
+                    documentation: None,
+                    label: p.id.value.clone(),
+                    detail: Some("command pack: its read commands".to_owned()),
+                    kind: CompletionKind::Value,
+                }));
+            }
+            items.push(CompletionItem {
+                documentation: None,
+                label: "workspace".to_owned(),
+                detail: Some("the skills that run this workspace's topologies".to_owned()),
+                kind: CompletionKind::Value,
+            });
+        }
         Want::Servers => {
             if let Some(Content::SwarmKit(Artifact::Workspace(w))) =
                 index.file(workspace).map(|e| &e.parsed.content)
@@ -306,6 +330,23 @@ fn from_text(index: &Index, file: FileId, text: &str, offset: u32) -> Option<(Wa
     let range = TextRange::new((offset - word_len) as u32, offset as u32);
     let head = before[..before.len() - word_len].trim_end();
     let agent = innermost_agent(index, file, offset as u32);
+    // A bulk grant's target being typed: `pack:` or `server:` right before the word, as a list
+    // item (`pack: x` with a space is a key).
+    let unspaced = &before[..before.len() - word_len];
+    for (prefix, want) in [("pack:", Want::Packs), ("server:", Want::Servers)] {
+        if let Some(item) = unspaced.strip_suffix(prefix) {
+            if item.trim_end().ends_with(['[', ',', '-']) {
+                return Some((want, range));
+            }
+        }
+    }
+    let in_trigger = matches!(
+        index.file(file).map(|e| &e.role),
+        Some(FileRole::SwarmKit {
+            expected: ArtifactKind::Trigger,
+            ..
+        })
+    );
     let skills_in = |key: &str| match key {
         "skills" | "skills_additional" => Some(Want::Skills {
             held_by: None,
@@ -316,6 +357,7 @@ fn from_text(index: &Index, file: FileId, text: &str, offset: u32) -> Option<(Wa
             granted_to: None,
         }),
         "depends_on" => Some(Want::Agents { except: agent }),
+        "targets" if in_trigger => Some(Want::Topologies),
         _ => None,
     };
     let trimmed = head.trim_start();
@@ -369,11 +411,12 @@ fn from_text(index: &Index, file: FileId, text: &str, offset: u32) -> Option<(Wa
         let key = parent_key(text, line_start, indent)?;
         return skills_in(&key).map(|want| (want, range));
     }
-    if trimmed.is_empty() && word_len > 0 && in_requires(text, line_start) {
-        // A new guarded key being typed under `requires:`.
+    if let Some(key) = requires_above(text, line_start).filter(|_| trimmed.is_empty()) {
+        // A new guarded key being typed under `requires:` (an empty line below it is outside
+        // the agent's mapping as parsed, so the agent is the one whose key that is).
         return Some((
             Want::Skills {
-                held_by: agent,
+                held_by: agent.or_else(|| agent_requiring(index, file, key)),
                 granted_to: None,
             },
             range,
@@ -402,21 +445,43 @@ fn parent_key(text: &str, line_start: usize, indent: usize) -> Option<String> {
     None
 }
 
-/// True when the line starting at `line_start` sits inside a `requires:` block.
-fn in_requires(text: &str, line_start: usize) -> bool {
+/// When the line starting at `line_start` sits inside a `requires:` block: where that
+/// `requires` key is written.
+fn requires_above(text: &str, line_start: usize) -> Option<usize> {
     let line = text[line_start..].lines().next().unwrap_or("");
     let indent = line.len() - line.trim_start().len();
     for above in text[..line_start].lines().rev() {
+        // `above` is a slice of `text`: where it starts is the distance between the two.
+        let start = above.as_ptr() as usize - text.as_ptr() as usize;
         let body = above.trim_start();
         if body.is_empty() || body.starts_with('#') {
             continue;
         }
         let this_indent = above.len() - body.len();
         if this_indent < indent {
-            return body.trim_end() == "requires:";
+            return (body.trim_end() == "requires:").then_some(start + this_indent);
         }
     }
-    false
+    None
+}
+
+/// True when the line starting at `line_start` sits inside a `requires:` block.
+fn in_requires(text: &str, line_start: usize) -> bool {
+    requires_above(text, line_start).is_some()
+}
+
+/// The agent whose `requires:` key is written at `key`.
+fn agent_requiring(index: &Index, file: FileId, key: usize) -> Option<AgentIndex> {
+    let Content::SwarmKit(Artifact::Topology(Topology { agents, .. })) =
+        &index.file(file)?.parsed.content
+    else {
+        return None;
+    };
+    agents.iter().position(|a| {
+        a.requires
+            .as_ref()
+            .is_some_and(|r| r.key_range.start as usize == key)
+    })
 }
 
 fn innermost_agent(index: &Index, file: FileId, offset: u32) -> Option<AgentIndex> {
@@ -527,30 +592,404 @@ fn values(range: TextRange, values: &[(&str, &str)]) -> Option<Completions> {
     })
 }
 
-/// An enum value after `key:` in a SwarmKit file, the key recognised with the keys enclosing it.
-fn enum_values(entry: &FileEntry, offset: u32) -> Option<Completions> {
-    let line = line_at(&entry.text, offset)?;
-    let (key, col) = key_of(line.head)?;
-    let keys = enclosing_keys(&entry.text, line.start, col, false);
+/// The one-line notes shown beside the values of the SwarmKit keys users meet most; other values
+/// show the key's description from the schema.
+fn value_note(key: &str, value: &str) -> Option<&'static str> {
+    let tables: &[&[(&str, &str)]] = match key {
+        "category" => &[CATEGORY],
+        "type" => &[IMPLEMENTATION, TRIGGER],
+        "role" => &[ROLE],
+        "transport" => &[TRANSPORT],
+        _ => &[],
+    };
+    tables
+        .iter()
+        .flat_map(|t| t.iter())
+        .find(|(v, _)| *v == value)
+        .map(|(_, note)| *note)
+}
+
+/// Completion at a place of a SwarmKit file that no id occurrence covers: the ids the few keys
+/// naming other things take (`implementation.pack`, an executor, a funnel's judge ...), else
+/// what the bundled schema allows there: the values of an enum or a boolean after `key:`, or the
+/// keys of the mapping being written (an agent's keys, with their descriptions).
+fn schema_place(index: &Index, entry: &FileEntry, offset: u32) -> Option<Completions> {
     let kind = match &entry.role {
         FileRole::SwarmKit { expected, .. } => *expected,
         FileRole::WorkspaceManifest => ArtifactKind::Workspace,
         _ => return None,
     };
-    let table = match (kind, key, keys.as_slice()) {
-        (ArtifactKind::Skill, "category", []) => CATEGORY,
-        (ArtifactKind::Archetype, "category", ["abstract", ..]) => CATEGORY,
-        (ArtifactKind::Skill, "type", ["implementation"]) => IMPLEMENTATION,
-        (ArtifactKind::Archetype, "role", []) => ROLE,
-        (ArtifactKind::Topology, "role", [.., "agents"]) if keys.contains(&"children") => {
-            &ROLE[1..]
+    let workspace = index.workspace_of(entry.id)?;
+    let text = &entry.text;
+    let line = line_at(text, offset)?;
+    let shape = Shape::new(crate::rules::schema::bundled_schema(kind)?);
+    if let Some((key, col, range)) = key_and_value(text, line.start, offset) {
+        let mut path = enclosing_keys(text, line.start, col, false);
+        path.reverse();
+        if let Some(found) = id_value(index, workspace, entry, kind, &path, key, range) {
+            return Some(found);
         }
-        (ArtifactKind::Topology, "role", ["root", "agents"]) => &ROLE[..1],
-        (ArtifactKind::Trigger, "type", []) => TRIGGER,
-        (ArtifactKind::Workspace, "transport", ["mcp_servers"]) => TRANSPORT,
+    }
+    if let Some((key, col)) = key_of(line.head) {
+        let mut path = enclosing_keys(text, line.start, col, false);
+        path.reverse();
+        path.push(key);
+        let view = shape.at(&path);
+        let values = shape.values(&view)?;
+        let documentation = property_schema(&shape, &path).and_then(|p| shape.description(p));
+        return Some(Completions {
+            range: line.word,
+            items: values
+                .into_iter()
+                .map(|value| CompletionItem {
+                    detail: Some(
+                        value_note(key, &value)
+                            .map_or_else(|| format!("a value of `{key}`"), str::to_owned),
+                    ),
+                    documentation: documentation.map(str::to_owned),
+                    label: value,
+                    kind: CompletionKind::Value,
+                })
+                .collect(),
+        });
+    }
+    // A key being typed: nothing but spaces and list dashes before the word, and nothing after
+    // it on the line but the `:` of a key already written.
+    // (The line's head is trimmed; its indentation is read from the text.)
+    let raw = &text[line.start..line.word.start as usize];
+    let body = raw.trim_start_matches(' ').trim_end();
+    if !strip_dashes(&format!("{body} ")).trim().is_empty() {
+        return None;
+    }
+    let rest = text[line.word.end as usize..]
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim_start();
+    if !(rest.is_empty() || rest.starts_with(':')) {
+        return None;
+    }
+    let in_list = !body.is_empty();
+    let indent = raw.len() - raw.trim_start_matches(' ').len();
+    let key_col = line.word.start as usize - line.start;
+    let mut path = enclosing_keys(text, line.start, indent, in_list);
+    path.reverse();
+    let mut view = shape.at(&path);
+    if in_list {
+        view = shape.items(&view, 0);
+        // A list of plain values: the values, not keys.
+        if let Some(values) = shape.values(&view) {
+            return Some(Completions {
+                range: line.word,
+                items: values
+                    .into_iter()
+                    .map(|value| CompletionItem {
+                        detail: Some("a value of the list".to_owned()),
+                        documentation: None,
+                        label: value,
+                        kind: CompletionKind::Value,
+                    })
+                    .collect(),
+            });
+        }
+    }
+    let siblings = mapping_entries(text, line.start, key_col);
+    let written: Vec<(&str, &str)> = siblings
+        .iter()
+        .filter_map(|(k, v)| Some((*k, (*v)?)))
+        .collect();
+    let items: Vec<CompletionItem> = shape
+        .keys(&view, &written)
+        .into_iter()
+        .filter(|k| !siblings.iter().any(|(s, _)| *s == k.name))
+        .map(|k| {
+            let summary = match shape.values(&shape.child(&view, k.name, 0)) {
+                Some(values) => format!("one of {}", values.join(", ")),
+                None => shape.summary(k.schema),
+            };
+            let mut documentation = shape
+                .description(k.schema)
+                .map_or_else(|| format!("A {summary}."), str::to_owned);
+            if k.required {
+                documentation.push_str("\n\nRequired.");
+            }
+            CompletionItem {
+                label: k.name.to_owned(),
+                detail: Some(summary),
+                documentation: Some(documentation),
+                kind: CompletionKind::Field,
+            }
+        })
+        .collect();
+    (!items.is_empty()).then_some(Completions {
+        range: line.word,
+        items,
+    })
+}
+
+/// The schema of the property at the end of `path`, for its description.
+fn property_schema<'s>(shape: &Shape<'s>, path: &[&str]) -> Option<&'s serde_json::Value> {
+    let (last, parents) = path.split_last()?;
+    shape
+        .keys(&shape.at(parents), &[])
+        .into_iter()
+        .find(|k| k.name == *last)
+        .map(|k| k.schema)
+}
+
+/// The keys written in the mapping whose keys start at column `col` around the cursor's line,
+/// with their scalar values (quotes taken off); the cursor's own line, where a key is being
+/// typed, aside. Reads from the line of the mapping's first key (its `- ` item, or the first
+/// line at `col`) to its last.
+fn mapping_entries<'t>(
+    text: &'t str,
+    line_start: usize,
+    col: usize,
+) -> Vec<(&'t str, Option<&'t str>)> {
+    let mut out = Vec::new();
+    let entry = |line: &'t str, out: &mut Vec<(&'t str, Option<&'t str>)>| {
+        let Some(body) = line.get(col..) else { return };
+        let Some((key, value)) = body.split_once(':') else {
+            return;
+        };
+        let key = key.trim_end();
+        if key.is_empty() || key.contains(' ') || key.starts_with(['#', '-']) {
+            return;
+        }
+        let value = value.trim();
+        let value = value
+            .strip_prefix(['"', '\''])
+            .and_then(|v| v.strip_suffix(['"', '\'']))
+            .unwrap_or(value);
+        out.push((key, (!value.is_empty()).then_some(value)));
+    };
+    // Where a line's own key starts: after its indentation and any `- `.
+    let key_column = |line: &str| line.len() - strip_dashes(line.trim_start_matches(' ')).len();
+    for above in text[..line_start].lines().rev() {
+        let body = above.trim_start_matches(' ');
+        if body.trim().is_empty() || body.starts_with('#') {
+            continue;
+        }
+        let spaces = above.len() - body.len();
+        if key_column(above) == col && spaces < col {
+            entry(above, &mut out); // the `- key:` line the item starts with
+            break;
+        }
+        if spaces < col {
+            break;
+        }
+        if spaces == col {
+            entry(above, &mut out);
+        }
+    }
+    let line_end = text[line_start..]
+        .find('\n')
+        .map_or(text.len(), |i| line_start + i + 1);
+    for below in text[line_end..].lines() {
+        let body = below.trim_start_matches(' ');
+        if body.trim().is_empty() || body.starts_with('#') {
+            continue;
+        }
+        let spaces = below.len() - body.len();
+        if spaces < col {
+            break;
+        }
+        if spaces == col {
+            entry(below, &mut out);
+        }
+    }
+    out
+}
+
+/// The bundled authoring topologies an `agent` skill may run (`swarmkit:author:<what>`), as
+/// `skill.schema.json` lists them in `implementation.topology`'s pattern.
+const AUTHORING_TOPOLOGIES: &[&str] = &[
+    "swarmkit:author:topology",
+    "swarmkit:author:skill",
+    "swarmkit:author:archetype",
+    "swarmkit:author:mcp-server",
+    "swarmkit:author:init",
+    "swarmkit:author:funnel",
+];
+
+/// The ids a key naming another thing takes, where the cursor is after `key:` (the places the
+/// id occurrences do not cover, since nothing is written there yet or what is written names
+/// nothing): a skill's command pack, its command, an `agent` skill's topology, an archetype's
+/// executor and adapter, a funnel's judge skill and reviewer archetype.
+fn id_value(
+    index: &Index,
+    workspace: FileId,
+    entry: &FileEntry,
+    kind: ArtifactKind,
+    path: &[&str],
+    key: &str,
+    range: TextRange,
+) -> Option<Completions> {
+    let manifest = match index.file(workspace).map(|e| &e.parsed.content) {
+        Some(Content::SwarmKit(Artifact::Workspace(w))) => Some(w),
+        _ => None,
+    };
+    let item = |label: &str, detail: String, kind: CompletionKind| CompletionItem {
+        label: label.to_owned(),
+        documentation: None,
+        detail: Some(detail),
+        kind,
+    };
+    let items: Vec<CompletionItem> = match (kind, path, key) {
+        (ArtifactKind::Skill, ["implementation"], "pack") => manifest?
+            .command_packs
+            .iter()
+            .map(|p| {
+                item(
+                    &p.id.value,
+                    format!("command pack ({} commands)", p.commands.len()),
+                    CompletionKind::Value,
+                )
+            })
+            .collect(),
+        (ArtifactKind::Skill, ["implementation"], "command") => {
+            let Content::SwarmKit(Artifact::Skill(skill)) = &entry.parsed.content else {
+                return None;
+            };
+            let pack = skill.pack.as_ref()?;
+            manifest?
+                .command_packs
+                .iter()
+                .filter(|p| p.id.value == pack.value)
+                .flat_map(|p| &p.commands)
+                .map(|c| {
+                    item(
+                        &c.id.value,
+                        format!(
+                            "command of `{}` ({})",
+                            pack.value,
+                            if c.read_only { "read" } else { "write" }
+                        ),
+                        CompletionKind::Value,
+                    )
+                })
+                .collect()
+        }
+        (ArtifactKind::Skill, ["implementation"], "topology") => {
+            let mut items = ids(
+                index,
+                workspace,
+                ArtifactKind::Topology,
+                CompletionKind::Topology,
+            );
+            items.extend(AUTHORING_TOPOLOGIES.iter().map(|t| {
+                item(
+                    t,
+                    "bundled authoring topology".to_owned(),
+                    CompletionKind::Topology,
+                )
+            }));
+            items
+        }
+        (ArtifactKind::Archetype, ["executor"], "kind" | "ref") => {
+            let harness_only = key == "ref";
+            let mut items: Vec<CompletionItem> = BUILT_IN_EXECUTORS
+                .iter()
+                .filter(|e| !harness_only || **e != "model")
+                .map(|e| {
+                    let what = if *e == "model" {
+                        "a model call (the default)"
+                    } else {
+                        "a bundled coding harness"
+                    };
+                    item(e, what.to_owned(), CompletionKind::Value)
+                })
+                .collect();
+            if !harness_only {
+                items.insert(
+                    1,
+                    item(
+                        "harness",
+                        "a harness adapter, named in `ref`".to_owned(),
+                        CompletionKind::Value,
+                    ),
+                );
+            }
+            items.extend(
+                index
+                    .ids_of(workspace, ArtifactKind::ExecutorAdapter)
+                    .map(|id| item(id, "adapter in adapters/".to_owned(), CompletionKind::Value)),
+            );
+            items
+        }
+        (ArtifactKind::Funnel, ["judge"], "skill") => {
+            let lookup = Lookup::new(index);
+            index
+                .ids_of(workspace, ArtifactKind::Skill)
+                .filter(|id| {
+                    crate::rules::registry::skills_named(&lookup, workspace, id)
+                        .iter()
+                        .any(|s| {
+                            s.skill
+                                .and_then(|s| s.category.as_ref())
+                                .is_some_and(|c| c.value == "decision")
+                        })
+                })
+                .map(|id| item(id, "decision skill".to_owned(), CompletionKind::Skill))
+                .collect()
+        }
+        (ArtifactKind::Funnel, ["review"], "archetype") => ids(
+            index,
+            workspace,
+            ArtifactKind::Archetype,
+            CompletionKind::Archetype,
+        ),
         _ => return None,
     };
-    values(line.word, table)
+    let mut items = items;
+    for item in &mut items {
+        if item.kind == CompletionKind::Skill && item.documentation.is_none() {
+            item.documentation = skill_documentation(index, workspace, &item.label);
+        }
+    }
+    Some(Completions { range, items })
+}
+
+/// The key of the cursor's line and the value written after it, when the cursor is in that
+/// value: the key, its column, and the whole value (inside quotes, before a comment), which is
+/// what an item replaces (`swarmkit:author:…` holds colons, which end a word elsewhere).
+fn key_and_value(text: &str, line_start: usize, offset: u32) -> Option<(&str, usize, TextRange)> {
+    let offset = offset as usize;
+    let line_end = text[line_start..]
+        .find(['\n', '\r'])
+        .map_or(text.len(), |i| line_start + i);
+    let line = &text[line_start..line_end];
+    let rest = strip_dashes(line.trim_start_matches(' '));
+    let col = line.len() - rest.len();
+    let colon = rest.find(':')?;
+    let key = rest[..colon].trim_end();
+    let plain = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '-' || c == '_' || c == '.');
+    if !plain {
+        return None;
+    }
+    let after = &rest[colon + 1..];
+    let mut start = line_start + col + colon + 1 + (after.len() - after.trim_start().len());
+    if offset < start || offset > line_end {
+        return None;
+    }
+    let written = &text[start..line_end];
+    let mut end = start + written.find(" #").unwrap_or(written.len());
+    end = start + text[start..end].trim_end().len();
+    if let Some(quote) = text[start..end]
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '"' | '\''))
+    {
+        start += 1;
+        if end > start && text[..end].ends_with(quote) {
+            end -= 1;
+        }
+    }
+    let end = end.max(offset);
+    (offset >= start).then(|| (key, col, TextRange::new(start as u32, end as u32)))
 }
 
 /// Completion inside a SKILL.md frontmatter.
@@ -871,6 +1310,15 @@ metadata:
             labels("    id: root\n    skills: [beta]\n    requires:\n      be$0\n"),
             ["beta"]
         );
+        // At a bare cursor too (an editor asked for completion before anything is typed).
+        assert_eq!(
+            labels("    id: root\n    skills: [beta]\n    requires:\n      $0\n"),
+            ["beta"]
+        );
+        assert_eq!(
+            labels("    id: root\n    skills: [alpha, beta]\n    requires:\n      beta: [alpha]\n      $0\n"),
+            ["alpha", "beta"]
+        );
     }
 
     #[test]
@@ -986,6 +1434,206 @@ metadata:
             topology("    id: root\n    children:\n      - id: a\n        children:\n          - role: w$0\n"),
             ["leader", "worker"]
         );
+    }
+
+    fn items_of(text: &str) -> Vec<CompletionItem> {
+        complete(text).map(|c| c.items).unwrap_or_default()
+    }
+
+    #[test]
+    fn agent_keys_from_the_schema_with_their_descriptions() {
+        let topology = |body: &str| {
+            items_of(&format!(
+                "{WORKSPACE}//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nagents:\n  root:\n{body}"
+            ))
+        };
+        let labels = |items: &[CompletionItem]| -> Vec<String> {
+            items.iter().map(|i| i.label.clone()).collect()
+        };
+        // The root's keys, less those written already.
+        let root =
+            topology("    id: root\n    role: root\n    sk$0\n    prompt:\n      system: hi\n");
+        let names = labels(&root);
+        for key in [
+            "skills",
+            "skills_additional",
+            "requires",
+            "children",
+            "funnel",
+            "archetype",
+        ] {
+            assert!(names.contains(&key.to_owned()), "{names:?}");
+        }
+        for written in ["id", "role", "prompt"] {
+            assert!(!names.contains(&written.to_owned()), "{names:?}");
+        }
+        let skills = root.iter().find(|i| i.label == "skills").unwrap();
+        assert_eq!(skills.kind, CompletionKind::Field);
+        assert_eq!(skills.detail.as_deref(), Some("list"));
+        assert!(
+            skills
+                .documentation
+                .as_deref()
+                .unwrap()
+                .starts_with("Skill IDs"),
+            "{skills:?}"
+        );
+        // Every key has documentation, from the schema or its type.
+        assert!(root.iter().all(|i| i.documentation.is_some()), "{root:?}");
+        // A child agent's first key, typed after its `- `; and a later one.
+        let first = labels(&topology(
+            "    id: root\n    role: root\n    children:\n      - $0\n",
+        ));
+        assert!(first.contains(&"depends_on".to_owned()), "{first:?}");
+        let child = topology(
+            "    id: root\n    role: root\n    children:\n      - id: a\n        r$0\n      - id: b\n        role: worker\n",
+        );
+        let names = labels(&child);
+        assert!(names.contains(&"role".to_owned()), "{names:?}");
+        assert!(!names.contains(&"id".to_owned()), "{names:?}");
+        let role = child.iter().find(|i| i.label == "role").unwrap();
+        assert!(role
+            .documentation
+            .as_deref()
+            .unwrap()
+            .ends_with("Required."));
+        // A child's role, as the schema narrows it below `children`.
+        assert_eq!(role.detail.as_deref(), Some("one of leader, worker"));
+        // Not a key position: a value being typed, or a word after another.
+        assert!(topology("    id: root\n    role: root\n    skills: x y$0\n").is_empty());
+    }
+
+    #[test]
+    fn keys_of_the_implementation_written() {
+        let skill = |body: &str| {
+            labels_of(&format!(
+                "{WORKSPACE}//- /w/skills/s.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: s\n{body}"
+            ))
+        };
+        assert_eq!(
+            skill("implementation:\n  type: mcp_tool\n  $0\n"),
+            ["arguments", "server", "tool"]
+        );
+        let top = skill("$0\n");
+        for key in ["category", "implementation", "inputs"] {
+            assert!(top.contains(&key.to_owned()), "{top:?}");
+        }
+        for written in ["apiVersion", "kind", "metadata"] {
+            assert!(!top.contains(&written.to_owned()), "{top:?}");
+        }
+    }
+
+    #[test]
+    fn every_enum_and_boolean_of_the_schemas() {
+        let skill = |body: &str| {
+            labels_of(&format!(
+                "{WORKSPACE}//- /w/skills/s.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: s\n{body}"
+            ))
+        };
+        assert_eq!(
+            skill("implementation:\n  type: composed\n  strategy: $0\n"),
+            ["parallel-consensus", "sequential", "custom"]
+        );
+        assert_eq!(
+            skill("constraints:\n  retry:\n    backoff: l$0\n"),
+            ["exponential", "linear", "none"]
+        );
+        let topology = labels_of(&format!(
+            "{WORKSPACE}//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nruntime:\n  mode: $0\n"
+        ));
+        assert_eq!(topology, ["one-shot", "persistent", "scheduled"]);
+        let workspace = labels_of(&format!(
+            "{WORKSPACE}governance:\n  provider: $0\n//- /w/skills/x.yaml\nid: x\n"
+        ));
+        assert_eq!(workspace, ["agt", "mock", "custom"]);
+        let decision = labels_of(&format!(
+            "{WORKSPACE}governance:\n  decision_skills:\n    - id: judge\n      required: $0\n//- /w/skills/x.yaml\nid: x\n"
+        ));
+        assert_eq!(decision, ["true", "false"]);
+        let funnel = items_of(&format!(
+            "{WORKSPACE}//- /w/funnels/f.yaml\napiVersion: swarmkit/v1\nkind: Funnel\nmetadata:\n  id: f\nreview:\n  route_back_at: $0\n"
+        ));
+        assert_eq!(
+            funnel.iter().map(|i| i.label.as_str()).collect::<Vec<_>>(),
+            ["low", "medium", "high", "critical"]
+        );
+        // The key's description goes with each value.
+        assert!(funnel[0].documentation.is_some(), "{funnel:?}");
+    }
+
+    #[test]
+    fn packs_commands_topologies_executors_and_funnel_references() {
+        let base = format!(
+            "{WORKSPACE}command_packs:\n  - id: git\n    commands:\n      - id: status\n        effects: read\n      - id: push\n//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nagents:\n  root:\n    id: root\n    role: root\n//- /w/adapters/aider.yaml\napiVersion: swarmkit/v1\nkind: ExecutorAdapter\nmetadata:\n  id: aider\n//- /w/archetypes/rev.yaml\napiVersion: swarmkit/v1\nkind: Archetype\nmetadata:\n  id: rev\nrole: worker\n//- /w/skills/judge.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: judge\ncategory: decision\n//- /w/skills/other.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: other\ncategory: capability\n"
+        );
+        let skill = |body: &str| {
+            labels_of(&format!(
+                "{base}//- /w/skills/s.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: s\n{body}"
+            ))
+        };
+        assert_eq!(
+            skill("implementation:\n  type: command\n  pack: $0\n"),
+            ["git"]
+        );
+        assert_eq!(
+            skill("implementation:\n  type: command\n  pack: git\n  command: $0\n"),
+            ["status", "push"]
+        );
+        let topologies = skill("implementation:\n  type: agent\n  topology: $0\n");
+        assert_eq!(topologies[0], "t");
+        assert!(topologies.contains(&"swarmkit:author:skill".to_owned()));
+        // The whole value is replaced, colons and all.
+        let text = format!(
+            "{base}//- /w/skills/s.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: s\nimplementation:\n  type: agent\n  topology: swarmkit:auth$0\n"
+        );
+        let f = fixture(&text);
+        let found = completion(&f.index, f.cursor_file, f.offset).unwrap();
+        let file = f.index.file(f.cursor_file).unwrap();
+        assert_eq!(
+            &file.text[found.range.start as usize..found.range.end as usize],
+            "swarmkit:auth"
+        );
+        let archetype = |body: &str| {
+            labels_of(&format!(
+                "{base}//- /w/archetypes/a.yaml\napiVersion: swarmkit/v1\nkind: Archetype\nmetadata:\n  id: a\nrole: worker\n{body}"
+            ))
+        };
+        let kinds = archetype("executor:\n  kind: $0\n");
+        assert_eq!(&kinds[..2], ["model", "harness"]);
+        assert!(kinds.contains(&"claude-code".to_owned()) && kinds.contains(&"aider".to_owned()));
+        let refs = archetype("executor:\n  kind: harness\n  ref: $0\n");
+        assert!(!refs.contains(&"model".to_owned()) && refs.contains(&"aider".to_owned()));
+        let funnel = |body: &str| {
+            labels_of(&format!(
+                "{base}//- /w/funnels/f.yaml\napiVersion: swarmkit/v1\nkind: Funnel\nmetadata:\n  id: f\n{body}"
+            ))
+        };
+        assert_eq!(funnel("judge:\n  skill: $0\n"), ["judge"]);
+        assert_eq!(funnel("review:\n  archetype: $0\n"), ["rev"]);
+    }
+
+    #[test]
+    fn bulk_grants_and_trigger_targets_being_typed() {
+        let packs =
+            format!("{WORKSPACE}command_packs:\n  - id: git\n    commands:\n      - id: status\n");
+        let topology = |body: &str| {
+            labels_of(&format!(
+                "{packs}mcp_servers:\n  - id: conventions\n//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nagents:\n  root:\n    id: root\n{body}"
+            ))
+        };
+        assert_eq!(topology("    skills: [pack:$0]\n"), ["git", "workspace"]);
+        assert_eq!(
+            topology("    skills:\n      - pack:g$0\n"),
+            ["git", "workspace"]
+        );
+        assert_eq!(topology("    skills: [a, server:$0]\n"), ["conventions"]);
+        let trigger = |targets: &str| {
+            labels_of(&format!(
+                "{WORKSPACE}//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: nightly\n//- /w/triggers/t.yaml\napiVersion: swarmkit/v1\nkind: Trigger\nmetadata:\n  id: t\ntype: manual\n{targets}"
+            ))
+        };
+        assert_eq!(trigger("targets:\n  - $0\n"), ["nightly"]);
+        assert_eq!(trigger("targets: [$0]\n"), ["nightly"]);
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod links;
 pub mod ordering_graph;
 pub mod references;
 pub mod rename;
+mod schema_shape;
 mod skill_files;
 pub mod symbols;
 

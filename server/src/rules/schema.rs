@@ -183,6 +183,13 @@ fn compiled(kind: SchemaKind) -> Option<&'static Compiled> {
         .as_ref()
 }
 
+/// The bundled schema of an artifact kind, parsed once: completion reads from it the keys a
+/// mapping accepts and the values a key takes, so they are the ones this check holds files to.
+pub fn bundled_schema(kind: crate::model::swarmkit::ArtifactKind) -> Option<&'static Value> {
+    let kind = SchemaKind::from_kind_field(kind.kind_field())?;
+    compiled(kind).map(|c| &c.schema)
+}
+
 /// Validates one artifact's tree against the schema of `kind` and reports every violation.
 pub fn check_schema(kind: SchemaKind, root: Node<'_>, file: FileId) -> Vec<Diagnostic> {
     let Some(compiled) = compiled(kind) else {
