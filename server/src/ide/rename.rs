@@ -8,6 +8,11 @@
 //! define in a file of their own (the runtime's memory skills, pack commands, a topology's skill)
 //! are refused with the place to rename instead.
 //!
+//! A rename never leaves a place naming the old id: an id that is the default of a
+//! `${NAME:-id}` in force is renamed there; one made by a substitution from elsewhere, or spelled
+//! with escapes, refuses the rename, naming the place. Abstract grants match ids by substring and
+//! name none: a skill rename that would change what one hands out is refused, naming the grant.
+//!
 //! Files follow their id: an artifact file named after its id (`skills/<id>.yaml`) is moved with
 //! it, and a SKILL.md folder named after the skill is moved with its name (hosts require the
 //! two to match). Moves need a client that applies them (`resourceOperations: rename`): without
@@ -21,8 +26,11 @@ use super::definition::{artifact_definitions, definitions_of};
 use super::references::{is_skill_md, references, skill_md_target};
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileEntry, Index, Key, Lookup};
-use crate::model::swarmkit::{Artifact, ArtifactKind};
+use crate::model::swarmkit::{Artifact, ArtifactKind, Grant};
+use crate::rules::chain::{resolve, Chain, Target as ChainTarget};
 use crate::rules::registry::{skills_named, Origin};
+use crate::rules::skill_md::skill_root;
+use crate::syntax::interpolate::Source;
 use crate::syntax::TextRange;
 
 /// One replacement of text in a file.
@@ -94,10 +102,10 @@ pub fn prepare_rename(
         Target::SwarmKit { what, range, .. } => (id_of(what).to_owned(), *range),
         Target::SkillMd { name, range, .. } => (name.clone(), *range),
     };
-    let text = index.file(file).map(|e| e.text.clone()).unwrap_or_default();
-    let range = name_within(&text, range, &name).ok_or_else(|| {
-        format!("`{name}` is written with escapes here; rename it at its definition")
-    })?;
+    let Some(entry) = index.file(file) else {
+        return Ok(None);
+    };
+    let range = written_at(index, entry, range, &name)?;
     Ok(Some(Renamable { range, name }))
 }
 
@@ -222,12 +230,18 @@ fn rename_id(
     let taken = |file: FileId| relative_path(index, workspace, file);
     match what {
         Ref::Artifact(ArtifactKind::Skill, _) => {
-            if let Some(s) = skills_named(&Lookup::new(index), workspace, new_id).first() {
+            let lookup = Lookup::new(index);
+            if let Some(s) = skills_named(&lookup, workspace, new_id).first() {
                 return Err(format!(
                     "`{new_id}` is already a skill of this workspace ({}); pick another id",
                     taken(s.file)
                 ));
             }
+            let categories: Vec<String> = skills_named(&lookup, workspace, old)
+                .iter()
+                .filter_map(|s| s.skill?.category.as_ref().map(|c| c.value.clone()))
+                .collect();
+            abstract_grants_unchanged(index, workspace, &categories, old, new_id)?;
         }
         Ref::Artifact(kind, _) => {
             if let Some((f, _)) = artifact_definitions(index, workspace, *kind, new_id).first() {
@@ -262,7 +276,7 @@ fn rename_id(
     }
     let mut out = Rename::default();
     for (f, range) in references(index, file, offset, true) {
-        push_edit(index, &mut out, f, range, old, new_id);
+        push_edit(index, &mut out, f, range, old, new_id)?;
     }
     if let Ref::Artifact(ArtifactKind::Topology, _) = what {
         // The topology's own skill is named after it: its grants and rules follow.
@@ -274,7 +288,7 @@ fn rename_id(
         {
             for o in occurrences(index, f.id) {
                 if o.what == skill && o.site != Site::RequiresBlock {
-                    push_edit(index, &mut out, f.id, o.range, skill_id(&skill), &new_skill);
+                    push_edit(index, &mut out, f.id, o.range, skill_id(&skill), &new_skill)?;
                 }
             }
         }
@@ -301,6 +315,66 @@ fn rename_id(
         }
     }
     Ok(out)
+}
+
+/// An abstract grant (`{abstract: {category, capability}}`) hands out the skill of its category
+/// whose id contains the capability, so renaming a skill can make one stop matching it, or start
+/// matching it besides another. The grant's text names no id and is not edited; a rename that
+/// would change what one hands out is refused, naming the grant.
+fn abstract_grants_unchanged(
+    index: &Index,
+    workspace: FileId,
+    categories: &[String],
+    old: &str,
+    new: &str,
+) -> Result<(), String> {
+    if categories.is_empty() {
+        return Ok(());
+    }
+    for entry in index
+        .files()
+        .filter(|f| index.workspace_of(f.id) == Some(workspace))
+    {
+        let lists: Vec<&[Grant]> = match &entry.parsed.content {
+            Content::SwarmKit(Artifact::Archetype(a)) => vec![&a.default_skills[..]],
+            Content::SwarmKit(Artifact::Topology(t)) => t
+                .agents
+                .iter()
+                .flat_map(|a| [&a.skills, &a.skills_additional])
+                .filter_map(|list| list.as_ref().map(|(_, grants)| &grants[..]))
+                .collect(),
+            _ => continue,
+        };
+        for grant in lists.into_iter().flatten() {
+            let Grant::Abstract {
+                category: Some(category),
+                capability,
+                range,
+            } = grant
+            else {
+                continue;
+            };
+            if !categories.contains(&category.value) {
+                continue;
+            }
+            let capability = capability.as_ref().map_or("", |c| c.value.as_str());
+            let (before, after) = (old.contains(capability), new.contains(capability));
+            if before != after {
+                let change = if before {
+                    format!("matches `{old}` and would not match `{new}`")
+                } else {
+                    format!("would match `{new}` as well")
+                };
+                return Err(format!(
+                    "the abstract grant at {} (category `{}`, capability `{capability}`) {change}; change its capability first, or pick an id that {} `{capability}`",
+                    place_of(index, entry, *range),
+                    category.value,
+                    if before { "contains" } else { "does not contain" }
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn skill_id(what: &Ref) -> &str {
@@ -369,21 +443,97 @@ fn rename_skill_md(
             to,
         });
     }
+    if let Some(moved) = out.moves.first().map(|m| m.from.clone()) {
+        paths_into_moved_folder(index, &moved, old, new_name, &mut out);
+    }
     for (f, range) in references(index, file, offset, true) {
         let Some(entry) = index.file(f) else { continue };
         let written = &entry.text[range.start as usize..range.end as usize];
         if written.contains('/') || written.contains('\\') {
             // A path entry names the folder: it changes only when the folder moves.
             if moves_folder {
-                push_edit(index, &mut out, f, range, old, new_name);
+                push_edit(index, &mut out, f, range, old, new_name)?;
             }
         } else {
-            push_edit(index, &mut out, f, range, old, new_name);
+            push_edit(index, &mut out, f, range, old, new_name)?;
         }
     }
     Ok(out)
 }
 
+/// Chain path entries naming a skill *below* a SKILL.md folder that moves (`e2e/smoke/deep` when
+/// `e2e/smoke` becomes `e2e/sanity`): the folder's component of each is renamed. Entries naming
+/// the moved skill itself are its references, renamed with its name; entries written in a skill
+/// inside the moved folder are relative to a folder that moves too, and stay.
+fn paths_into_moved_folder(index: &Index, folder: &Path, old: &str, new: &str, out: &mut Rename) {
+    let lookup = Lookup::new(index);
+    for owner in index.files().filter(|e| is_skill_md(e)) {
+        let Some(root) = skill_root(&owner.path) else {
+            continue;
+        };
+        let Ok(inside) = folder.strip_prefix(root) else {
+            continue;
+        };
+        if inside.as_os_str().is_empty() {
+            continue;
+        }
+        // The moved folder is this many components into an entry written here.
+        let depth = inside.components().count();
+        let Some(chain) = owner
+            .parsed
+            .yaml
+            .as_ref()
+            .and_then(|y| y.root())
+            .and_then(Chain::of)
+        else {
+            continue;
+        };
+        for node in chain.entries {
+            let Some(text) = node.as_str() else { continue };
+            if !text.contains(['/', '\\']) {
+                continue;
+            }
+            let ChainTarget::Found(target) = resolve(&lookup, &owner.path, text) else {
+                continue;
+            };
+            if !target.path.starts_with(folder) || target.path.parent() == Some(folder) {
+                continue;
+            }
+            if let Some(range) = component_at(&owner.text, node.range(), depth, old) {
+                out.edits.push(Edit {
+                    file: owner.id,
+                    range,
+                    new_text: new.to_owned(),
+                });
+            }
+        }
+    }
+}
+
+/// The range of the `depth`-th folder (1-based, `.` not counted) of the path written at `range`
+/// (quotes allowed), when it is `name`.
+fn component_at(text: &str, range: TextRange, depth: usize, name: &str) -> Option<TextRange> {
+    let written = text.get(range.start as usize..range.end as usize)?;
+    let bytes = written.as_bytes();
+    let quoted = written.len() >= 2
+        && matches!(bytes[0], b'"' | b'\'')
+        && bytes[written.len() - 1] == bytes[0];
+    let mut at = range.start as usize + usize::from(quoted);
+    let inner = &written[usize::from(quoted)..written.len() - usize::from(quoted)];
+    let mut seen = 0;
+    for part in inner.split(['/', '\\']) {
+        if !part.is_empty() && part != "." {
+            seen += 1;
+            if seen == depth {
+                return (part == name).then(|| TextRange::new(at as u32, (at + part.len()) as u32));
+            }
+        }
+        at += part.len() + 1;
+    }
+    None
+}
+
+/// The edit renaming `old` at `range` of `file`, or why it cannot be made (see [`written_at`]).
 fn push_edit(
     index: &Index,
     out: &mut Rename,
@@ -391,17 +541,90 @@ fn push_edit(
     range: TextRange,
     old: &str,
     new: &str,
-) {
+) -> Result<(), String> {
     let Some(entry) = index.file(file) else {
-        return;
+        return Ok(());
     };
+    out.edits.push(Edit {
+        file,
+        range: written_at(index, entry, range, old)?,
+        new_text: new.to_owned(),
+    });
+    Ok(())
+}
+
+/// Where `old` is written in the scalar at `range`: the name itself (past quotes and prefixes),
+/// or the default of a `${NAME:-old}` in force. Otherwise the id is not written there (it is
+/// made by a substitution, or spelled with escapes), and a rename that left that place naming
+/// the old id would break the workspace: it is refused, naming the place.
+fn written_at(
+    index: &Index,
+    entry: &FileEntry,
+    range: TextRange,
+    old: &str,
+) -> Result<TextRange, String> {
     if let Some(range) = name_within(&entry.text, range, old) {
-        out.edits.push(Edit {
-            file,
-            range,
-            new_text: new.to_owned(),
-        });
+        return Ok(range);
     }
+    let place = place_of(index, entry, range);
+    let Some(substitution) = entry.parsed.substitution_at(range.start) else {
+        return Err(format!(
+            "`{old}` is written with escapes or folded at {place}; write it plainly there first"
+        ));
+    };
+    if let [reference] = substitution.references.as_slice() {
+        if reference.source == Source::Default {
+            if let Some(default) = default_within(&entry.text, substitution.range, old) {
+                return Ok(default);
+            }
+        }
+    }
+    let from = substitution
+        .references
+        .iter()
+        .map(|r| {
+            let source = match r.source {
+                Source::Property => "the workspace's property file",
+                Source::Environment => "the environment",
+                Source::Default => "its default",
+                Source::Unresolved | Source::Escaped => "nothing",
+            };
+            format!("`${{{}}}` (from {source})", r.name)
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    Err(format!(
+        "`{old}` at {place} is made by substituting {from}; rename it where that value is set, or write the id plainly there first"
+    ))
+}
+
+/// `path:line` of a place, for messages.
+fn place_of(index: &Index, entry: &FileEntry, range: TextRange) -> String {
+    let line = entry.text[..range.start as usize].matches('\n').count() + 1;
+    let path = index.workspace_of(entry.id).map_or_else(
+        || entry.path.display().to_string(),
+        |w| relative_path(index, w, entry.id),
+    );
+    format!("{path}:{line}")
+}
+
+/// Where `old` is written as the default of the scalar `${NAME:-old}` at `range` (quotes
+/// allowed around it), when that is the whole scalar.
+fn default_within(text: &str, range: TextRange, old: &str) -> Option<TextRange> {
+    let written = text.get(range.start as usize..range.end as usize)?;
+    let bytes = written.as_bytes();
+    let quoted = written.len() >= 2
+        && matches!(bytes[0], b'"' | b'\'')
+        && bytes[written.len() - 1] == bytes[0];
+    let inner_start = usize::from(quoted);
+    let inner = &written[inner_start..written.len() - inner_start];
+    let body = inner.strip_prefix("${")?.strip_suffix('}')?;
+    let (_, default) = body.split_once(":-")?;
+    if default != old || body.contains('}') {
+        return None;
+    }
+    let end = range.start as usize + inner_start + inner.len() - 1;
+    Some(TextRange::new((end - old.len()) as u32, end as u32))
 }
 
 /// Where `name` is written inside the scalar at `range`: past quotes, a `server:` prefix or the
@@ -728,6 +951,244 @@ agents:
         let after = apply(&f.index, &rename);
         assert_eq!(problems(&f.index), problems(&after));
         assert!(texts(&after).join("\n").contains("chain: [e2e/smoke-test]"));
+    }
+
+    #[test]
+    fn abstract_grants_keep_what_they_hand_out_or_the_rename_is_refused() {
+        let text = with_cursor(2).replace(
+            "//- /w/topologies/estate.yaml",
+            "//- /w/archetypes/any.yaml\napiVersion: swarmkit/v1\nkind: Archetype\nmetadata:\n  id: any\nrole: worker\ndefaults:\n  skills:\n    - abstract: {category: capability, capability: get}\n//- /w/topologies/estate.yaml",
+        );
+        let f = fixture(&text);
+        // `get` stops matching: refused, naming the grant.
+        let refused = rename_at(&f, "fetch-thing", true).unwrap_err();
+        assert!(
+            refused.contains("archetypes/any.yaml:8") && refused.contains("would not match"),
+            "{refused}"
+        );
+        // Still containing `get`: renamed, and the grant's capability is not touched.
+        let rename = rename_at(&f, "get-object", true).unwrap();
+        let after = apply(&f.index, &rename);
+        assert_eq!(problems(&f.index), problems(&after));
+        let all = texts(&after).join("\n");
+        assert!(all.contains("capability: get}"), "{all}");
+        assert!(!all.contains("get-thing"), "{all}");
+        // Another skill of the category taking `get` into its id would make the grant match two.
+        let f = fixture(
+            &text
+                .replace("get-th$0ing", "get-thing")
+                .replace("  id: put-thing", "  id: put-th$0ing"),
+        );
+        let refused = rename_at(&f, "get-put", true).unwrap_err();
+        assert!(
+            refused.contains("would match `get-put` as well"),
+            "{refused}"
+        );
+    }
+
+    #[test]
+    fn ids_made_by_substitution() {
+        // The default in force is where the id is written: it is renamed.
+        let text = with_cursor(2).replace(r#"["get-thing", put"#, r#"["${MAIN:-get-thing}", put"#);
+        let f = fixture(&text);
+        let rename = rename_at(&f, "fetch-thing", true).unwrap();
+        let after = apply(&f.index, &rename);
+        assert_eq!(problems(&f.index), problems(&after));
+        assert!(texts(&after)
+            .join("\n")
+            .contains(r#"["${MAIN:-fetch-thing}", put"#));
+        // From the property file: the id is not written in the topology; refused, saying where.
+        let text = format!(
+            "{}//- /w/workspace.env.yaml\nmain: get-thing\n",
+            with_cursor(2).replace(r#"["get-thing", put"#, r#"["${main}", put"#)
+        );
+        let f = fixture(&text);
+        let refused = rename_at(&f, "fetch-thing", true).unwrap_err();
+        assert!(
+            refused.contains("topologies/estate.yaml:")
+                && refused.contains("`${main}` (from the workspace's property file)"),
+            "{refused}"
+        );
+        // On the substituted value itself, prepare names the default, or refuses.
+        let f = fixture(
+            &with_cursor(0).replace(r#"["get-thing", put"#, r#"["${MAIN:-get-th$0ing}", put"#),
+        );
+        let found = prepare_rename(&f.index, f.cursor_file, f.offset)
+            .unwrap()
+            .unwrap();
+        let entry = f.index.file(f.cursor_file).unwrap();
+        assert_eq!(
+            &entry.text[found.range.start as usize..found.range.end as usize],
+            "get-thing"
+        );
+    }
+
+    #[test]
+    fn chain_paths_into_a_moved_folder_follow_it() {
+        let text = SKILLS
+            .replace(
+                "name: smo$0ke\ndescription: d\n",
+                "name: smo$0ke\ndescription: d\nmetadata:\n  chain: [smoke/deep]\n",
+            )
+            .replace("chain: [e2e/smoke]", "chain: [e2e/smoke, './e2e/smoke/deep/SKILL.md']")
+            + "//- /r/s/e2e/smoke/deep/SKILL.md\n---\nname: deep\ndescription: d\nmetadata:\n  chain: [../x]\n---\n";
+        let f = fixture(&text);
+        let rename = rename_at(&f, "sanity", true).unwrap();
+        let after = apply(&f.index, &rename);
+        assert_eq!(problems(&f.index), problems(&after));
+        let all = texts(&after).join("\n");
+        assert!(
+            all.contains("chain: [e2e/sanity, './e2e/sanity/deep/SKILL.md']"),
+            "{all}"
+        );
+        assert!(all.contains("chain: [sanity/deep]"), "{all}");
+        // A skill inside the moved folder writes paths relative to a folder that moves too.
+        assert!(all.contains("chain: [../x]"), "{all}");
+    }
+
+    /// The discovered changes of a workspace with `rename` applied: texts edited, paths and skill
+    /// folder listings moved, as an editor applying the edit and a new check would see them.
+    fn renamed_changes(index: &Index, changes: &[Change], rename: &Rename) -> Vec<Change> {
+        let moved = |path: &Path| {
+            rename
+                .moves
+                .iter()
+                .find_map(|m| path.strip_prefix(&m.from).ok().map(|rest| m.to.join(rest)))
+                .map(|p| p.components().collect::<PathBuf>())
+                .unwrap_or_else(|| path.to_owned())
+        };
+        changes
+            .iter()
+            .map(|change| match change {
+                Change::Set { path, text } => {
+                    let mut text = text.clone();
+                    if let Some(id) = index.file_id(path) {
+                        let mut edits: Vec<&Edit> =
+                            rename.edits.iter().filter(|e| e.file == id).collect();
+                        edits.sort_by_key(|e| std::cmp::Reverse(e.range.start));
+                        for e in edits {
+                            text.replace_range(
+                                e.range.start as usize..e.range.end as usize,
+                                &e.new_text,
+                            );
+                        }
+                    }
+                    Change::Set {
+                        path: moved(path),
+                        text,
+                    }
+                }
+                Change::SetDecoded {
+                    path,
+                    text,
+                    invalid_at,
+                } => Change::SetDecoded {
+                    path: moved(path),
+                    text: text.clone(),
+                    invalid_at: *invalid_at,
+                },
+                Change::Remove { path } => Change::Remove { path: moved(path) },
+                Change::SkillFiles { dir, files } => Change::SkillFiles {
+                    dir: moved(dir),
+                    files: files.clone(),
+                },
+            })
+            .collect()
+    }
+
+    /// Every diagnostic as (path, code, line, what is wrong), with the new name read back as the
+    /// old one (in paths too), sorted: what "as clean after as before" compares.
+    fn said_as_before(
+        index: &Index,
+        new: &str,
+        old: &str,
+    ) -> Vec<(String, &'static str, usize, String)> {
+        let mut out: Vec<_> = index
+            .files()
+            .flat_map(|e| {
+                index.diagnostics(e.id).into_iter().map(move |d| {
+                    let line = e.text[..d.range.start as usize].matches('\n').count();
+                    (
+                        e.path.display().to_string().replace(new, old),
+                        d.code,
+                        line,
+                        // What is wrong, without the advice after `;`: a "did you mean" that
+                        // named the old id may find nothing near the new one.
+                        d.message
+                            .split("; ")
+                            .next()
+                            .unwrap_or_default()
+                            .replace(new, old),
+                    )
+                })
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// Codes about two things sharing a name, which a rename of one of them may end.
+    const COLLISIONS: &[&str] = &["skillmd.shadowed", "skillmd.duplicate-name"];
+
+    #[test]
+    fn every_rename_of_the_example_workspaces_checks_as_clean_after_as_before() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut performed = 0;
+        let mut refused = Vec::new();
+        for root in ["examples/demo", "tests/fixtures/estate"] {
+            let root = repo.join(root).canonicalize().unwrap();
+            let (changes, _) = crate::discover::discover(std::slice::from_ref(&root));
+            let mut index = Index::new();
+            index.apply(changes.clone());
+            // Every definition: each id and SKILL.md name, renamed from where it is defined.
+            let mut targets: Vec<(FileId, u32, String)> = Vec::new();
+            for entry in index.files() {
+                if is_skill_md(entry) {
+                    if let Content::SkillMd(md) = &entry.parsed.content {
+                        if let (Some(range), Some(name)) = (md.name_range(), md.normalized_name()) {
+                            targets.push((entry.id, range.start, name));
+                        }
+                    }
+                    continue;
+                }
+                for o in occurrences(&index, entry.id) {
+                    if o.site == Site::Definition {
+                        targets.push((entry.id, o.range.start, id_of(&o.what).to_owned()));
+                    }
+                }
+            }
+            targets.sort();
+            for (file, offset, old) in targets {
+                let new = format!("{old}-z");
+                let rename = match rename(&index, file, offset, &new, true) {
+                    Ok(rename) => rename,
+                    Err(why) => {
+                        refused.push(format!("{old}: {why}"));
+                        continue;
+                    }
+                };
+                performed += 1;
+                let mut after = Index::new();
+                after.apply(renamed_changes(&index, &changes, &rename));
+                let (before, now) = (
+                    said_as_before(&index, &new, &old),
+                    said_as_before(&after, &new, &old),
+                );
+                // Nothing new; and nothing gone but what the old name's collision with another
+                // caused (renaming one of two skills that shadow each other ends that).
+                let gone: Vec<_> = before
+                    .iter()
+                    .filter(|d| !now.contains(d) && !COLLISIONS.contains(&d.1))
+                    .collect();
+                let added: Vec<_> = now.iter().filter(|d| !before.contains(d)).collect();
+                assert!(
+                    gone.is_empty() && added.is_empty(),
+                    "renaming `{old}` to `{new}` in {}: gone {gone:#?}\nadded {added:#?}",
+                    root.display(),
+                );
+            }
+        }
+        assert!(performed > 40, "{performed} renames; refused: {refused:#?}");
     }
 
     #[test]
