@@ -1261,3 +1261,88 @@ fn ordering_graph_command_answers_mermaid_and_refuses_bad_arguments() {
     assert!(again["result"].is_string(), "{again}");
     assert!(client.shutdown().success());
 }
+
+/// A SKILL.md tree: `smoke` is named by a chain entry after CJK and an emoji, and a path entry
+/// names a skill inside its folder.
+fn skill_tree(root: &Path) {
+    let write = |relative: &str, text: &str| {
+        let path = root.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("skillgraph.toml", "");
+    write(
+        "s/chain/SKILL.md",
+        "---\nname: chain\ndescription: Runs the checks in turn.\nmetadata:\n  chain: [\"技能🚀\", smoke, e2e/smoke/deep]\n---\nBody.\n",
+    );
+    write(
+        "s/e2e/smoke/SKILL.md",
+        "---\nname: smoke\ndescription: A quick check.\n---\nBody.\n",
+    );
+    write(
+        "s/e2e/smoke/deep/SKILL.md",
+        "---\nname: deep\ndescription: A longer check.\n---\nBody.\n",
+    );
+}
+
+#[test]
+fn skill_md_rename_moves_its_folder_only_for_clients_that_can() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    skill_tree(root);
+    let chain = file_uri(&root.join("s/chain/SKILL.md"));
+    let smoke = file_uri(&root.join("s/e2e/smoke/SKILL.md"));
+    let mut capabilities = vscode_capabilities();
+    capabilities["workspace"]["workspaceEdit"] =
+        json!({"documentChanges": true, "resourceOperations": ["create", "rename", "delete"]});
+    let (mut client, _) = Client::start(root, capabilities);
+    client.diagnostics(&chain);
+    // From the chain entry after `"技能🚀", ` (UTF-16 columns 18..23).
+    let prepared = client.request("textDocument/prepareRename", position(&chain, 4, 20));
+    assert_eq!(prepared["placeholder"], "smoke", "{prepared:#}");
+    assert_eq!(
+        prepared["range"],
+        json!({"start": {"line": 4, "character": 18}, "end": {"line": 4, "character": 23}})
+    );
+    let mut params = position(&chain, 4, 20);
+    params["newName"] = json!("sanity");
+    let edit = client.request("textDocument/rename", params);
+    assert_eq!(
+        rename_edits(&edit),
+        [
+            (chain.clone(), [4, 18, 23], "sanity".to_owned()),
+            (chain.clone(), [4, 29, 34], "sanity".to_owned()),
+            (smoke.clone(), [1, 6, 11], "sanity".to_owned()),
+        ]
+    );
+    let moves: Vec<&Value> = edit["documentChanges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["kind"] == "rename")
+        .collect();
+    assert_eq!(moves.len(), 1, "{edit:#}");
+    assert_eq!(moves[0]["oldUri"], file_uri(&root.join("s/e2e/smoke")));
+    assert_eq!(moves[0]["newUri"], file_uri(&root.join("s/e2e/sanity")));
+    assert!(client.shutdown().success());
+
+    // A UTF-8 client that cannot rename folders: the folder is named after the skill, so the
+    // rename is refused rather than leaving the two apart.
+    let (mut client, _) = Client::start(root, utf8_capabilities());
+    client.diagnostics(&chain);
+    let mut params = position(&smoke, 1, 8);
+    params["newName"] = json!("sanity");
+    let refused = client.request_raw("textDocument/rename", params);
+    assert_eq!(refused["error"]["code"], -32803, "{refused:#}");
+    assert!(refused["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("cannot rename folders"));
+    // The chain entry, in byte columns: `"技能🚀"` is 12 bytes.
+    let prepared = client.request("textDocument/prepareRename", position(&chain, 4, 26));
+    assert_eq!(
+        prepared["range"],
+        json!({"start": {"line": 4, "character": 24}, "end": {"line": 4, "character": 29}})
+    );
+    assert!(client.shutdown().success());
+}
