@@ -1346,3 +1346,76 @@ fn skill_md_rename_moves_its_folder_only_for_clients_that_can() {
     );
     assert!(client.shutdown().success());
 }
+
+#[test]
+fn completion_places_in_utf16_and_utf8_clients() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_fixture("estate", root);
+    let topology = file_uri(&root.join(TOPOLOGY));
+    let labels = |result: &Value| -> Vec<String> {
+        result
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // (capabilities, the column after `depends_on: ["技能🚀", ` and the grant `search-code` on
+    // line 22, in the client's units).
+    for (capabilities, after_emoji, grant) in [
+        (vscode_capabilities(), 29, [59, 70]),
+        (utf8_capabilities(), 35, [65, 76]),
+    ] {
+        let (mut client, _) = Client::start(root, capabilities);
+        open(&mut client, root, TOPOLOGY, 1);
+        client.diagnostics(&topology);
+        edit(
+            &mut client,
+            &topology,
+            2,
+            [27, 0, 27, 0],
+            "        depends_on: [\"技能🚀\", ]\n        fu\n",
+        );
+        // The other agents, after CJK and an emoji on the line.
+        let agents = client.request(
+            "textDocument/completion",
+            position(&topology, 27, after_emoji),
+        );
+        assert_eq!(labels(&agents), ["root"], "{agents:#}");
+        assert_eq!(
+            agents[0]["textEdit"]["range"],
+            json!({"start": {"line": 27, "character": after_emoji}, "end": {"line": 27, "character": after_emoji}})
+        );
+        // An agent's keys, less those written, each with the schema's description.
+        let keys = client.request("textDocument/completion", position(&topology, 28, 10));
+        let offered = labels(&keys);
+        assert!(offered.contains(&"funnel".to_owned()), "{offered:?}");
+        assert!(!offered.contains(&"skills".to_owned()), "{offered:?}");
+        let funnel = keys
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["label"] == "funnel")
+            .unwrap();
+        assert_eq!(funnel["documentation"]["kind"], "markdown");
+        assert!(funnel["documentation"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("Funnel artifact"));
+        assert_eq!(
+            funnel["textEdit"]["range"],
+            json!({"start": {"line": 28, "character": 8}, "end": {"line": 28, "character": 10}})
+        );
+        // A grant after the emoji: the item replaces `search-code` in the client's units.
+        let grants = client.request(
+            "textDocument/completion",
+            position(&topology, 22, grant[0] + 3),
+        );
+        assert_eq!(
+            grants[0]["textEdit"]["range"],
+            json!({"start": {"line": 22, "character": grant[0]}, "end": {"line": 22, "character": grant[1]}})
+        );
+        assert!(client.shutdown().success());
+    }
+}
