@@ -279,6 +279,31 @@ local function run()
   end)
   check('completion on the grant offers say-hello', items ~= nil, why_no_items)
 
+  -- Completion at a key of the child agent (`archetype:`): the keys an agent takes, from the
+  -- bundled schema, each with its description.
+  local key_line = nil
+  for i, text in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
+    if text:find('^%s+archetype: greeter') then
+      key_line = i - 1
+    end
+  end
+  local key_items, why_no_keys = nil, 'no `archetype: greeter` line in the fixture'
+  if key_line then
+    local key_params = {
+      textDocument = params.textDocument,
+      position = { line = key_line, character = 10 },
+    }
+    key_items, why_no_keys = request_until(client_id, bufnr, 'textDocument/completion', key_params, function(result)
+      for _, item in ipairs(type(result) == 'table' and (result.items or result) or {}) do
+        if item.label == 'funnel' and type(item.documentation) == 'table' then
+          return true
+        end
+      end
+      return false
+    end)
+  end
+  check("completion at an agent's key offers funnel, documented", key_items ~= nil, why_no_keys)
+
   -- Rename of the grant: the server edits this file and the skill's own, and moves the skill's
   -- file with its id. Only this buffer's edits are applied (and undone), so the fixture on disk
   -- stays as it is.
