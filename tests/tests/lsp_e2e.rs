@@ -1419,3 +1419,113 @@ fn completion_places_in_utf16_and_utf8_clients() {
         assert!(client.shutdown().success());
     }
 }
+
+/// The diagnostics pushed for `uri` once the server has seen `version` of it.
+fn diagnostics_at(client: &mut Client, uri: &str, version: i64) -> Vec<Value> {
+    loop {
+        let (diagnostics, seen) = client.diagnostics(uri);
+        if seen.as_i64().is_some_and(|v| v >= version) {
+            return diagnostics;
+        }
+    }
+}
+
+fn counts(diagnostics: &[Value]) -> std::collections::BTreeMap<String, usize> {
+    let mut out = std::collections::BTreeMap::new();
+    for d in diagnostics {
+        *out.entry(d["code"].as_str().unwrap().to_owned())
+            .or_default() += 1;
+    }
+    out
+}
+
+/// Document links after multi-byte text in the path itself, and every quick fix the topology is
+/// offered, applied through `didChange` in the client's units: each clears its diagnostic and
+/// brings no new one (counted per code), then the text is put back.
+#[test]
+fn document_links_and_every_offered_fix_in_utf16_and_utf8_clients() {
+    // (capabilities, where the link's path ends on line 27: UTF-16 units, or bytes)
+    for (capabilities, link_end) in [(vscode_capabilities(), 36), (utf8_capabilities(), 46)] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        copy_fixture("estate", root);
+        let path = root.join(TOPOLOGY);
+        let original = std::fs::read_to_string(&path).unwrap()
+            + "        output_schema: \"模式/出力🚀.json\"\n";
+        std::fs::write(&path, &original).unwrap();
+        let schema = root.join("topologies/模式/出力🚀.json");
+        std::fs::create_dir_all(schema.parent().unwrap()).unwrap();
+        std::fs::write(&schema, "{\"type\": \"object\"}\n").unwrap();
+        let (mut client, _) = Client::start(root, capabilities);
+        let uri = open(&mut client, root, TOPOLOGY, 1);
+        let before = diagnostics_at(&mut client, &uri, 1);
+
+        let links = client.request(
+            "textDocument/documentLink",
+            json!({"textDocument": {"uri": uri}}),
+        );
+        let link = links
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["target"] == file_uri(&schema))
+            .unwrap_or_else(|| panic!("{links:#}"));
+        assert_eq!(range_of(&link["range"]), [27, 24, 27, link_end]);
+
+        let mut version = 1;
+        let mut applied = 0;
+        for diagnostic in &before {
+            let code = diagnostic["code"].as_str().unwrap().to_owned();
+            for action in code_actions(&mut client, &uri, range_of(&diagnostic["range"])) {
+                let title = action["title"].as_str().unwrap();
+                let edits = &action["edit"]["changes"];
+                if title.starts_with("Disable ")
+                    || action["diagnostics"][0]["code"] != code.as_str()
+                    || edits
+                        .as_object()
+                        .is_none_or(|e| e.len() != 1 || !e.contains_key(&uri))
+                {
+                    continue;
+                }
+                // The edits, last first, so each range is still where the server said.
+                let mut changes: Vec<Value> = edits[&uri]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|e| json!({"range": e["range"], "text": e["newText"]}))
+                    .collect();
+                changes.sort_by_key(|c| {
+                    let r = range_of(&c["range"]);
+                    std::cmp::Reverse((r[0], r[1]))
+                });
+                version += 1;
+                client.notify(
+                    "textDocument/didChange",
+                    json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
+                );
+                let after = diagnostics_at(&mut client, &uri, version);
+                let (old, new) = (counts(&before), counts(&after));
+                assert!(
+                    new.get(&code).copied().unwrap_or(0) < old[&code],
+                    "`{title}` leaves {code}: {after:#?}"
+                );
+                for (c, n) in &new {
+                    assert!(
+                        *n <= old.get(c).copied().unwrap_or(0),
+                        "`{title}` brings {c}: {after:#?}"
+                    );
+                }
+                applied += 1;
+                version += 1;
+                client.notify(
+                    "textDocument/didChange",
+                    json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": original}]}),
+                );
+                diagnostics_at(&mut client, &uri, version);
+            }
+        }
+        // The two typos after the emoji and the prerequisites each have one.
+        assert!(applied >= 3, "{applied} fixes applied");
+        assert!(client.shutdown().success());
+    }
+}
