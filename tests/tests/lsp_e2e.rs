@@ -427,8 +427,12 @@ fn references_symbols_and_completion() {
         grant[0]["textEdit"]["range"],
         json!({"start": {"line": 22, "character": 59}, "end": {"line": 22, "character": 70}})
     );
-    let rule = client.request("textDocument/completion", position(&topology, 25, 30));
+    // (On `list-conventions` in `get-convention: [list-conventions]`: neither the rule's own skill
+    // nor its other prerequisites would be right there.)
+    let rule = client.request("textDocument/completion", position(&topology, 26, 30));
     assert_eq!(labels(&rule), ["list-conventions", "search-code"]);
+    let taken = client.request("textDocument/completion", position(&topology, 25, 30));
+    assert_eq!(labels(&taken), Vec::<String>::new());
 
     // Declaration of a `requires:` key: where the agent is granted the skill.
     let declaration = client.request("textDocument/declaration", position(&topology, 25, 14));

@@ -134,7 +134,30 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
             let agent = t.agents.get(agent)?;
             let lookup = Lookup::new(index);
             let held = effective_skills(&lookup, workspace, file, agent, &mut Vec::new());
-            let mut seen = std::collections::HashSet::new();
+            // Not what the rule or block names already (the id being edited aside): a key
+            // guarded twice is a repeated key, and a rule's own skill or a repeat among its
+            // prerequisites is an error.
+            let written = at(index, file, offset).map(|o| o.range);
+            let mut seen: HashSet<String> = match &agent.requires {
+                Some(block) => {
+                    let names: Vec<&crate::model::SpannedStr> = match block
+                        .rules
+                        .iter()
+                        .find(|r| r.value_range.contains_inclusive(offset))
+                    {
+                        Some(rule) => std::iter::once(&rule.guarded)
+                            .chain(&rule.prerequisites)
+                            .collect(),
+                        None => block.rules.iter().map(|r| &r.guarded).collect(),
+                    };
+                    names
+                        .into_iter()
+                        .filter(|n| Some(n.range) != written)
+                        .map(|n| n.value.clone())
+                        .collect()
+                }
+                None => HashSet::new(),
+            };
             for skill in held.skills {
                 if seen.insert(skill.id.clone()) {
                     items.push(CompletionItem {
@@ -1303,7 +1326,12 @@ metadata:
     #[test]
     fn only_held_skills_inside_requires() {
         assert_eq!(
-            labels("    id: root\n    skills: [beta]\n    requires:\n      beta: [$0]\n"),
+            labels("    id: root\n    skills: [alpha, beta]\n    requires:\n      beta: [$0]\n"),
+            ["alpha"]
+        );
+        // Neither the rule's own skill nor its prerequisites again; the one edited stays.
+        assert_eq!(
+            labels("    id: root\n    skills: [alpha, beta, gamma]\n    requires:\n      gamma: [alpha, b$0eta]\n"),
             ["beta"]
         );
         assert_eq!(
@@ -1315,9 +1343,10 @@ metadata:
             labels("    id: root\n    skills: [beta]\n    requires:\n      $0\n"),
             ["beta"]
         );
+        // A key guarded already is not offered again.
         assert_eq!(
             labels("    id: root\n    skills: [alpha, beta]\n    requires:\n      beta: [alpha]\n      $0\n"),
-            ["alpha", "beta"]
+            ["alpha"]
         );
     }
 
