@@ -794,15 +794,31 @@ fn rename_edits(edit: &Value) -> Vec<(String, [u64; 3], String)> {
     out
 }
 
+/// VS Code's capabilities, with the file operations it applies from a workspace edit.
+fn renaming_vscode_capabilities() -> Value {
+    let mut capabilities = vscode_capabilities();
+    capabilities["workspace"]["workspaceEdit"] =
+        json!({"documentChanges": true, "resourceOperations": ["create", "rename", "delete"]});
+    capabilities
+}
+
+/// The `RenameFile` operations of a workspace edit.
+fn file_moves(edit: &Value) -> Vec<&Value> {
+    edit["documentChanges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["kind"] == "rename")
+        .collect()
+}
+
 #[test]
 fn rename_in_utf16_and_utf8_clients() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     copy_fixture("estate", root);
     // VS Code: UTF-16 columns, file renames applied.
-    let mut capabilities = vscode_capabilities();
-    capabilities["workspace"]["workspaceEdit"] =
-        json!({"documentChanges": true, "resourceOperations": ["create", "rename", "delete"]});
+    let capabilities = renaming_vscode_capabilities();
     let (mut client, init) = Client::start(root, capabilities);
     assert_eq!(
         init["capabilities"]["renameProvider"]["prepareProvider"],
@@ -830,12 +846,7 @@ fn rename_in_utf16_and_utf8_clients() {
             (topology.clone(), [25, 10, 21], "find-code".to_owned()),
         ]
     );
-    let moves: Vec<&Value> = edit["documentChanges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["kind"] == "rename")
-        .collect();
+    let moves = file_moves(&edit);
     assert_eq!(moves.len(), 1, "{edit:#}");
     assert_eq!(moves[0]["oldUri"], skill);
     assert_eq!(
@@ -1296,9 +1307,7 @@ fn skill_md_rename_moves_its_folder_only_for_clients_that_can() {
     skill_tree(root);
     let chain = file_uri(&root.join("s/chain/SKILL.md"));
     let smoke = file_uri(&root.join("s/e2e/smoke/SKILL.md"));
-    let mut capabilities = vscode_capabilities();
-    capabilities["workspace"]["workspaceEdit"] =
-        json!({"documentChanges": true, "resourceOperations": ["create", "rename", "delete"]});
+    let capabilities = renaming_vscode_capabilities();
     let (mut client, _) = Client::start(root, capabilities);
     client.diagnostics(&chain);
     // From the chain entry after `"技能🚀", ` (UTF-16 columns 18..23).
@@ -1319,12 +1328,7 @@ fn skill_md_rename_moves_its_folder_only_for_clients_that_can() {
             (smoke.clone(), [1, 6, 11], "sanity".to_owned()),
         ]
     );
-    let moves: Vec<&Value> = edit["documentChanges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["kind"] == "rename")
-        .collect();
+    let moves = file_moves(&edit);
     assert_eq!(moves.len(), 1, "{edit:#}");
     assert_eq!(moves[0]["oldUri"], file_uri(&root.join("s/e2e/smoke")));
     assert_eq!(moves[0]["newUri"], file_uri(&root.join("s/e2e/sanity")));
