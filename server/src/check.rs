@@ -129,7 +129,9 @@ pub fn check_changes_in(
     index.apply(changes);
     let mut files: Vec<(&Path, FileId)> = index.files().map(|f| (f.path.as_path(), f.id)).collect();
     // Paths are unique, so an unstable sort on the workers gives the same order.
-    rayon::slice::ParallelSliceMut::par_sort_unstable(&mut files[..]);
+    rayon::slice::ParallelSliceMut::par_sort_unstable_by(&mut files[..], |a, b| {
+        crate::discover::path_order(a.0, b.0)
+    });
     let diagnostics = files
         .iter()
         .flat_map(|&(_, id)| index.diagnostics(id))

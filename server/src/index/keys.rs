@@ -295,5 +295,21 @@ pub(crate) fn contributions(
         }
         _ => {}
     }
+    sorted_by_key(out)
+}
+
+/// Sorts contributions by key and folds a key given twice (two skills of one id in one file)
+/// into one entry whose fingerprint covers both, so the index can compare a file's old and new
+/// contributions in one merge pass, without hashing every key.
+fn sorted_by_key(mut contributions: Vec<(Key, u64)>) -> Vec<(Key, u64)> {
+    // Stable, so a repeated key folds its fingerprints in the order the file gives them.
+    contributions.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut out: Vec<(Key, u64)> = Vec::with_capacity(contributions.len());
+    for (key, print) in contributions {
+        match out.last_mut() {
+            Some((last, folded)) if *last == key => *folded = fingerprint(&(*folded, print)),
+            _ => out.push((key, print)),
+        }
+    }
     out
 }

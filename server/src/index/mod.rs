@@ -68,27 +68,27 @@ pub struct FileEntry {
 /// and whatever is returned in order is sorted (`OrdMap`/`OrdSet`, or sorted by the caller).
 #[derive(Clone, Debug, Default)]
 pub struct Index {
-    files: imbl::HashMap<FileId, Arc<FileEntry>>,
-    by_path: imbl::HashMap<PathBuf, FileId>,
+    files: Table<FileId, Arc<FileEntry>>,
+    by_path: Table<PathBuf, FileId>,
     next_id: u32,
     /// Workspace root directory -> its manifest file.
-    workspace_roots: imbl::HashMap<PathBuf, FileId>,
+    workspace_roots: Table<PathBuf, FileId>,
     /// Key -> files contributing to it (with their fingerprints), in id order.
-    tables: imbl::HashMap<Key, imbl::OrdMap<FileId, u64>>,
+    tables: Table<Key, imbl::OrdMap<FileId, u64>>,
     /// Key -> files whose checks read it.
-    readers: imbl::HashMap<Key, imbl::HashSet<FileId>>,
+    readers: Table<Key, TableSet<FileId>>,
     /// The files of each skill folder (`Change::SkillFiles`), relative to it.
-    skill_files: imbl::HashMap<PathBuf, Arc<Vec<PathBuf>>>,
+    skill_files: Table<PathBuf, Arc<Vec<PathBuf>>>,
     /// The ids defined per (workspace, kind), sorted, for completion and "did you mean"
     /// suggestions.
-    defined_ids: imbl::HashMap<(FileId, ArtifactKind), imbl::OrdSet<String>>,
+    defined_ids: Table<(FileId, ArtifactKind), imbl::OrdSet<String>>,
     memos: Memos,
     /// Directory -> the `skillgraph.toml` nearest above it, found once per directory.
     config_dirs: ConfigDirs,
     /// Workspace (manifest file) -> the variables its files' `${…}` read: its property file and
     /// the environment. Computed before the workspace's files are analysed; when it changes,
     /// the files holding `${` are analysed again.
-    variables: imbl::HashMap<FileId, Arc<Variables>>,
+    variables: Table<FileId, Arc<Variables>>,
     pub settings: Settings,
 }
 
@@ -145,7 +145,7 @@ impl Memos {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn forget(&mut self, changed: &HashSet<Key>) {
+    fn forget(&mut self, changed: &KeySet) {
         let kept: HashMap<Key, Arc<MemoCell>> = {
             let table = self.table();
             if !table.keys().any(|key| changed.contains(key)) {
@@ -174,6 +174,16 @@ fn workspace_of_role(id: FileId, role: &FileRole) -> Option<FileId> {
         _ => None,
     }
 }
+
+/// The hasher of the index's tables. Their keys are short (ids, paths, file numbers) and each
+/// file analysed files several of them, so SipHash's cost showed in every batch; foldhash is
+/// several times cheaper and still seeded per process, so crafted ids cannot aim at collisions.
+type TableHasher = foldhash::fast::RandomState;
+/// A persistent map of the index (snapshots share it), hashed with [`TableHasher`].
+type Table<K, V> = imbl::GenericHashMap<K, V, TableHasher, imbl::shared_ptr::DefaultSharedPtr>;
+type TableSet<A> = imbl::GenericHashSet<A, TableHasher, imbl::shared_ptr::DefaultSharedPtr>;
+/// Keys whose contributions changed in one batch.
+type KeySet = HashSet<Key, TableHasher>;
 
 /// A change to the file set.
 #[derive(Clone, Debug)]
@@ -295,7 +305,7 @@ impl Index {
     /// (including removed files, whose diagnostics are now empty).
     pub fn apply(&mut self, changes: Vec<Change>) -> HashSet<FileId> {
         let mut touched: HashSet<FileId> = HashSet::new();
-        let mut changed_keys: HashSet<Key> = HashSet::new();
+        let mut changed_keys: KeySet = KeySet::default();
         let mut reclassify_under: Vec<PathBuf> = Vec::new();
         // The last text of every file set in this batch, analysed together below.
         let mut pending: HashMap<FileId, (PathBuf, Arc<str>, Option<u32>)> = HashMap::new();
@@ -471,7 +481,7 @@ impl Index {
     fn run_checks(
         &self,
         touched: &HashSet<FileId>,
-        changed_keys: &HashSet<Key>,
+        changed_keys: &KeySet,
     ) -> (Vec<FileId>, Vec<(Vec<Diagnostic>, Vec<Key>)>) {
         let mut to_check: HashSet<FileId> = touched.clone();
         for key in changed_keys {
@@ -529,10 +539,10 @@ impl Index {
             }
             self.apply(again);
         }
-        let changed_keys: HashSet<Key> = if config_changed {
-            HashSet::from([Key::EditorConfig])
+        let changed_keys: KeySet = if config_changed {
+            KeySet::from_iter([Key::EditorConfig])
         } else {
-            HashSet::new()
+            KeySet::default()
         };
         let (order, results) = self.run_checks(&HashSet::new(), &changed_keys);
         for (id, (diagnostics, reads)) in order.into_iter().zip(results) {
@@ -543,7 +553,7 @@ impl Index {
 
     /// Parses, lowers and computes contributions and line indexes on the workers (each file with
     /// its workspace's variables); the main thread only files the results.
-    fn analyse_and_store(&mut self, mut jobs: Vec<Job>, changed_keys: &mut HashSet<Key>) {
+    fn analyse_and_store(&mut self, mut jobs: Vec<Job>, changed_keys: &mut KeySet) {
         jobs.sort_by_key(|job| job.0);
         let none = Variables::default();
         let analysed = parallel_map(&jobs, |(id, path, text, invalid_utf8_at, role)| {
@@ -657,7 +667,7 @@ impl Index {
         (text, invalid_utf8_at): (Arc<str>, Option<u32>),
         role: FileRole,
         (parsed, contributions, line_index): (ParsedFile, Vec<(Key, u64)>, LineIndex),
-        changed_keys: &mut HashSet<Key>,
+        changed_keys: &mut KeySet,
     ) {
         let parsed = Arc::new(parsed);
         let (old_contributions, reads, cross) = match self.files.remove(&id) {
@@ -686,54 +696,87 @@ impl Index {
         );
     }
 
+    /// Files a file's new contributions in place of its old ones. Both lists are sorted by key
+    /// with each key once (`keys::contributions`), so one merge pass finds what differs: a file
+    /// analysed again pays for its own keys, never for the size of the tables.
     fn replace_contributions(
         &mut self,
         id: FileId,
         old: &[(Key, u64)],
         new: &[(Key, u64)],
-        changed_keys: &mut HashSet<Key>,
+        changed_keys: &mut KeySet,
     ) {
-        let old_map: HashMap<&Key, u64> = old.iter().map(|(k, f)| (k, *f)).collect();
-        let new_map: HashMap<&Key, u64> = new.iter().map(|(k, f)| (k, *f)).collect();
-        for (key, fingerprint) in &old_map {
-            if new_map.get(key) != Some(fingerprint) {
-                changed_keys.insert((*key).clone());
-                if let Some(table) = self.tables.get_mut(*key) {
-                    table.remove(&id);
-                    if table.is_empty() {
-                        self.tables.remove(*key);
-                        if let Key::Def {
-                            workspace,
-                            kind,
-                            id,
-                        } = key
-                        {
-                            if let Some(ids) = self.defined_ids.get_mut(&(*workspace, *kind)) {
-                                ids.remove(id);
-                            }
-                        }
+        let (mut old, mut new) = (old.iter().peekable(), new.iter().peekable());
+        loop {
+            let order = match (old.peek(), new.peek()) {
+                (None, None) => break,
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (Some((old_key, _)), Some((new_key, _))) => old_key.cmp(new_key),
+            };
+            match order {
+                std::cmp::Ordering::Less => {
+                    let (key, _) = old.next().expect("peeked");
+                    changed_keys.insert(key.clone());
+                    self.withdraw(id, key);
+                }
+                std::cmp::Ordering::Greater => {
+                    let (key, print) = new.next().expect("peeked");
+                    changed_keys.insert(key.clone());
+                    self.contribute(id, key, *print);
+                }
+                std::cmp::Ordering::Equal => {
+                    let ((key, old_print), (_, new_print)) =
+                        (old.next().expect("peeked"), new.next().expect("peeked"));
+                    if old_print != new_print {
+                        changed_keys.insert(key.clone());
+                        self.contribute(id, key, *new_print);
                     }
                 }
             }
         }
-        for (key, fingerprint) in new_map {
-            if old_map.get(key) != Some(&fingerprint) {
-                changed_keys.insert(key.clone());
-                self.tables
-                    .entry(key.clone())
-                    .or_default()
-                    .insert(id, fingerprint);
-                if let Key::Def {
-                    workspace,
-                    kind,
-                    id,
-                } = key
-                {
-                    self.defined_ids
-                        .entry((*workspace, *kind))
-                        .or_default()
-                        .insert(id.clone());
-                }
+    }
+
+    /// Files `id`'s entry under `key` (replacing an older one).
+    fn contribute(&mut self, id: FileId, key: &Key, fingerprint: u64) {
+        // Looked up before inserting: most keys exist already, and `entry` would clone the key.
+        if let Some(table) = self.tables.get_mut(key) {
+            table.insert(id, fingerprint);
+            return;
+        }
+        self.tables
+            .insert(key.clone(), imbl::OrdMap::unit(id, fingerprint));
+        if let Key::Def {
+            workspace,
+            kind,
+            id: defined,
+        } = key
+        {
+            self.defined_ids
+                .entry((*workspace, *kind))
+                .or_default()
+                .insert(defined.clone());
+        }
+    }
+
+    /// Takes `id`'s entry under `key` away; the key goes when no file contributes it any more.
+    fn withdraw(&mut self, id: FileId, key: &Key) {
+        let Some(table) = self.tables.get_mut(key) else {
+            return;
+        };
+        table.remove(&id);
+        if !table.is_empty() {
+            return;
+        }
+        self.tables.remove(key);
+        if let Key::Def {
+            workspace,
+            kind,
+            id: defined,
+        } = key
+        {
+            if let Some(ids) = self.defined_ids.get_mut(&(*workspace, *kind)) {
+                ids.remove(defined);
             }
         }
     }

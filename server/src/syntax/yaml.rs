@@ -158,6 +158,10 @@ impl YamlDocument {
     /// Scalars written as values or sequence items (never keys) whose text holds `${`: the ones
     /// SwarmKit's interpolation may change. Linear in the tree.
     pub fn interpolation_candidates(&self) -> Vec<NodeId> {
+        // Most documents hold no reference at all: one scan of the scalar text settles it.
+        if !self.scalars.contains("${") {
+            return Vec::new();
+        }
         let mut is_key = vec![false; self.nodes.len()];
         for data in &self.nodes {
             if let NodeKind::Mapping(children) = data.kind {
