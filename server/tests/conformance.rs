@@ -8,21 +8,10 @@ use skillgraph::diagnostic::Severity;
 use skillgraph::index::classify::SKIPPED_DIRECTORIES;
 use skillgraph::index::Change;
 
-const EXAMPLES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/swarmkit/examples"
-);
-
-/// The examples directory, or `None` (with a note on stderr) when this checkout has no
-/// `shared/` beside it.
+/// The examples directory, or `None` (with a visible notice, or a failure under
+/// `SKILLGRAPH_REQUIRE_SHARED=1`) when this checkout has no `shared/` beside it.
 fn examples() -> Option<PathBuf> {
-    let path = PathBuf::from(EXAMPLES);
-    if path.is_dir() {
-        Some(path)
-    } else {
-        eprintln!("SKIPPED: ../shared/swarmkit not found");
-        None
-    }
+    skillgraph::testing::shared_path("swarmkit/examples")
 }
 
 /// Every file under `dir` the checker looks at, read from disk.

@@ -5,146 +5,16 @@
 
 mod support;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use skillgraph::index::{Change, Index};
 use support::*;
 
-/// (path, code, start, end, message, related) of every diagnostic, sorted.
-type Snapshot = Vec<(
-    String,
-    String,
-    u32,
-    u32,
-    String,
-    Vec<(String, u32, u32, String)>,
-)>;
-
-fn snapshot(index: &Index) -> Snapshot {
-    let mut out: Snapshot = index
-        .files()
-        .flat_map(|file| {
-            index.diagnostics(file.id).into_iter().map(move |d| {
-                let mut related: Vec<(String, u32, u32, String)> = d
-                    .related
-                    .iter()
-                    .map(|r| {
-                        let path = index.file(r.file).map_or_else(
-                            || "<unknown file>".to_owned(),
-                            |f| f.path.display().to_string(),
-                        );
-                        (path, r.range.start, r.range.end, r.message.clone())
-                    })
-                    .collect();
-                related.sort();
-                (
-                    file.path.display().to_string(),
-                    d.code.to_owned(),
-                    d.range.start,
-                    d.range.end,
-                    d.message,
-                    related,
-                )
-            })
-        })
-        .collect();
-    out.sort();
-    out
-}
-
-fn codes_of(snapshot: &Snapshot) -> Vec<(String, String)> {
+fn codes_of(snapshot: &[Found]) -> Vec<(String, String)> {
     snapshot
         .iter()
         .map(|(path, code, ..)| (show_path(Path::new(path)), code.clone()))
         .collect()
-}
-
-/// The current file set, kept beside an incrementally updated index.
-struct Workspace {
-    files: BTreeMap<PathBuf, String>,
-    index: Index,
-}
-
-impl Workspace {
-    fn new() -> Self {
-        Workspace {
-            files: BTreeMap::new(),
-            index: Index::new(),
-        }
-    }
-
-    fn apply(&mut self, changes: Vec<Change>) {
-        for change in &changes {
-            match change {
-                Change::Set { path, text } => {
-                    self.files.insert(path.clone(), text.clone());
-                }
-                Change::Remove { path } => {
-                    self.files.remove(path);
-                }
-                Change::SetDecoded { .. } | Change::SkillFiles { .. } => {
-                    panic!("this harness replays file texts only")
-                }
-            }
-        }
-        self.index.apply(changes);
-    }
-
-    fn set(&mut self, path: &str, text: &str) {
-        self.apply(vec![Change::Set {
-            path: path.into(),
-            text: text.to_owned(),
-        }]);
-    }
-
-    fn remove(&mut self, path: &str) {
-        self.apply(vec![Change::Remove { path: path.into() }]);
-    }
-
-    fn rename(&mut self, from: &str, to: &str) {
-        let text = self.files[Path::new(from)].clone();
-        self.apply(vec![
-            Change::Remove { path: from.into() },
-            Change::Set {
-                path: to.into(),
-                text,
-            },
-        ]);
-    }
-
-    fn text(&self, path: &str) -> String {
-        self.files[Path::new(path)].clone()
-    }
-
-    /// A fresh index of the current files in one batch.
-    fn batch(&self) -> Snapshot {
-        let mut index = Index::new();
-        index.apply(
-            self.files
-                .iter()
-                .map(|(path, text)| Change::Set {
-                    path: path.clone(),
-                    text: text.clone(),
-                })
-                .collect(),
-        );
-        snapshot(&index)
-    }
-
-    #[track_caller]
-    fn assert_consistent(&self, step: &str) {
-        let incremental = snapshot(&self.index);
-        let batch = self.batch();
-        assert_eq!(
-            incremental, batch,
-            "after {step}: the incremental index differs from a fresh batch"
-        );
-    }
-
-    fn snapshot(&self) -> Snapshot {
-        snapshot(&self.index)
-    }
 }
 
 /// A workspace with problems of many kinds, so that every family of cross-file dependency is
@@ -230,28 +100,9 @@ fn rich_changes() -> Vec<Change> {
     changes(&rich_fixture())
 }
 
-fn batch_of(changes: Vec<Change>) -> Snapshot {
-    let mut index = Index::new();
-    index.apply(changes);
-    snapshot(&index)
-}
-
-/// A deterministic shuffle (a small linear congruential generator), so failures reproduce.
-fn shuffled<T>(mut items: Vec<T>, seed: u64) -> Vec<T> {
-    let mut state = seed;
-    for i in (1..items.len()).rev() {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let j = (state >> 33) as usize % (i + 1);
-        items.swap(i, j);
-    }
-    items
-}
-
 #[test]
 fn the_rich_fixture_has_problems_of_many_kinds() {
-    let found = batch_of(rich_changes());
+    let found = batch_snapshot(rich_changes());
     let mut codes: Vec<String> = found
         .iter()
         .map(|(_, code, ..)| code.clone())
@@ -280,28 +131,14 @@ fn the_rich_fixture_has_problems_of_many_kinds() {
 
 #[test]
 fn one_at_a_time_in_any_order_equals_one_batch() {
-    let all = rich_changes();
-    let expected = batch_of(all.clone());
-    let mut orders = vec![all.clone(), all.iter().rev().cloned().collect()];
-    for seed in 1..=6 {
-        orders.push(shuffled(all.clone(), seed));
-    }
-    for (n, order) in orders.into_iter().enumerate() {
-        let mut ws = Workspace::new();
-        for change in order {
-            let path = change.path().display().to_string();
-            ws.apply(vec![change]);
-            ws.assert_consistent(&format!("order {n}, adding {path}"));
-        }
-        assert_eq!(ws.snapshot(), expected, "order {n}");
-    }
+    assert_any_order_equals_batch(rich_changes(), 6);
 }
 
 #[test]
 fn batches_of_several_files_equal_one_batch() {
     let all = shuffled(rich_changes(), 42);
-    let expected = batch_of(all.clone());
-    let mut ws = Workspace::new();
+    let expected = batch_snapshot(all.clone());
+    let mut ws = Replay::new();
     for chunk in all.chunks(3) {
         ws.apply(chunk.to_vec());
         ws.assert_consistent("a chunk of three");
@@ -312,8 +149,8 @@ fn batches_of_several_files_equal_one_batch() {
 #[test]
 fn removing_and_re_adding_every_file_round_trips() {
     let all = rich_changes();
-    let expected = batch_of(all.clone());
-    let mut ws = Workspace::new();
+    let expected = batch_snapshot(all.clone());
+    let mut ws = Replay::new();
     ws.apply(all.clone());
     for change in &all {
         let Change::Set { path, text } = change else {
@@ -330,9 +167,9 @@ fn removing_and_re_adding_every_file_round_trips() {
 
 #[test]
 fn creating_a_skill_clears_unknown_skill_and_deleting_it_brings_it_back() {
-    let mut ws = Workspace::new();
+    let mut ws = Replay::new();
     ws.apply(rich_changes());
-    let later = |ws: &Workspace| {
+    let later = |ws: &Replay| {
         ws.snapshot()
             .into_iter()
             .filter(|(path, code, _, _, message, _)| {
@@ -357,7 +194,7 @@ fn creating_a_skill_clears_unknown_skill_and_deleting_it_brings_it_back() {
 
 #[test]
 fn renaming_the_manifest_away_and_back() {
-    let mut ws = Workspace::new();
+    let mut ws = Replay::new();
     ws.apply(rich_changes());
     let full = ws.snapshot();
     assert!(!full.is_empty());
@@ -394,19 +231,19 @@ fn renaming_the_manifest_away_and_back() {
 #[test]
 fn moving_the_workspace_root_down_a_level() {
     // A manifest appearing in a subdirectory makes a nested workspace: the nearest wins.
-    let mut ws = Workspace::new();
+    let mut ws = Replay::new();
     ws.apply(rich_changes());
     let nested = parse_fixture(&with_baseline("")).remove(0);
     ws.set("/ws/skills/workspace.yaml", &nested.text);
     ws.assert_consistent("adding a manifest in skills/");
     ws.remove("/ws/skills/workspace.yaml");
     ws.assert_consistent("removing the nested manifest");
-    assert_eq!(ws.snapshot(), batch_of(rich_changes()));
+    assert_eq!(ws.snapshot(), batch_snapshot(rich_changes()));
 }
 
 #[test]
 fn edits_that_change_what_other_files_read() {
-    let mut ws = Workspace::new();
+    let mut ws = Replay::new();
     ws.apply(rich_changes());
     let full = ws.snapshot();
 
@@ -490,7 +327,7 @@ fn edits_that_change_what_other_files_read() {
 
 #[test]
 fn setting_the_same_text_twice_changes_nothing() {
-    let mut ws = Workspace::new();
+    let mut ws = Replay::new();
     ws.apply(rich_changes());
     let before = ws.snapshot();
     let changed = ws.index.apply(rich_changes());
@@ -501,7 +338,7 @@ fn setting_the_same_text_twice_changes_nothing() {
 
 #[test]
 fn removing_a_file_that_was_never_added_is_harmless() {
-    let mut ws = Workspace::new();
+    let mut ws = Replay::new();
     ws.apply(rich_changes());
     let before = ws.snapshot();
     ws.remove("/ws/skills/never-there.yaml");
@@ -515,7 +352,7 @@ fn two_workspaces_do_not_see_each_other() {
     let other: String = with_baseline("")
         .replace("//- /ws/", "//- /other/")
         .replace("- store\n", "- store\n      - fetch\n");
-    let mut ws = Workspace::new();
+    let mut ws = Replay::new();
     for change in shuffled(changes(&format!("{}{other}", rich_fixture())), 7) {
         ws.apply(vec![change]);
     }
@@ -537,7 +374,7 @@ fn two_workspaces_do_not_see_each_other() {
 // diagnostic stayed, but its message differed from a fresh batch's.
 #[test]
 fn a_suggestion_appears_when_the_closest_id_is_added_later() {
-    let mut ws = Workspace::new();
+    let mut ws = Replay::new();
     ws.apply(changes(&with_baseline(&team(
         "root:\n  id: root\n  role: root\n  skills: [store, lookupp]\n  archetype: readr\n",
     ))));
@@ -558,13 +395,13 @@ fn a_suggestion_appears_when_the_closest_id_is_added_later() {
 fn workspace_yaml_wins_over_workspace_yml_in_any_order() {
     let yml = "//- /ws/workspace.yml\napiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: ws\n  name: No servers\n";
     let all = changes(&with_baseline(yml));
-    let forward = batch_of(all.clone());
-    let reverse = batch_of(all.into_iter().rev().collect());
+    let forward = batch_snapshot(all.clone());
+    let reverse = batch_snapshot(all.into_iter().rev().collect());
     assert_eq!(forward, reverse);
-    let mut ws = Workspace::new();
+    let mut ws = Replay::new();
     ws.apply(changes(&with_baseline(yml)));
     ws.remove("/ws/workspace.yml");
-    assert_eq!(ws.snapshot(), batch_of(changes(BASELINE)));
+    assert_eq!(ws.snapshot(), batch_snapshot(changes(BASELINE)));
 }
 
 // Once a known bug (the workspace already has a `skill.duplicate-id` error): when two files
@@ -579,8 +416,8 @@ fn duplicate_skill_ids_of_different_types_do_not_depend_on_order() {
         "{llm_fetch}{}",
         team("root:\n  id: root\n  role: root\n  skills: [store, fetch]\n  requires:\n    store: [fetch]\n")
     )));
-    let forward = batch_of(all.clone());
-    let reverse = batch_of(all.into_iter().rev().collect());
+    let forward = batch_snapshot(all.clone());
+    let reverse = batch_snapshot(all.into_iter().rev().collect());
     assert_eq!(codes_of(&forward), codes_of(&reverse));
 }
 
@@ -660,14 +497,14 @@ provenance:
 #[test]
 fn made_up_skills_one_at_a_time_in_any_order_equal_one_batch() {
     let all = changes(&made_up_fixture());
-    let expected = batch_of(all.clone());
+    let expected = batch_snapshot(all.clone());
     assert!(!expected.is_empty());
     let mut orders = vec![all.clone(), all.iter().rev().cloned().collect()];
     for seed in 11..=16 {
         orders.push(shuffled(all.clone(), seed));
     }
     for (n, order) in orders.into_iter().enumerate() {
-        let mut ws = Workspace::new();
+        let mut ws = Replay::new();
         for change in order {
             ws.apply(vec![change]);
             ws.assert_consistent(&format!("order {n}"));
@@ -678,7 +515,7 @@ fn made_up_skills_one_at_a_time_in_any_order_equal_one_batch() {
 
 #[test]
 fn edits_to_what_the_runtime_makes_up() {
-    let mut ws = Workspace::new();
+    let mut ws = Replay::new();
     ws.apply(changes(&made_up_fixture()));
     let full = ws.snapshot();
     let manifest = ws.text("/ws/workspace.yaml");
@@ -738,7 +575,7 @@ fn edits_to_what_the_runtime_makes_up() {
 
 #[test]
 fn the_made_up_fixture_exercises_the_registry() {
-    let codes: Vec<(String, String)> = codes_of(&batch_of(changes(&made_up_fixture())));
+    let codes: Vec<(String, String)> = codes_of(&batch_snapshot(changes(&made_up_fixture())));
     let expect = |path: &str, code: &str| (path.to_owned(), code.to_owned());
     assert_eq!(
         codes,
@@ -762,10 +599,10 @@ fn editing_a_far_member_of_a_composed_loop_re_checks_the_whole_loop() {
     fixture.push_str(&team(
         "root:\n  id: root\n  role: root\n  skills: [store, outer]\n",
     ));
-    let mut ws = Workspace::new();
+    let mut ws = Replay::new();
     ws.apply(changes(&with_baseline(&fixture)));
     let looped = ws.snapshot();
-    let loops = |s: &Snapshot| s.iter().filter(|d| d.1 == "skill.composed-cycle").count();
+    let loops = |s: &[Found]| s.iter().filter(|d| d.1 == "skill.composed-cycle").count();
     assert_eq!(loops(&looped), 6);
     // Break the loop at its far end: every member and the grant above it must hear of it.
     let c5 = ws.text("/ws/skills/c5.yaml");
@@ -828,7 +665,7 @@ fn a_copy_and_its_original_change_independently() {
         text: skill.text.clone(),
     });
     let copy_before = snapshot(&copy);
-    assert_eq!(copy_before, batch_of(with_skill));
+    assert_eq!(copy_before, batch_snapshot(with_skill));
     assert!(skills(&copy).iter().any(|id| id == "later"));
     assert_ne!(copy_before, before);
 
@@ -859,7 +696,7 @@ fn a_copy_and_its_original_change_independently() {
 // must reach every agent that grants it, whichever file changes.
 #[test]
 fn bulk_and_abstract_grant_members_follow_their_skills() {
-    let mut ws = Workspace::new();
+    let mut ws = Replay::new();
     ws.apply(changes(&made_up_fixture()));
     let full = ws.snapshot();
     // A second match for `{category: capability, capability: second}` makes it ambiguous.

@@ -10,10 +10,6 @@ use skillgraph::diagnostic::{Diagnostic, FileId};
 use skillgraph::rules::schema::{check_schema, SchemaKind};
 use skillgraph::syntax::YamlDocument;
 
-const SHARED: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/swarmkit/schema-fixtures"
-);
 const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/schema");
 
 struct Checked {
@@ -112,16 +108,15 @@ fn failures(checked: &[Checked]) -> Vec<String> {
 
 #[test]
 fn swarmkit_schema_fixtures() {
-    let root = Path::new(SHARED);
-    if !root.is_dir() {
-        eprintln!("SKIPPED: ../shared/swarmkit not found (looked for {SHARED})");
+    let Some(root) = skillgraph::testing::shared_path("swarmkit/schema-fixtures") else {
         return;
-    }
-    let checked = check_tree(root);
+    };
+    let checked = check_tree(&root);
     assert!(
         checked.len() > 100,
-        "only {} fixtures found under {SHARED}",
-        checked.len()
+        "only {} fixtures found under {}",
+        checked.len(),
+        root.display()
     );
     for file in checked.iter().filter(|f| !f.expect_valid) {
         eprint!("{}", file.show());
@@ -134,14 +129,9 @@ fn swarmkit_schema_fixtures() {
 /// references, not shape): no `schema.*` diagnostic on any artifact in them.
 #[test]
 fn swarmkit_examples_have_no_schema_diagnostics() {
-    let root = Path::new(SHARED).with_file_name("examples");
-    if !root.is_dir() {
-        eprintln!(
-            "SKIPPED: ../shared/swarmkit not found (looked for {})",
-            root.display()
-        );
+    let Some(root) = skillgraph::testing::shared_path("swarmkit/examples") else {
         return;
-    }
+    };
     let mut stack = vec![root];
     let (mut seen, mut failures) = (0, Vec::new());
     while let Some(dir) = stack.pop() {

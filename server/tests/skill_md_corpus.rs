@@ -13,8 +13,6 @@ use skillgraph::check::check_changes;
 use skillgraph::diagnostic::Severity;
 use skillgraph::index::Change;
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
-
 const VERSION_FIELD: &[&str] = &[
     "wshobson/agents/plugins/agent-teams/skills/multi-reviewer-patterns",
     "wshobson/agents/plugins/agent-teams/skills/parallel-debugging",
@@ -89,13 +87,7 @@ fn run(root: &Path, config: Option<&str>) -> (usize, Findings) {
 }
 
 fn corpus() -> Option<PathBuf> {
-    let root = PathBuf::from(CORPUS);
-    if root.is_dir() {
-        Some(root.canonicalize().unwrap_or(root))
-    } else {
-        eprintln!("SKIPPED: ../shared/corpus not found");
-        None
-    }
+    skillgraph::testing::shared_path("corpus").map(|root| root.canonicalize().unwrap_or(root))
 }
 
 #[test]

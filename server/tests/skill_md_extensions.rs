@@ -9,6 +9,7 @@ use skillgraph::check::check_changes;
 use skillgraph::diagnostic::Severity;
 use skillgraph::index::{Change, Index, Lookup};
 use skillgraph::rules::chain::{resolve, Target};
+use skillgraph::testing::{batch_snapshot, shuffled, Replay};
 
 #[derive(Debug)]
 struct Found {
@@ -618,36 +619,6 @@ fn the_demo_shows_every_skill_md_code() {
 // ---------------------------------------------------------------------------------------------
 // incremental = batch
 
-/// Every diagnostic of an index, as comparable text.
-fn all_diagnostics(index: &Index) -> Vec<String> {
-    let mut out: Vec<String> = index
-        .files()
-        .flat_map(|f| {
-            index.diagnostics(f.id).into_iter().map(move |d| {
-                let related: Vec<String> = d
-                    .related
-                    .iter()
-                    .map(|r| {
-                        let path = &index.file(r.file).unwrap().path;
-                        format!("{}@{}", path.display(), r.range.start)
-                    })
-                    .collect();
-                format!(
-                    "{} {} {}..{} {} {:?}",
-                    f.path.display(),
-                    d.code,
-                    d.range.start,
-                    d.range.end,
-                    d.message,
-                    related
-                )
-            })
-        })
-        .collect();
-    out.sort();
-    out
-}
-
 #[test]
 fn one_file_at_a_time_in_any_order_matches_one_batch() {
     let files: Vec<(&str, String)> = vec![
@@ -672,38 +643,26 @@ fn one_file_at_a_time_in_any_order_matches_one_batch() {
             skill("top", "metadata:\n  chain: [outer]\n  max_depth: 1\n  precondition: [nope]\n"),
         ),
     ];
-    let batch = {
-        let mut index = Index::new();
-        index.apply(changes(
-            &files
-                .iter()
-                .map(|(p, t)| (*p, t.as_str()))
-                .collect::<Vec<_>>(),
-        ));
-        all_diagnostics(&index)
-    };
+    let all = changes(
+        &files
+            .iter()
+            .map(|(p, t)| (*p, t.as_str()))
+            .collect::<Vec<_>>(),
+    );
+    let batch = batch_snapshot(all.clone());
     assert!(batch.len() >= 6, "{batch:#?}");
     for seed in 0..8u64 {
-        // A deterministic permutation per seed.
-        let mut order: Vec<usize> = (0..files.len()).collect();
-        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        for i in (1..order.len()).rev() {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            order.swap(i, (state % (i as u64 + 1)) as usize);
+        let order = shuffled(all.clone(), seed);
+        let mut replay = Replay::new();
+        for change in &order {
+            replay.apply(vec![change.clone()]);
         }
-        let mut index = Index::new();
-        for &i in &order {
-            index.apply(changes(&[(files[i].0, files[i].1.as_str())]));
-        }
-        assert_eq!(all_diagnostics(&index), batch, "order {order:?}");
+        assert_eq!(replay.snapshot(), batch, "order {seed}");
         // Remove and restore one file: back to the same answer.
-        let (path, text) = &files[order[0]];
-        index.apply(vec![Change::Remove {
-            path: PathBuf::from(path),
-        }]);
-        index.apply(changes(&[(path, text.as_str())]));
-        assert_eq!(all_diagnostics(&index), batch, "after restoring {path}");
+        let path = order[0].path().to_str().unwrap().to_owned();
+        let text = replay.text(&path);
+        replay.remove(&path);
+        replay.set(&path, &text);
+        assert_eq!(replay.snapshot(), batch, "after restoring {path}");
     }
 }

@@ -468,28 +468,86 @@ mod tests {
             let n = 1 + next(30);
             let edges: Vec<(usize, usize)> =
                 (0..next(3 * n + 1)).map(|_| (next(n), next(n))).collect();
-            let ours = graph(n, &edges).components();
-            let mut theirs = petgraph::graph::DiGraph::<(), ()>::new();
-            let ids: Vec<_> = (0..n).map(|_| theirs.add_node(())).collect();
-            for &(a, b) in &edges {
-                theirs.add_edge(ids[a], ids[b], ());
+            assert_agrees_with_petgraph(n, &edges);
+        }
+    }
+
+    /// Compares our components with petgraph's Kosaraju (an independent, also iterative,
+    /// algorithm) on one graph, and our cycles with its components: one loop per cyclic
+    /// component, closed, following edges, inside that component.
+    #[track_caller]
+    fn assert_agrees_with_petgraph(n: usize, edges: &[(usize, usize)]) {
+        let g = graph(n, edges);
+        let ours = g.components();
+        let mut theirs = petgraph::graph::DiGraph::<(), ()>::new();
+        let ids: Vec<_> = (0..n).map(|_| theirs.add_node(())).collect();
+        for &(a, b) in edges {
+            theirs.add_edge(ids[a], ids[b], ());
+        }
+        let mut expected: Vec<Vec<usize>> = petgraph::algo::kosaraju_scc(&theirs)
+            .into_iter()
+            .map(|c| {
+                let mut nodes: Vec<usize> = c.into_iter().map(|i| i.index()).collect();
+                nodes.sort_unstable();
+                nodes
+            })
+            .collect();
+        expected.sort();
+        let mut got = ours.members.clone();
+        got.sort();
+        assert_eq!(got, expected, "{n} nodes, {} edges", edges.len());
+        // Dependency order: every edge goes to the same or an earlier component.
+        for &(a, b) in edges {
+            assert!(ours.of[b] <= ours.of[a]);
+        }
+        let self_loops: std::collections::HashSet<usize> = edges
+            .iter()
+            .filter(|(a, b)| a == b)
+            .map(|&(a, _)| a)
+            .collect();
+        let cyclic_components = expected
+            .iter()
+            .filter(|c| c.len() > 1 || self_loops.contains(&c[0]))
+            .count();
+        let cycles = g.cycles_of(&ours);
+        assert_eq!(cycles.len(), cyclic_components);
+        for cycle in &cycles {
+            let component = ours.of[cycle[0]];
+            for (i, &a) in cycle.iter().enumerate() {
+                let b = cycle[(i + 1) % cycle.len()];
+                assert!(g.edges[a].contains(&b), "{a} → {b} is not an edge");
+                assert_eq!(ours.of[a], component, "the loop leaves its component");
             }
-            let mut expected: Vec<Vec<usize>> = petgraph::algo::kosaraju_scc(&theirs)
-                .into_iter()
-                .map(|c| {
-                    let mut nodes: Vec<usize> = c.into_iter().map(|i| i.index()).collect();
-                    nodes.sort_unstable();
-                    nodes
-                })
-                .collect();
-            expected.sort();
-            let mut got = ours.members.clone();
-            got.sort();
-            assert_eq!(got, expected, "edges {edges:?}");
-            // Dependency order: every edge goes to the same or an earlier component.
-            for &(a, b) in &edges {
-                assert!(ours.of[b] <= ours.of[a]);
-            }
+        }
+    }
+
+    #[test]
+    fn same_partition_as_petgraph_on_large_graphs() {
+        let n = 20_000;
+        let chain: Vec<(usize, usize)> = (1..n).map(|i| (i - 1, i)).collect();
+        assert_agrees_with_petgraph(n, &chain);
+        let mut ring = chain.clone();
+        ring.push((n - 1, 0));
+        assert_agrees_with_petgraph(n, &ring);
+        // A chain folded back every hundred nodes: two hundred tangles in a row, and the
+        // reverse chain (each node pointing at the one before).
+        let mut folded = chain.clone();
+        folded.extend((0..n / 100).map(|k| (100 * k + 99, 100 * k)));
+        assert_agrees_with_petgraph(n, &folded);
+        let reversed: Vec<(usize, usize)> = (1..n).map(|i| (i, i - 1)).collect();
+        assert_agrees_with_petgraph(n, &reversed);
+        // Random graphs, sparse and denser, with self loops and repeated edges.
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move |bound: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % bound as u64) as usize
+        };
+        for per_node in [1, 2, 3] {
+            let edges: Vec<(usize, usize)> =
+                (0..per_node * n).map(|_| (next(n), next(n))).collect();
+            assert_agrees_with_petgraph(n, &edges);
         }
     }
 

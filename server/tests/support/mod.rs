@@ -1,114 +1,26 @@
 //! Test support shared by the integration tests: rust-analyzer style fixtures, a one-call
 //! `check`, and a minimal valid SwarmKit workspace that each test only amends.
 //!
-//! A fixture is one string holding several files, each introduced by a `//- /path` line:
-//!
-//! ```text
-//! //- /ws/workspace.yaml
-//! apiVersion: swarmkit/v1
-//! ...
-//! //- /ws/skills/a.yaml
-//! ...
-//! ```
-//!
-//! The common indentation of the whole fixture is removed first, so fixtures can be indented
-//! with the test code. Paths are virtual: the engine does no I/O.
+//! Fixtures are the crate's one format (`//- /path` starts a file, `$0` marks a cursor), parsed
+//! by `skillgraph::testing`, which is re-exported here with its batch-versus-incremental
+//! harness. Paths are virtual: the engine does no I/O.
 
 // Each test binary uses a different subset of these helpers.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use skillgraph::check::{check_changes, CheckOutcome};
 use skillgraph::diagnostic::Diagnostic;
-use skillgraph::index::{Change, Index};
+use skillgraph::index::Index;
+pub use skillgraph::testing::{
+    assert_any_order_equals_batch, batch_snapshot, changes, changes_of, index_of, parse,
+    parse_fixture, render_fixture, shuffled, snapshot, trim_indent, FixtureFile, Found, Replay,
+};
 
 /// The root of the baseline workspace.
 pub const WS: &str = "/ws";
-
-/// One file of a parsed fixture.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FixtureFile {
-    pub path: String,
-    pub text: String,
-}
-
-/// Removes the indentation common to every non-blank line, and one leading newline.
-pub fn trim_indent(text: &str) -> String {
-    let text = text.strip_prefix('\n').unwrap_or(text);
-    let indent = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.len() - l.trim_start_matches(' ').len())
-        .min()
-        .unwrap_or(0);
-    let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
-        if line.trim().is_empty() {
-            // Keep the line break of blank lines, drop their spaces.
-            if line.ends_with('\n') {
-                out.push('\n');
-            }
-        } else {
-            out.push_str(&line[indent.min(line.len())..]);
-        }
-    }
-    out
-}
-
-/// Splits a fixture into its files, in order. Text before the first `//- ` line must be blank.
-pub fn parse_fixture(fixture: &str) -> Vec<FixtureFile> {
-    let fixture = trim_indent(fixture);
-    let mut files: Vec<FixtureFile> = Vec::new();
-    for line in fixture.split_inclusive('\n') {
-        if let Some(path) = line.strip_prefix("//- ") {
-            let path = path.trim();
-            assert!(
-                path.starts_with('/'),
-                "fixture paths are absolute, got `{path}`"
-            );
-            files.push(FixtureFile {
-                path: path.to_owned(),
-                text: String::new(),
-            });
-        } else if let Some(file) = files.last_mut() {
-            file.text.push_str(line);
-        } else {
-            assert!(
-                line.trim().is_empty(),
-                "fixture text before the first `//- /path` line: {line:?}"
-            );
-        }
-    }
-    files
-}
-
-/// Writes files back as a fixture string (the inverse of [`parse_fixture`]).
-pub fn render_fixture(files: &[FixtureFile]) -> String {
-    let mut out = String::new();
-    for file in files {
-        out.push_str("//- ");
-        out.push_str(&file.path);
-        out.push('\n');
-        out.push_str(&file.text);
-        if !file.text.ends_with('\n') {
-            out.push('\n');
-        }
-    }
-    out
-}
-
-/// The changes that index every file of a fixture.
-pub fn changes(fixture: &str) -> Vec<Change> {
-    parse_fixture(fixture)
-        .into_iter()
-        .map(|f| Change::Set {
-            path: PathBuf::from(f.path),
-            text: f.text,
-        })
-        .collect()
-}
 
 /// Indexes a fixture in one batch.
 pub fn run(fixture: &str) -> CheckOutcome {

@@ -4,27 +4,8 @@ use std::process::Command;
 use expect_test::{expect, expect_file};
 
 use super::*;
-use crate::index::{Change, Index};
-
-/// An index of the files of `text`: `//- /path` starts a file.
-fn index_of(text: &str) -> Index {
-    let mut files: Vec<(PathBuf, String)> = Vec::new();
-    for line in text.split_inclusive('\n') {
-        if let Some(path) = line.strip_prefix("//- ") {
-            files.push((PathBuf::from(path.trim()), String::new()));
-        } else if let Some((_, body)) = files.last_mut() {
-            body.push_str(line);
-        }
-    }
-    let mut index = Index::new();
-    index.apply(
-        files
-            .into_iter()
-            .map(|(path, text)| Change::Set { path, text })
-            .collect(),
-    );
-    index
-}
+use crate::index::Index;
+use crate::testing::index_of;
 
 fn everything(index: &Index) -> OrderingGraph {
     build(index, &selection("/", None, None)).expect("no narrowing")
