@@ -3,7 +3,8 @@
 // Every filter is a file pattern, never a bare language id: claiming `yaml` or `markdown`
 // wholesale would send every YAML and Markdown file to skillgraph, and the point is to sit beside
 // yaml-language-server and the Markdown extensions, not to replace them. No `vscode` import, so
-// the patterns can be unit tested.
+// the patterns can be unit tested. The server's table of the files it reads
+// (`server/src/index/classify.rs`, `OUR_FILES`) is checked against these patterns by a test there.
 
 /** The artifact directories of a SwarmKit workspace (SPEC §2). */
 export const SWARMKIT_ARTIFACT_DIRS = [
@@ -32,6 +33,9 @@ export function documentSelector(): PatternFilter[] {
     { scheme: 'file', pattern: '**/SKILL.md' },
     { scheme: 'file', pattern: `**/{${SWARMKIT_ARTIFACT_DIRS.join(',')}}/**/*.{yaml,yml}` },
     { scheme: 'file', pattern: '**/workspace.{yaml,yml}' },
+    // The property files `${…}` references read (`.yaml` only, as the runtime reads them).
+    { scheme: 'file', pattern: '**/workspace.env.yaml' },
+    { scheme: 'file', pattern: '**/workspace.env.*.yaml' },
     { scheme: 'file', pattern: '**/skillgraph.toml' },
   ];
 }

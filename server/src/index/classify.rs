@@ -11,6 +11,140 @@ use crate::model::swarmkit::ArtifactKind;
 /// Directories never looked into, wherever they are.
 pub const SKIPPED_DIRECTORIES: &[&str] = &[".git", "node_modules", "target", ".swarmkit"];
 
+/// A skill's own file.
+pub const SKILL_MD: &str = "SKILL.md";
+/// Our configuration file.
+pub const CONFIG_FILE: &str = "skillgraph.toml";
+/// The extensions of YAML files (SwarmKit reads both).
+pub const YAML_EXTENSIONS: &[&str] = &["yaml", "yml"];
+/// The extension of JSON files.
+pub const JSON_EXTENSIONS: &[&str] = &["json"];
+/// The names of a SwarmKit workspace's manifest, the file that makes its folder a workspace.
+pub const MANIFEST_NAMES: [&str; 2] = ["workspace.yaml", "workspace.yml"];
+
+/// How a file we read is recognised by its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Name {
+    Exactly(&'static str),
+    /// `*.<extension>`, for any of these.
+    Extensions(&'static [&'static str]),
+}
+
+/// Which of the files of a row an editor hands the server as documents (the VS Code
+/// extension's document selector, `editors/vscode/src/selectors.ts`, checked against this).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InEditor {
+    /// Every file of the row.
+    All,
+    /// Only the YAML files SwarmKit reads: manifests, property files and artifact directories
+    /// (claiming every YAML file would take them all from the YAML extensions).
+    SwarmKitOnly,
+    /// None: the server reads them from disk (a `.json` file matters only when a config names
+    /// it, and claiming every one would put us beside every JSON editor).
+    None,
+}
+
+/// One kind of file we read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OurFile {
+    pub name: Name,
+    pub in_editor: InEditor,
+}
+
+/// Which files are ours, decided by name: discovery reads exactly these, the language server
+/// watches exactly these (its globs are made from the rows) and treats an opened document of one
+/// of them outside every root as a stray to bring its root in, and [`classify`] gives each a
+/// role (or none: a YAML file outside every workspace). Every other file is only a name in a
+/// skill's folder listing.
+pub const OUR_FILES: [OurFile; 4] = [
+    OurFile {
+        name: Name::Extensions(YAML_EXTENSIONS),
+        in_editor: InEditor::SwarmKitOnly,
+    },
+    OurFile {
+        name: Name::Exactly(SKILL_MD),
+        in_editor: InEditor::All,
+    },
+    OurFile {
+        name: Name::Exactly(CONFIG_FILE),
+        in_editor: InEditor::All,
+    },
+    // Saved MCP `tools/list` results a config names, and `output_schema` files: which ones is
+    // only known once the configs and topologies are read, so all are handed in.
+    OurFile {
+        name: Name::Extensions(JSON_EXTENSIONS),
+        in_editor: InEditor::None,
+    },
+];
+
+impl Name {
+    fn matches(self, path: &Path) -> bool {
+        match self {
+            Name::Exactly(name) => path.file_name().is_some_and(|n| n == name),
+            Name::Extensions(extensions) => path
+                .extension()
+                .is_some_and(|e| extensions.iter().any(|x| e == *x)),
+        }
+    }
+
+    /// The watch glob of this name, anywhere below a root.
+    fn glob(self) -> String {
+        match self {
+            Name::Exactly(name) => format!("**/{name}"),
+            Name::Extensions([extension]) => format!("**/*.{extension}"),
+            Name::Extensions(extensions) => format!("**/*.{{{}}}", extensions.join(",")),
+        }
+    }
+}
+
+/// True for a file whose name says it may be ours (a row of [`OUR_FILES`]); where it is decides
+/// the rest ([`classify`]).
+pub fn may_be_ours(path: &Path) -> bool {
+    OUR_FILES.iter().any(|row| row.name.matches(path))
+}
+
+/// The globs of every file we read, for a client's file watcher.
+pub fn watch_globs() -> Vec<String> {
+    OUR_FILES.iter().map(|row| row.name.glob()).collect()
+}
+
+/// The patterns of the files an editor should hand the server as documents (VS Code's document
+/// selector), made from [`OUR_FILES`], the manifest and property file names and the artifact
+/// directories of [`crate::model::swarmkit::KINDS`].
+pub fn editor_document_patterns() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut yaml: Vec<&str> = Vec::new();
+    for row in OUR_FILES {
+        match (row.in_editor, row.name) {
+            (InEditor::All, name) => out.push(name.glob()),
+            (InEditor::SwarmKitOnly, Name::Extensions(extensions)) => yaml.extend(extensions),
+            (InEditor::SwarmKitOnly, Name::Exactly(name)) => out.push(format!("**/{name}")),
+            (InEditor::None, _) => {}
+        }
+    }
+    if !yaml.is_empty() {
+        let extensions = yaml.join(",");
+        let directories: Vec<&str> = ArtifactKind::artifact_directories().collect();
+        out.push(format!(
+            "**/{{{}}}/**/*.{{{extensions}}}",
+            directories.join(",")
+        ));
+        let stems: Vec<&str> = MANIFEST_NAMES
+            .iter()
+            .filter_map(|name| name.split_once('.').map(|(stem, _)| stem))
+            .collect();
+        debug_assert!(stems.iter().all(|s| *s == stems[0]));
+        out.push(format!("**/{}.{{{extensions}}}", stems[0]));
+        // Property files: `.yaml` only, as the runtime reads them (see `env_variant`).
+        out.push(format!("**/{ENV_FILE_STEM}.yaml"));
+        out.push(format!("**/{ENV_FILE_STEM}.*.yaml"));
+    }
+    out
+}
+
+/// A workspace's property files are `<stem>.yaml` and `<stem>.<variant>.yaml`.
+const ENV_FILE_STEM: &str = "workspace.env";
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FileRole {
     /// `workspace.yaml` itself.
@@ -48,16 +182,16 @@ impl FileRole {
 }
 
 pub fn is_yaml(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "yaml" || e == "yml")
+    Name::Extensions(YAML_EXTENSIONS).matches(path)
 }
 
 pub fn is_json(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "json")
+    Name::Extensions(JSON_EXTENSIONS).matches(path)
 }
 
 pub fn is_workspace_manifest(path: &Path) -> bool {
     path.file_name()
-        .is_some_and(|n| n == "workspace.yaml" || n == "workspace.yml")
+        .is_some_and(|n| MANIFEST_NAMES.iter().any(|manifest| n == *manifest))
 }
 
 /// True when a file or directory name starts with `.` (hidden), whatever its other bytes.
@@ -71,10 +205,10 @@ pub fn classify(path: &Path, workspace_of: impl Fn(&Path) -> Option<FileId>) -> 
     let Some(name) = path.file_name() else {
         return FileRole::Unrelated;
     };
-    if name == "SKILL.md" {
+    if name == SKILL_MD {
         return FileRole::SkillMd;
     }
-    if name == "skillgraph.toml" {
+    if name == CONFIG_FILE {
         return FileRole::Config;
     }
     if is_json(path) {
@@ -107,7 +241,7 @@ pub fn classify(path: &Path, workspace_of: impl Fn(&Path) -> Option<FileId>) -> 
 /// `resolver/_env_config.py` looks for exactly these names; `.yml` is not read).
 pub fn env_variant(name: &OsStr) -> Option<Option<String>> {
     let name = name.to_str()?;
-    let rest = name.strip_prefix("workspace.env")?.strip_suffix(".yaml")?;
+    let rest = name.strip_prefix(ENV_FILE_STEM)?.strip_suffix(".yaml")?;
     match rest {
         "" => Some(None),
         _ => rest
@@ -150,6 +284,113 @@ fn swarmkit_role(workspace: FileId, below_reversed: &[&OsStr], name: &OsStr) -> 
 mod tests {
     use super::*;
     use std::path::PathBuf;
+
+    /// The quoted strings (`'…'` or `` `…` ``) of a piece of TypeScript, in order.
+    fn quoted(text: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut rest = text;
+        while let Some(start) = rest.find(['\'', '`']) {
+            let quote = rest[start..].chars().next().unwrap();
+            let after = &rest[start + 1..];
+            let end = after.find(quote).expect("a closed string");
+            out.push(&after[..end]);
+            rest = &after[end + 1..];
+        }
+        out
+    }
+
+    #[test]
+    fn the_vscode_selectors_claim_what_the_table_says_editors_hand_in() {
+        // The extension's selectors are TypeScript; the project reads them as text, the way the
+        // extension's own unit tests (`selectors.test.ts`) exercise them.
+        let source = include_str!("../../../editors/vscode/src/selectors.ts");
+        let list = source
+            .split_once("SWARMKIT_ARTIFACT_DIRS = [")
+            .and_then(|(_, rest)| rest.split_once(']'))
+            .expect("selectors.ts lists SWARMKIT_ARTIFACT_DIRS")
+            .0;
+        let directories = quoted(list);
+        let expected: Vec<&str> = ArtifactKind::artifact_directories().collect();
+        assert_eq!(
+            directories, expected,
+            "SWARMKIT_ARTIFACT_DIRS in selectors.ts"
+        );
+
+        let selector = source
+            .split_once("export function documentSelector")
+            .expect("selectors.ts defines documentSelector")
+            .1;
+        let mut patterns: Vec<String> = selector
+            .split("pattern: ")
+            .skip(1)
+            .map(|after| {
+                quoted(after)[0].replace(
+                    "${SWARMKIT_ARTIFACT_DIRS.join(',')}",
+                    &directories.join(","),
+                )
+            })
+            .collect();
+        let mut ours = editor_document_patterns();
+        patterns.sort();
+        ours.sort();
+        assert_eq!(patterns, ours, "documentSelector() in selectors.ts");
+    }
+
+    #[test]
+    fn the_table_decides_what_may_be_ours_and_what_is_watched() {
+        for path in [
+            "/a/SKILL.md",
+            "/a/skillgraph.toml",
+            "/a/x.yaml",
+            "/a/x.yml",
+            "/a/t.json",
+        ] {
+            assert!(may_be_ours(Path::new(path)), "{path}");
+        }
+        for path in [
+            "/a/skill.md",
+            "/a/README.md",
+            "/a/Cargo.toml",
+            "/a/x.yaml.bak",
+            "/a",
+        ] {
+            assert!(!may_be_ours(Path::new(path)), "{path}");
+        }
+        assert_eq!(
+            watch_globs(),
+            [
+                "**/*.{yaml,yml}",
+                "**/SKILL.md",
+                "**/skillgraph.toml",
+                "**/*.json"
+            ]
+        );
+        // What an editor hands in is ours, and not every YAML or JSON file is handed in.
+        let mut editor = globset::GlobSetBuilder::new();
+        for pattern in editor_document_patterns() {
+            editor.add(globset::Glob::new(&pattern).unwrap());
+        }
+        let editor = editor.build().unwrap();
+        for path in [
+            "/r/.claude/skills/a/SKILL.md",
+            "/r/skillgraph.toml",
+            "/r/ws/workspace.yml",
+            "/r/ws/workspace.env.yaml",
+            "/r/ws/workspace.env.prod.yaml",
+            "/r/ws/schedules/nightly.yaml",
+            "/r/ws/skills/group/a.yml",
+        ] {
+            assert!(editor.is_match(path), "{path}");
+            assert!(may_be_ours(Path::new(path)), "{path}");
+        }
+        for path in [
+            "/r/.github/workflows/ci.yaml",
+            "/r/package.json",
+            "/r/README.md",
+        ] {
+            assert!(!editor.is_match(path), "{path}");
+        }
+    }
 
     fn role(path: &str) -> FileRole {
         let root = PathBuf::from("/w");

@@ -7,17 +7,12 @@ use tower_lsp_server::ls_types::*;
 
 use super::state::lock;
 use super::{convert, Backend, CLIENT_ANSWER_WAIT};
-use crate::index::Change;
+use crate::index::{classify, Change};
 
-/// A file discovery would have picked up: a YAML file, a SKILL.md or a config, outside the
-/// directories never looked into (`.git`, `node_modules`, `target`).
+/// A file discovery would have picked up: one of `classify::OUR_FILES`, outside the directories
+/// never looked into (`classify::SKIPPED_DIRECTORIES`).
 pub fn may_be_ours(roots: &[PathBuf], path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    !in_skipped_directory(roots, path)
-        && (name == "SKILL.md"
-            || name == "skillgraph.toml"
-            || crate::index::classify::is_yaml(path)
-            || crate::index::classify::is_json(path))
+    !in_skipped_directory(roots, path) && classify::may_be_ours(path)
 }
 
 /// True below `.git`, `node_modules` or `target` inside a root (the root's own location does
@@ -30,7 +25,7 @@ pub fn in_skipped_directory(roots: &[PathBuf], path: &Path) -> bool {
     relative.components().any(|c| {
         c.as_os_str()
             .to_str()
-            .is_some_and(|c| crate::index::classify::SKIPPED_DIRECTORIES.contains(&c))
+            .is_some_and(|c| classify::SKIPPED_DIRECTORIES.contains(&c))
     })
 }
 
@@ -58,7 +53,7 @@ fn skill_folders_to_list(
                 .filter(|dir| index.skill_files(dir).is_some())
                 .map(Path::to_owned),
         );
-        if appeared && path.file_name().is_some_and(|n| n == "SKILL.md") {
+        if appeared && path.file_name().is_some_and(|n| n == classify::SKILL_MD) {
             dirs.extend(path.parent().map(Path::to_owned));
         }
     }
@@ -201,18 +196,13 @@ impl Backend {
             self.watch_roots_ourselves();
             return;
         }
-        let mut watchers: Vec<FileSystemWatcher> = [
-            "**/*.{yaml,yml}",
-            "**/SKILL.md",
-            "**/skillgraph.toml",
-            "**/*.json",
-        ]
-        .into_iter()
-        .map(|glob| FileSystemWatcher {
-            glob_pattern: GlobPattern::String(glob.to_owned()),
-            kind: None,
-        })
-        .collect();
+        let mut watchers: Vec<FileSystemWatcher> = classify::watch_globs()
+            .into_iter()
+            .map(|glob| FileSystemWatcher {
+                glob_pattern: GlobPattern::String(glob),
+                kind: None,
+            })
+            .collect();
         // Any file appearing or going may be one a skill links to (names only: no changes).
         watchers.push(FileSystemWatcher {
             glob_pattern: GlobPattern::String("**/*".to_owned()),

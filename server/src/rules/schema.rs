@@ -17,6 +17,7 @@ use serde_json::Value;
 
 use super::catalogue::RuleDoc;
 use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::model::swarmkit::ArtifactKind;
 use crate::syntax::Node;
 
 /// The diagnostic codes, in one place. They follow SwarmKit's `schema.<what>` naming.
@@ -38,38 +39,45 @@ mod codes {
     pub const VIOLATION: &str = "schema.other";
 }
 
-/// The artifact kinds that have a bundled schema.
+/// What a bundled schema describes: an artifact of one of the SwarmKit kinds (their facts are
+/// the model's one table, `model::swarmkit::KINDS`), or one of the two shapes that are not files
+/// of a workspace directory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SchemaKind {
-    Workspace,
-    Topology,
-    Skill,
-    Archetype,
-    Trigger,
-    Funnel,
-    Contract,
-    RoleRegistry,
-    ExecutorAdapter,
+    Artifact(ArtifactKind),
     /// Not a file of its own (no `apiVersion`/`kind`): the shape of an approval gate's policy,
     /// embedded in other artifacts.
     ApprovalPolicy,
     ModelProvider,
 }
 
+impl From<ArtifactKind> for SchemaKind {
+    fn from(kind: ArtifactKind) -> SchemaKind {
+        SchemaKind::Artifact(kind)
+    }
+}
+
 impl SchemaKind {
-    pub const ALL: [SchemaKind; 11] = [
-        SchemaKind::Workspace,
-        SchemaKind::Topology,
-        SchemaKind::Skill,
-        SchemaKind::Archetype,
-        SchemaKind::Trigger,
-        SchemaKind::Funnel,
-        SchemaKind::Contract,
-        SchemaKind::RoleRegistry,
-        SchemaKind::ExecutorAdapter,
-        SchemaKind::ApprovalPolicy,
-        SchemaKind::ModelProvider,
-    ];
+    pub const ALL: [SchemaKind; ArtifactKind::ALL.len() + 2] = {
+        let mut all = [SchemaKind::ApprovalPolicy; ArtifactKind::ALL.len() + 2];
+        let mut i = 0;
+        while i < ArtifactKind::ALL.len() {
+            all[i] = SchemaKind::Artifact(ArtifactKind::ALL[i]);
+            i += 1;
+        }
+        all[i] = SchemaKind::ApprovalPolicy;
+        all[i + 1] = SchemaKind::ModelProvider;
+        all
+    };
+
+    /// The position of this kind in [`SchemaKind::ALL`].
+    fn slot(self) -> usize {
+        match self {
+            SchemaKind::Artifact(kind) => kind as usize,
+            SchemaKind::ApprovalPolicy => ArtifactKind::ALL.len(),
+            SchemaKind::ModelProvider => ArtifactKind::ALL.len() + 1,
+        }
+    }
 
     /// The kind a YAML `kind:` value names (exactly the schemas' `kind` constants).
     pub fn from_kind_field(kind: &str) -> Option<SchemaKind> {
@@ -80,34 +88,18 @@ impl SchemaKind {
 
     /// The `kind:` value of this artifact; `None` for the approval policy, which has none.
     pub fn kind_field(self) -> Option<&'static str> {
-        Some(match self {
-            SchemaKind::Workspace => "Workspace",
-            SchemaKind::Topology => "Topology",
-            SchemaKind::Skill => "Skill",
-            SchemaKind::Archetype => "Archetype",
-            SchemaKind::Trigger => "Trigger",
-            SchemaKind::Funnel => "Funnel",
-            SchemaKind::Contract => "Contract",
-            SchemaKind::RoleRegistry => "RoleRegistry",
-            SchemaKind::ExecutorAdapter => "ExecutorAdapter",
-            SchemaKind::ModelProvider => "ModelProvider",
-            SchemaKind::ApprovalPolicy => return None,
-        })
+        match self {
+            SchemaKind::Artifact(kind) => Some(kind.kind_field()),
+            SchemaKind::ModelProvider => Some("ModelProvider"),
+            SchemaKind::ApprovalPolicy => None,
+        }
     }
 
     /// The schema's file stem, as SwarmKit names it (`role-registry`), which is also the name of
     /// its folder of test fixtures.
     pub fn schema_name(self) -> &'static str {
         match self {
-            SchemaKind::Workspace => "workspace",
-            SchemaKind::Topology => "topology",
-            SchemaKind::Skill => "skill",
-            SchemaKind::Archetype => "archetype",
-            SchemaKind::Trigger => "trigger",
-            SchemaKind::Funnel => "funnel",
-            SchemaKind::Contract => "contract",
-            SchemaKind::RoleRegistry => "role-registry",
-            SchemaKind::ExecutorAdapter => "executor-adapter",
+            SchemaKind::Artifact(kind) => kind.schema_name(),
             SchemaKind::ApprovalPolicy => "approval-policy",
             SchemaKind::ModelProvider => "model-provider",
         }
@@ -127,24 +119,31 @@ impl SchemaKind {
         }
     }
 
+    /// The bundled schema text, by file stem: the one place a schema file is named.
     fn source(self) -> &'static str {
-        match self {
-            SchemaKind::Workspace => include_str!("../../schemas/workspace.schema.json"),
-            SchemaKind::Topology => include_str!("../../schemas/topology.schema.json"),
-            SchemaKind::Skill => include_str!("../../schemas/skill.schema.json"),
-            SchemaKind::Archetype => include_str!("../../schemas/archetype.schema.json"),
-            SchemaKind::Trigger => include_str!("../../schemas/trigger.schema.json"),
-            SchemaKind::Funnel => include_str!("../../schemas/funnel.schema.json"),
-            SchemaKind::Contract => include_str!("../../schemas/contract.schema.json"),
-            SchemaKind::RoleRegistry => include_str!("../../schemas/role-registry.schema.json"),
-            SchemaKind::ExecutorAdapter => {
-                include_str!("../../schemas/executor-adapter.schema.json")
-            }
-            SchemaKind::ApprovalPolicy => {
-                include_str!("../../schemas/approval-policy.schema.json")
-            }
-            SchemaKind::ModelProvider => include_str!("../../schemas/model-provider.schema.json"),
+        macro_rules! bundled {
+            ($($stem:literal),* $(,)?) => {
+                match self.schema_name() {
+                    $($stem => include_str!(concat!("../../schemas/", $stem, ".schema.json")),)*
+                    // Caught by `every_bundled_schema_compiles_and_kinds_round_trip`: a stem with no
+                    // bundled file.
+                    _ => "",
+                }
+            };
         }
+        bundled!(
+            "workspace",
+            "topology",
+            "skill",
+            "archetype",
+            "trigger",
+            "funnel",
+            "contract",
+            "role-registry",
+            "executor-adapter",
+            "approval-policy",
+            "model-provider",
+        )
     }
 }
 
@@ -170,7 +169,7 @@ fn compile(kind: SchemaKind) -> Result<Compiled, String> {
 fn compiled(kind: SchemaKind) -> Option<&'static Compiled> {
     static CACHE: [OnceLock<Option<Compiled>>; SchemaKind::ALL.len()] =
         [const { OnceLock::new() }; SchemaKind::ALL.len()];
-    CACHE[kind as usize]
+    CACHE[kind.slot()]
         .get_or_init(|| {
             let result = compile(kind);
             debug_assert!(
@@ -345,14 +344,14 @@ provenance:
   version: 1.0.0
 ";
 
-    fn check(kind: SchemaKind, text: &str) -> Vec<Diagnostic> {
+    fn check(kind: impl Into<SchemaKind>, text: &str) -> Vec<Diagnostic> {
         let doc = YamlDocument::parse(text, 0);
         assert!(
             doc.errors.is_empty(),
             "fixture does not parse: {:?}",
             doc.errors
         );
-        check_schema(kind, doc.root().expect("a root"), FileId(0))
+        check_schema(kind.into(), doc.root().expect("a root"), FileId(0))
     }
 
     fn slice(text: &str, range: TextRange) -> &str {
@@ -361,7 +360,7 @@ provenance:
 
     /// Asserts exactly one diagnostic, with this code, on this text, and returns its message.
     #[track_caller]
-    fn single(kind: SchemaKind, text: &str, code: &str, on: &str) -> String {
+    fn single(kind: impl Into<SchemaKind>, text: &str, code: &str, on: &str) -> String {
         let diagnostics = check(kind, text);
         let shown: Vec<_> = diagnostics
             .iter()
@@ -399,7 +398,7 @@ provenance:
 
     #[test]
     fn valid_skill_is_silent() {
-        assert_eq!(check(SchemaKind::Skill, SKILL), vec![]);
+        assert_eq!(check(ArtifactKind::Skill, SKILL), vec![]);
     }
 
     #[test]
@@ -428,7 +427,7 @@ provenance:
     #[test]
     fn required_field_at_root_is_on_kind() {
         let text = SKILL.replace("category: capability\n", "");
-        let message = single(SchemaKind::Skill, &text, "schema.required-field", "kind");
+        let message = single(ArtifactKind::Skill, &text, "schema.required-field", "kind");
         assert!(message.contains("`category`"), "{message}");
         assert!(
             message.contains("capability, decision, coordination, persistence"),
@@ -440,7 +439,7 @@ provenance:
     fn required_field_in_a_mapping_is_on_its_key() {
         let text = skill_with("  version: 1.0.0\n", "");
         let message = single(
-            SchemaKind::Skill,
+            ArtifactKind::Skill,
             &text,
             "schema.required-field",
             "provenance",
@@ -466,7 +465,7 @@ provenance:
     #[test]
     fn conditional_requirement_says_when() {
         let text = SKILL.replace("category: capability", "category: decision");
-        let message = single(SchemaKind::Skill, &text, "schema.required-field", "kind");
+        let message = single(ArtifactKind::Skill, &text, "schema.required-field", "kind");
         assert!(
             message.contains("`outputs`") && message.contains("`category` is `decision`"),
             "{message}"
@@ -476,7 +475,7 @@ provenance:
     #[test]
     fn type_mismatch_is_on_the_value() {
         let text = skill_with("  name: Say hello", "  name: [a, b]");
-        let message = single(SchemaKind::Skill, &text, "schema.type-mismatch", "[a, b]");
+        let message = single(ArtifactKind::Skill, &text, "schema.type-mismatch", "[a, b]");
         assert!(
             message.contains("must be a string; found a list"),
             "{message}"
@@ -486,7 +485,7 @@ provenance:
     #[test]
     fn empty_value_of_wrong_type_is_on_its_key() {
         let text = skill_with("  name: Say hello", "  name:");
-        let message = single(SchemaKind::Skill, &text, "schema.type-mismatch", "name");
+        let message = single(ArtifactKind::Skill, &text, "schema.type-mismatch", "name");
         assert!(message.contains("found an empty value"), "{message}");
     }
 
@@ -494,7 +493,7 @@ provenance:
     fn pattern_mismatch_is_on_the_value() {
         let text = skill_with("id: say-hello", "id: Say_Hello");
         let message = single(
-            SchemaKind::Skill,
+            ArtifactKind::Skill,
             &text,
             "schema.pattern-mismatch",
             "Say_Hello",
@@ -509,7 +508,7 @@ provenance:
     fn enum_mismatch_lists_values_and_suggests() {
         let text = skill_with("category: capability", "category: capabilty");
         let message = single(
-            SchemaKind::Skill,
+            ArtifactKind::Skill,
             &text,
             "schema.enum-mismatch",
             "capabilty",
@@ -525,7 +524,7 @@ provenance:
     fn const_mismatch_is_on_the_value() {
         let text = skill_with("apiVersion: swarmkit/v1", "apiVersion: swarmkit/v2");
         let message = single(
-            SchemaKind::Skill,
+            ArtifactKind::Skill,
             &text,
             "schema.const-mismatch",
             "swarmkit/v2",
@@ -539,7 +538,7 @@ provenance:
             "  authored_by: human",
             "  authored_by: human\n  vendr: acme",
         );
-        let message = single(SchemaKind::Skill, &text, "schema.unknown-field", "vendr");
+        let message = single(ArtifactKind::Skill, &text, "schema.unknown-field", "vendr");
         assert!(message.contains("did you mean `vendor`?"), "{message}");
         assert!(message.contains("`registry`"), "{message}");
     }
@@ -547,7 +546,7 @@ provenance:
     #[test]
     fn unknown_field_at_root() {
         let text = format!("{SKILL}extra: 1\n");
-        let message = single(SchemaKind::Skill, &text, "schema.unknown-field", "extra");
+        let message = single(ArtifactKind::Skill, &text, "schema.unknown-field", "extra");
         assert!(message.contains("in this Skill"), "{message}");
     }
 
@@ -557,7 +556,7 @@ provenance:
             "  type: mcp_tool\n  server: greeter\n  tool: hello",
             "  type: composed\n  composes: []",
         );
-        let message = single(SchemaKind::Skill, &text, "schema.array-size", "[]");
+        let message = single(ArtifactKind::Skill, &text, "schema.array-size", "[]");
         assert!(
             message.contains("at least 1 item; found an empty list"),
             "{message}"
@@ -570,7 +569,7 @@ provenance:
             "description: Greets the person who asked.",
             "description: Hi",
         );
-        let message = single(SchemaKind::Skill, &text, "schema.length", "Hi");
+        let message = single(ArtifactKind::Skill, &text, "schema.length", "Hi");
         assert!(
             message.contains("at least 10 characters long; found 2"),
             "{message}"
@@ -587,7 +586,7 @@ provenance:
     #[test]
     fn unique_items_marks_the_repeat() {
         let text = format!("{SKILL}requires_credentials: [gh, jira, gh]\n");
-        let diagnostics = check(SchemaKind::Skill, &text);
+        let diagnostics = check(ArtifactKind::Skill, &text);
         assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
         assert_eq!(diagnostics[0].code, "schema.other");
         let second_gh = text.rfind("gh").unwrap() as u32;
@@ -604,13 +603,13 @@ provenance:
             "  version: 1.0.0",
             "  version: 1.0.0\n  authored_date: 2025-13-45",
         );
-        let message = single(SchemaKind::Skill, &text, "schema.format", "2025-13-45");
+        let message = single(ArtifactKind::Skill, &text, "schema.format", "2025-13-45");
         assert!(message.contains("YYYY-MM-DD"), "{message}");
         let text = skill_with(
             "  version: 1.0.0",
             "  version: 1.0.0\n  authored_date: 2025-01-31",
         );
-        assert_eq!(check(SchemaKind::Skill, &text), vec![]);
+        assert_eq!(check(ArtifactKind::Skill, &text), vec![]);
     }
 
     #[test]
@@ -635,19 +634,19 @@ provenance:
   version: 0.1.0
 ";
         single(
-            SchemaKind::ExecutorAdapter,
+            ArtifactKind::ExecutorAdapter,
             text,
             "schema.object-size",
             "{}",
         );
         let valid = text.replace("  auth:\n    modes: {}\n", "");
-        assert_eq!(check(SchemaKind::ExecutorAdapter, &valid), vec![]);
+        assert_eq!(check(ArtifactKind::ExecutorAdapter, &valid), vec![]);
     }
 
     #[test]
     fn one_of_by_discriminator_reports_the_chosen_branch() {
         let text = skill_with("  tool: hello", "  tol: hello");
-        let diagnostics = check(SchemaKind::Skill, &text);
+        let diagnostics = check(ArtifactKind::Skill, &text);
         let found: Vec<_> = diagnostics
             .iter()
             .map(|d| (d.code, slice(&text, d.range)))
@@ -675,7 +674,12 @@ provenance:
     #[test]
     fn one_of_with_unknown_discriminator_is_an_enum_mismatch() {
         let text = skill_with("type: mcp_tool", "type: mcp-tool");
-        let message = single(SchemaKind::Skill, &text, "schema.enum-mismatch", "mcp-tool");
+        let message = single(
+            ArtifactKind::Skill,
+            &text,
+            "schema.enum-mismatch",
+            "mcp-tool",
+        );
         assert!(
             message.contains("mcp_tool, llm_prompt, composed, command, agent"),
             "{message}"
@@ -687,7 +691,7 @@ provenance:
     fn one_of_without_discriminator_is_a_missing_field() {
         let text = skill_with("  type: mcp_tool\n", "");
         let message = single(
-            SchemaKind::Skill,
+            ArtifactKind::Skill,
             &text,
             "schema.required-field",
             "implementation",
@@ -705,7 +709,7 @@ provenance:
             "  type: agent\n  topology: helper\n  card_url: https://x.test/card",
         );
         let message = single(
-            SchemaKind::Skill,
+            ArtifactKind::Skill,
             &both,
             "schema.variant-mismatch",
             "card_url",
@@ -719,7 +723,7 @@ provenance:
             "  type: agent",
         );
         let message = single(
-            SchemaKind::Skill,
+            ArtifactKind::Skill,
             &neither,
             "schema.required-field",
             "implementation",
@@ -743,7 +747,7 @@ targets:
   - pipeline: ci
   - 42
 ";
-        let diagnostics = check(SchemaKind::Trigger, text);
+        let diagnostics = check(ArtifactKind::Trigger, text);
         let found: Vec<_> = diagnostics
             .iter()
             .map(|d| (d.code, slice(text, d.range)))
@@ -785,7 +789,7 @@ agents:
       Bad_Key: [fetch]
 ";
         let message = single(
-            SchemaKind::Topology,
+            ArtifactKind::Topology,
             text,
             "schema.pattern-mismatch",
             "Bad_Key",
@@ -820,7 +824,7 @@ provenance:
   authored_by: human
   version: 0.1.0
 ";
-        let diagnostics = check(SchemaKind::ExecutorAdapter, text);
+        let diagnostics = check(ArtifactKind::ExecutorAdapter, text);
         let found: Vec<_> = diagnostics
             .iter()
             .map(|d| (d.code, slice(text, d.range)))
@@ -833,7 +837,7 @@ provenance:
     fn an_unresolved_reference_is_judged_as_written() {
         // SwarmKit validates the text it could not substitute: `${CATEGORY}` is not a category.
         let text = skill_with("category: capability", "category: ${CATEGORY}");
-        let codes: Vec<_> = check(SchemaKind::Skill, &text)
+        let codes: Vec<_> = check(ArtifactKind::Skill, &text)
             .iter()
             .map(|d| d.code)
             .collect();
@@ -842,7 +846,7 @@ provenance:
             "  type: mcp_tool\n  server: greeter\n  tool: hello",
             "  type: agent\n  topology: helper\n  timeout_s: ${TIMEOUT}",
         );
-        let codes: Vec<_> = check(SchemaKind::Skill, &text)
+        let codes: Vec<_> = check(ArtifactKind::Skill, &text)
             .iter()
             .map(|d| d.code)
             .collect();
@@ -852,7 +856,7 @@ provenance:
             "description: Greets the person who asked.",
             "description: ${DESCRIPTION}",
         );
-        assert_eq!(check(SchemaKind::Skill, &text), vec![]);
+        assert_eq!(check(ArtifactKind::Skill, &text), vec![]);
     }
 
     #[test]
@@ -861,7 +865,7 @@ provenance:
             .replace("id: say-hello", "id: Say")
             .replace("category: capability", "category: nope")
             .replace("  version: 1.0.0", "  version: one");
-        let codes: Vec<_> = check(SchemaKind::Skill, &text)
+        let codes: Vec<_> = check(ArtifactKind::Skill, &text)
             .iter()
             .map(|d| d.code)
             .collect();

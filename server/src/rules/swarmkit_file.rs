@@ -2,7 +2,6 @@
 //! directory, nesting depth, the overall shape, and the bundled JSON Schemas.
 
 use super::catalogue::RuleDoc;
-use super::schema::SchemaKind;
 use crate::diagnostic::{Diagnostic, FileId, Severity};
 use crate::index::FileRole;
 use crate::model::swarmkit::ArtifactKind;
@@ -193,11 +192,7 @@ pub(crate) fn check(file: FileId, role: &FileRole, yaml: &YamlDocument) -> Vec<D
     // syntax error (it would flood the file with missing fields), not a file of another kind.
     let kind_matches = root.get("kind").and_then(|k| k.scalar()) == Some(expected.kind_field());
     if !yaml.has_syntax_error() && kind_matches {
-        out.extend(super::schema::check_schema(
-            schema_kind(expected),
-            root,
-            file,
-        ));
+        out.extend(super::schema::check_schema(expected.into(), root, file));
     }
     out
 }
@@ -243,18 +238,4 @@ fn first_line(yaml: &YamlDocument) -> TextRange {
     yaml.root()
         .and_then(|root| root.entries().next())
         .map_or(TextRange::empty(0), |(key, _)| key.range())
-}
-
-fn schema_kind(kind: ArtifactKind) -> SchemaKind {
-    match kind {
-        ArtifactKind::Workspace => SchemaKind::Workspace,
-        ArtifactKind::Topology => SchemaKind::Topology,
-        ArtifactKind::Skill => SchemaKind::Skill,
-        ArtifactKind::Archetype => SchemaKind::Archetype,
-        ArtifactKind::Trigger => SchemaKind::Trigger,
-        ArtifactKind::Funnel => SchemaKind::Funnel,
-        ArtifactKind::Contract => SchemaKind::Contract,
-        ArtifactKind::RoleRegistry => SchemaKind::RoleRegistry,
-        ArtifactKind::ExecutorAdapter => SchemaKind::ExecutorAdapter,
-    }
 }

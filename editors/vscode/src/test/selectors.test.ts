@@ -27,6 +27,8 @@ describe('documentSelector', () => {
     '/repo/.github/skills/x/SKILL.md',
     '/repo/ws/workspace.yaml',
     '/repo/ws/workspace.yml',
+    '/repo/ws/workspace.env.yaml',
+    '/repo/ws/workspace.env.staging.yaml',
     '/repo/ws/topologies/hello.yaml',
     '/repo/ws/skills/search-code.yml',
     '/repo/ws/skills/nested/say-hello.yaml',

@@ -24,6 +24,7 @@ use crate::syntax::{Node, TextRange};
 pub const TOPOLOGY_SKILL_PREFIX: &str = "topology-";
 
 /// What a SwarmKit YAML file declares itself to be (`kind:`), and where each kind is expected.
+/// Everything known per kind is one row of [`KINDS`]; the methods read it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ArtifactKind {
     Workspace,
@@ -37,71 +38,148 @@ pub enum ArtifactKind {
     ExecutorAdapter,
 }
 
+/// The facts of one SwarmKit kind.
+#[derive(Debug)]
+pub struct KindFacts {
+    pub kind: ArtifactKind,
+    /// The `kind:` value, exactly the `kind` constant of its JSON Schema.
+    pub kind_field: &'static str,
+    /// The workspace directories whose files are loaded as this kind, the canonical one first
+    /// (`schedules/` is an alias of `triggers/`); `.` for the manifest at the root.
+    pub directories: &'static [&'static str],
+    /// The stem of its bundled JSON Schema (`server/schemas/<stem>.schema.json`), as SwarmKit
+    /// names it.
+    pub schema_name: &'static str,
+    /// The field of `metadata` that holds the id.
+    pub id_field: &'static str,
+}
+
+/// The one table of SwarmKit kinds (directories as SPEC §2 lists them; schema stems as the
+/// bundled `server/schemas/` name them), in the order of the enum. The rules' schema kinds,
+/// classification, messages and the VS Code selectors test all read it.
+pub const KINDS: [KindFacts; 9] = [
+    KindFacts {
+        kind: ArtifactKind::Workspace,
+        kind_field: "Workspace",
+        directories: &["."],
+        schema_name: "workspace",
+        id_field: "id",
+    },
+    KindFacts {
+        kind: ArtifactKind::Topology,
+        kind_field: "Topology",
+        directories: &["topologies"],
+        schema_name: "topology",
+        id_field: "name",
+    },
+    KindFacts {
+        kind: ArtifactKind::Skill,
+        kind_field: "Skill",
+        directories: &["skills"],
+        schema_name: "skill",
+        id_field: "id",
+    },
+    KindFacts {
+        kind: ArtifactKind::Archetype,
+        kind_field: "Archetype",
+        directories: &["archetypes"],
+        schema_name: "archetype",
+        id_field: "id",
+    },
+    KindFacts {
+        kind: ArtifactKind::Trigger,
+        kind_field: "Trigger",
+        directories: &["triggers", "schedules"],
+        schema_name: "trigger",
+        id_field: "id",
+    },
+    KindFacts {
+        kind: ArtifactKind::Funnel,
+        kind_field: "Funnel",
+        directories: &["funnels"],
+        schema_name: "funnel",
+        id_field: "id",
+    },
+    KindFacts {
+        kind: ArtifactKind::Contract,
+        kind_field: "Contract",
+        directories: &["contracts"],
+        schema_name: "contract",
+        id_field: "id",
+    },
+    KindFacts {
+        kind: ArtifactKind::RoleRegistry,
+        kind_field: "RoleRegistry",
+        directories: &["roles"],
+        schema_name: "role-registry",
+        id_field: "id",
+    },
+    KindFacts {
+        kind: ArtifactKind::ExecutorAdapter,
+        kind_field: "ExecutorAdapter",
+        directories: &["adapters"],
+        schema_name: "executor-adapter",
+        id_field: "id",
+    },
+];
+
 impl ArtifactKind {
+    /// Every kind, in the order of [`KINDS`].
+    pub const ALL: [ArtifactKind; KINDS.len()] = {
+        let mut all = [ArtifactKind::Workspace; KINDS.len()];
+        let mut i = 0;
+        while i < KINDS.len() {
+            all[i] = KINDS[i].kind;
+            i += 1;
+        }
+        all
+    };
+
+    /// This kind's row of [`KINDS`].
+    pub fn facts(self) -> &'static KindFacts {
+        &KINDS[self as usize]
+    }
+
     pub fn from_kind_field(kind: &str) -> Option<ArtifactKind> {
-        Some(match kind {
-            "Workspace" => ArtifactKind::Workspace,
-            "Topology" => ArtifactKind::Topology,
-            "Skill" => ArtifactKind::Skill,
-            "Archetype" => ArtifactKind::Archetype,
-            "Trigger" => ArtifactKind::Trigger,
-            "Funnel" => ArtifactKind::Funnel,
-            "Contract" => ArtifactKind::Contract,
-            "RoleRegistry" => ArtifactKind::RoleRegistry,
-            "ExecutorAdapter" => ArtifactKind::ExecutorAdapter,
-            _ => return None,
-        })
+        KINDS
+            .iter()
+            .find(|facts| facts.kind_field == kind)
+            .map(|facts| facts.kind)
     }
 
     pub fn kind_field(self) -> &'static str {
-        match self {
-            ArtifactKind::Workspace => "Workspace",
-            ArtifactKind::Topology => "Topology",
-            ArtifactKind::Skill => "Skill",
-            ArtifactKind::Archetype => "Archetype",
-            ArtifactKind::Trigger => "Trigger",
-            ArtifactKind::Funnel => "Funnel",
-            ArtifactKind::Contract => "Contract",
-            ArtifactKind::RoleRegistry => "RoleRegistry",
-            ArtifactKind::ExecutorAdapter => "ExecutorAdapter",
-        }
+        self.facts().kind_field
     }
 
-    /// The artifact directory a kind lives in, and the kind a directory holds.
+    /// The kind an artifact directory holds (not the workspace root).
     pub fn for_directory(dir: &str) -> Option<ArtifactKind> {
-        Some(match dir {
-            "topologies" => ArtifactKind::Topology,
-            "skills" => ArtifactKind::Skill,
-            "archetypes" => ArtifactKind::Archetype,
-            "triggers" | "schedules" => ArtifactKind::Trigger,
-            "funnels" => ArtifactKind::Funnel,
-            "contracts" => ArtifactKind::Contract,
-            "roles" => ArtifactKind::RoleRegistry,
-            "adapters" => ArtifactKind::ExecutorAdapter,
-            _ => return None,
-        })
+        KINDS
+            .iter()
+            .filter(|facts| facts.kind != ArtifactKind::Workspace)
+            .find(|facts| facts.directories.contains(&dir))
+            .map(|facts| facts.kind)
     }
 
+    /// The artifact directory a kind lives in (its canonical one).
     pub fn directory(self) -> &'static str {
-        match self {
-            ArtifactKind::Workspace => ".",
-            ArtifactKind::Topology => "topologies",
-            ArtifactKind::Skill => "skills",
-            ArtifactKind::Archetype => "archetypes",
-            ArtifactKind::Trigger => "triggers",
-            ArtifactKind::Funnel => "funnels",
-            ArtifactKind::Contract => "contracts",
-            ArtifactKind::RoleRegistry => "roles",
-            ArtifactKind::ExecutorAdapter => "adapters",
-        }
+        self.facts().directories[0]
     }
 
     /// The field that holds the id: `metadata.name` for topologies, `metadata.id` elsewhere.
     pub fn id_field(self) -> &'static str {
-        match self {
-            ArtifactKind::Topology => "name",
-            _ => "id",
-        }
+        self.facts().id_field
+    }
+
+    pub fn schema_name(self) -> &'static str {
+        self.facts().schema_name
+    }
+
+    /// Every artifact directory of a workspace (not its root), canonical names and aliases.
+    pub fn artifact_directories() -> impl Iterator<Item = &'static str> {
+        KINDS
+            .iter()
+            .filter(|facts| facts.kind != ArtifactKind::Workspace)
+            .flat_map(|facts| facts.directories.iter().copied())
     }
 }
 
@@ -313,5 +391,32 @@ impl OutputSchema {
                 range: node.range(),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_in_the_order_of_the_enum_and_round_trips() {
+        for (i, facts) in KINDS.iter().enumerate() {
+            assert_eq!(facts.kind as usize, i, "{facts:?}");
+            assert_eq!(
+                ArtifactKind::from_kind_field(facts.kind_field),
+                Some(facts.kind)
+            );
+        }
+        for kind in ArtifactKind::ALL {
+            if kind != ArtifactKind::Workspace {
+                assert_eq!(ArtifactKind::for_directory(kind.directory()), Some(kind));
+            }
+        }
+        assert_eq!(
+            ArtifactKind::for_directory("schedules"),
+            Some(ArtifactKind::Trigger)
+        );
+        assert_eq!(ArtifactKind::for_directory("."), None);
+        assert_eq!(ArtifactKind::from_kind_field("skill"), None);
     }
 }
