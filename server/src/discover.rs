@@ -1,7 +1,8 @@
 //! Finding and reading the files to check, at the edge: the core never touches the disk.
 //!
-//! Walks each root with the `ignore` crate (honouring `.gitignore`), keeps SwarmKit YAML files,
-//! `SKILL.md` files, `skillgraph.toml` and `.json` files (tool lists), skips `.git`, `node_modules` and `target` but not other
+//! Walks each root with the `ignore` crate (honouring `.gitignore`), reads the files whose names
+//! say they may be ours (`index::classify::OUR_FILES`: YAML files, `SKILL.md`, `skillgraph.toml`
+//! and `.json` files), skips `index::classify::SKIPPED_DIRECTORIES` but not other
 //! dot-directories (`.claude/skills` is where skills live), follows no symlink (so no loop and
 //! nothing outside the root), and reads files in parallel. Every other file of a skill's folder
 //! is handed in by name only (`Change::SkillFiles`), for the skill's links to resolve against.
@@ -9,7 +10,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::index::classify::{is_json, is_yaml, SKIPPED_DIRECTORIES};
+use crate::index::classify::{
+    may_be_ours, CONFIG_FILE, MANIFEST_NAMES, SKILL_MD, SKIPPED_DIRECTORIES,
+};
 use crate::index::Change;
 
 /// A file that could not be read.
@@ -102,7 +105,7 @@ pub fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
 fn skill_files_among(paths: &[PathBuf], roots: &[PathBuf]) -> Vec<Change> {
     let mut out = Vec::new();
     for path in paths {
-        if path.file_name().is_none_or(|n| n != "SKILL.md") {
+        if path.file_name().is_none_or(|n| n != SKILL_MD) {
             continue;
         }
         let Some(dir) = path.parent() else { continue };
@@ -134,13 +137,6 @@ pub fn skill_files(dir: &Path) -> Change {
         dir: dir.to_owned(),
         files,
     }
-}
-
-fn may_be_ours(path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    // `.json` files may be saved MCP `tools/list` results a config names; which ones is only
-    // known once the configs are read, so all are handed in and the index sorts them out.
-    name == "SKILL.md" || name == "skillgraph.toml" || is_yaml(path) || is_json(path)
 }
 
 /// Reads files in parallel on the available cores (rayon), keeping the input order.
@@ -225,7 +221,7 @@ pub fn enclosing_root(
     facts: &mut dyn FnMut(&Path) -> DirFacts,
 ) -> Option<PathBuf> {
     let start = if is_dir { Some(path) } else { path.parent() }?;
-    let mut in_skill = !is_dir && path.file_name().is_some_and(|n| n == "SKILL.md");
+    let mut in_skill = !is_dir && path.file_name().is_some_and(|n| n == SKILL_MD);
     let mut repository = None;
     for dir in start.ancestors() {
         let here = facts(dir);
@@ -267,10 +263,10 @@ pub fn outermost(mut roots: Vec<PathBuf>) -> Vec<PathBuf> {
 pub fn enclosing_root_on_disk(path: &Path) -> Option<PathBuf> {
     let is_dir = path.is_dir();
     enclosing_root(path, is_dir, &mut |dir| DirFacts {
-        workspace: dir.join("workspace.yaml").is_file() || dir.join("workspace.yml").is_file(),
-        config: dir.join("skillgraph.toml").is_file(),
+        workspace: MANIFEST_NAMES.iter().any(|name| dir.join(name).is_file()),
+        config: dir.join(CONFIG_FILE).is_file(),
         repository: dir.join(".git").exists(),
-        skill: dir.join("SKILL.md").is_file(),
+        skill: dir.join(SKILL_MD).is_file(),
     })
 }
 
@@ -278,7 +274,7 @@ pub fn enclosing_root_on_disk(path: &Path) -> Option<PathBuf> {
 /// else `workspace.yml`, of the root [`enclosing_root_on_disk`] finds), if that root is one.
 pub fn enclosing_manifest_on_disk(path: &Path) -> Option<PathBuf> {
     let root = enclosing_root_on_disk(path)?;
-    ["workspace.yaml", "workspace.yml"]
+    MANIFEST_NAMES
         .into_iter()
         .map(|name| root.join(name))
         .find(|manifest| manifest.is_file())
