@@ -17,6 +17,7 @@ pub mod index;
 pub mod lsp;
 pub mod model;
 pub mod rules;
+pub mod semantics;
 pub mod syntax;
 // Test support for the unit and integration tests alike (an integration test sees only the
 // public API); not part of the API, and nothing outside tests calls it.

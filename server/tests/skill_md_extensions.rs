@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use skillgraph::check::check_changes;
 use skillgraph::diagnostic::Severity;
 use skillgraph::index::{Change, Index, Lookup};
-use skillgraph::rules::chain::{resolve, Target};
+use skillgraph::semantics::chain::{resolve, Target};
 use skillgraph::testing::{batch_snapshot, shuffled, Replay};
 
 #[derive(Debug)]

@@ -18,12 +18,13 @@ use super::cursor::{at, Ref, Site};
 use super::schema_shape::Shape;
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileEntry, FileRole, Index, Lookup};
+use crate::model::skill_md::extensions::{chain_option, EnumValue};
+use crate::model::skill_md::skill_root;
 use crate::model::skill_md::{SkillMd, KNOWN_FIELDS};
 use crate::model::swarmkit::{AgentIndex, Artifact, ArtifactKind, Topology};
 use crate::rules::archetypes::BUILT_IN_EXECUTORS;
-use crate::rules::chain::{resolve, Target};
 use crate::rules::grants::effective_skills;
-use crate::rules::skill_md::skill_root;
+use crate::semantics::chain::{resolve, Target};
 use crate::syntax::{Frontmatter, TextRange};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -567,48 +568,23 @@ const TRANSPORT: &[(&str, &str)] = &[
     ("stdio", "a local process spoken to over stdin/stdout"),
     ("http", "a server reached over HTTP"),
 ];
-// The chain options that take one of a few values (their types live in `rules::chain`; the test
-// `chain_option_values` holds the names to it).
-const EARLY_EXIT_ON: &[(&str, &str)] = &[
-    ("none", "run every skill of the chain (default)"),
-    ("failure", "stop at the first skill that fails"),
-    ("success", "stop at the first skill that succeeds"),
-    ("critical", "stop only on a critical failure"),
-];
-const RETRY_UNTIL: &[(&str, &str)] = &[
-    ("none", "no condition: retry `retry_count` times"),
-    ("stable", "retry until the result stops changing"),
-    ("success", "retry until the chain succeeds"),
-];
-const BOOLEAN: &[(&str, &str)] = &[("true", "boolean"), ("false", "boolean")];
-const BOOLEAN_OPTIONS: &[&str] = &[
-    "async",
-    "continue_on_error",
-    "validate_on_load",
-    "cleanup_after",
-    "continue_on_success",
-    "pass_state",
-    "race_mode",
-];
 
-fn chain_option_values(key: &str) -> Option<&'static [(&'static str, &'static str)]> {
-    match key {
-        "early_exit_on" => Some(EARLY_EXIT_ON),
-        "retry_until" => Some(RETRY_UNTIL),
-        k if BOOLEAN_OPTIONS.contains(&k) => Some(BOOLEAN),
-        _ => None,
-    }
+/// The values a chain option takes, from the one table of chain options.
+fn chain_option_values(key: &str) -> Option<&'static [EnumValue]> {
+    let values = chain_option(key)?.values();
+    (!values.is_empty()).then_some(values)
 }
 
-fn values(range: TextRange, values: &[(&str, &str)]) -> Option<Completions> {
+/// Values of an extension's table, each with its doc as detail and documentation.
+fn documented_values(range: TextRange, values: &[EnumValue], what: &str) -> Option<Completions> {
     Some(Completions {
         range,
         items: values
             .iter()
-            .map(|(label, detail)| CompletionItem {
-                documentation: None,
-                label: (*label).to_owned(),
-                detail: Some((*detail).to_owned()),
+            .map(|v| CompletionItem {
+                documentation: Some(format!("`{}` — {} ({what})", v.value, v.doc)),
+                label: v.value.to_owned(),
+                detail: Some(v.doc.to_owned()),
                 kind: CompletionKind::Value,
             })
             .collect(),
@@ -1063,7 +1039,8 @@ fn skill_md(index: &Index, entry: &FileEntry, skill: &SkillMd, offset: u32) -> O
         if enclosing_keys(text, line.start, col, false) != ["metadata"] {
             return None;
         }
-        return values(line.word, chain_option_values(key)?);
+        let what = format!("chain option `{key}`");
+        return documented_values(line.word, chain_option_values(key)?, &what);
     };
     in_chain.then(|| Completions {
         range: line.word,
@@ -1853,14 +1830,14 @@ metadata:
         assert_eq!(option("  async: $0"), ["true", "false"]);
         assert_eq!(
             option("  early_exit_on: \"fa$0\""),
-            EARLY_EXIT_ON.iter().map(|v| v.0).collect::<Vec<_>>()
+            crate::model::skill_md::extensions::EARLY_EXIT_ON
+                .iter()
+                .map(|v| v.value)
+                .collect::<Vec<_>>()
         );
         assert!(option("  timeout: $0").is_empty());
-        for key in BOOLEAN_OPTIONS
-            .iter()
-            .chain(&["early_exit_on", "retry_until"])
-        {
-            assert!(crate::rules::chain::is_option(key), "{key}");
+        for key in ["async", "race_mode", "early_exit_on", "retry_until"] {
+            assert!(super::chain_option_values(key).is_some(), "{key}");
         }
     }
 

@@ -6,10 +6,11 @@ use std::path::Path;
 
 use super::hover::HoverResult;
 use crate::diagnostic::FileId;
-use crate::index::{Index, Lookup};
-use crate::rules::chain::{resolve, Target};
+use crate::index::{Content, Index, Lookup};
+use crate::model::skill_md::extensions::{Predicate, PredicateMap, Value, PRECONDITION_OPS};
 use crate::rules::tools::Inventory;
-use crate::syntax::{Node, TextRange};
+use crate::semantics::chain::{resolve, Target};
+use crate::syntax::TextRange;
 
 const NO_INVENTORY: &str = "Not evaluated: no tool inventory is configured. Add a `[tools]` section to a \
 `skillgraph.toml` at or above this skill — `available = [\"get_order\"]`, `presets = [\"claude-code\"]` or \
@@ -19,17 +20,17 @@ below that config count too.";
 /// The hover for an extension value under the cursor, if the cursor is on one.
 pub(crate) fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
     let entry = index.file(file)?;
-    let root = entry.parsed.yaml.as_ref()?.root()?;
-    if !root.is_mapping() {
+    let Content::SkillMd(skill) = &entry.parsed.content else {
         return None;
-    }
+    };
+    let extensions = &skill.extensions;
     let lookup = Lookup::new(index);
     let path = entry.path.as_path();
-    let on = |node: Node<'_>| node.range().contains_inclusive(offset);
+    let on = |range: TextRange| range.contains_inclusive(offset);
     let result = |markdown: String, range: TextRange| Some(HoverResult { markdown, range });
 
-    if let Some((key, deps)) = root.entry("dependencies") {
-        if on(key) {
+    if let Some(deps) = &extensions.dependencies {
+        if on(deps.key) {
             let status = match Inventory::of(&lookup, path) {
                 Some(inventory) => format!(
                     "Evaluated against the tool inventory of {}.",
@@ -39,48 +40,39 @@ pub(crate) fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverRes
             };
             return result(
                 format!("**`dependencies`** — the tools, resources and prompts this skill needs (proposal)\n\n{status}"),
-                key.range(),
+                deps.key,
             );
         }
-        for (kind, value) in deps.entries() {
-            let lists: Vec<(&str, Node<'_>)> = if value.is_sequence() {
-                vec![("all", value)]
-            } else {
-                value
-                    .entries()
-                    .filter_map(|(k, v)| k.scalar().map(|k| (k, v)))
-                    .collect()
-            };
-            for (group, list) in lists {
-                if let Some(item) = list.items().find(|i| on(*i)) {
+        for kind in &deps.types {
+            for (group, list) in kind.lists() {
+                if let Some(item) = list.iter().find(|i| on(i.range)) {
                     let name = item.as_str()?;
                     let need = if group == "any" {
                         "one of the `any` group (at least one needed)"
                     } else {
                         "needed (`all`)"
                     };
-                    let availability = if kind.scalar() == Some("tools") {
+                    let availability = if kind.key.scalar() == Some("tools") {
                         tool_availability(&lookup, path, name)
                     } else {
                         "Not evaluated: only tools are checked against an inventory.".to_owned()
                     };
                     return result(
                         format!("**`{name}`** — {need}\n\n{availability}"),
-                        item.range(),
+                        item.range,
                     );
                 }
             }
         }
     }
 
-    let metadata = root.get("metadata").filter(|m| m.is_mapping())?;
-    if let Some(chain) = metadata.get("chain") {
-        let items: Vec<Node<'_>> = chain.items().collect();
-        if let Some((i, item)) = items.iter().enumerate().find(|(_, i)| on(**i)) {
+    if let Some(chain) = &extensions.chain {
+        if let Some((i, item)) = chain.items.iter().enumerate().find(|(_, i)| on(i.range)) {
             let name = item.as_str()?;
-            let mode = match metadata.get("async").and_then(|a| a.scalar()) {
-                Some("true") => "run in parallel (`async: true`)",
-                _ => "run in order",
+            let mode = if chain.runs_async() {
+                "run in parallel (`async: true`)"
+            } else {
+                "run in order"
             };
             let target = match resolve(&lookup, path, name) {
                 Target::Found(target) => {
@@ -97,66 +89,88 @@ pub(crate) fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverRes
                 format!(
                     "**chain entry `{name}`** — {} of {} ({mode})\n\n{target}",
                     i + 1,
-                    items.len()
+                    chain.items.len()
                 ),
-                item.range(),
+                item.range,
+            );
+        }
+        if let Some(setting) = chain.options.iter().find(|o| on(o.key)) {
+            let option = setting.option;
+            return result(
+                format!("**`{}`** — {}", option.key, option.documentation()),
+                setting.key,
             );
         }
     }
-    if let Some(tool) = metadata.get("action_tool").filter(|t| on(*t)) {
+    if let Some(tool) = extensions.action_tool.as_ref().filter(|t| on(t.range)) {
         let name = tool.as_str()?;
         return result(
             format!(
                 "**action tool `{name}`** — the skill gate checks this skill's precondition before every call of `{name}`\n\n{}",
                 tool_availability(&lookup, path, name)
             ),
-            tool.range(),
+            tool.range,
         );
     }
-    let precondition = metadata.get("precondition")?;
-    let mut stack = vec![precondition];
-    while let Some(node) = stack.pop() {
-        if !on(node) {
-            continue;
-        }
-        if node.is_sequence() {
-            stack.extend(node.items());
-            continue;
-        }
-        if node.is_mapping() {
-            if let Some(tool) = node.get("tool") {
-                stack.push(tool);
-            }
-            continue;
-        }
-        let text = node.as_str()?;
-        let name = text.split('(').next().unwrap_or(text).trim();
-        return result(
-            format!(
-                "**precondition `{text}`** — holds once `{name}` has been called\n\n{}",
-                tool_availability(&lookup, path, name)
-            ),
-            node.range(),
-        );
+    let precondition = extensions.precondition.as_ref()?;
+    if let Some(op) = precondition_op_at(precondition, offset) {
+        let text = op.as_str()?;
+        let known = PRECONDITION_OPS.iter().find(|o| o.value == text)?;
+        return result(format!("**operator `{text}`** — {}", known.doc), op.range);
     }
-    None
+    let node = precondition
+        .tool_values()
+        .into_iter()
+        .find(|v| on(v.range))?;
+    let text = node.as_str()?;
+    let name = text.split('(').next().unwrap_or(text).trim();
+    result(
+        format!(
+            "**precondition `{text}`** — holds once `{name}` has been called\n\n{}",
+            tool_availability(&lookup, path, name)
+        ),
+        node.range,
+    )
+}
+
+/// The `op` of a state predicate under the cursor.
+fn precondition_op_at(precondition: &Predicate, offset: u32) -> Option<&Value> {
+    let maps: Vec<&PredicateMap> = match precondition {
+        Predicate::Mapping(map) => vec![&**map],
+        Predicate::List { items, .. } => items
+            .iter()
+            .filter_map(|p| match p {
+                Predicate::Mapping(map) => Some(&**map),
+                _ => None,
+            })
+            .collect(),
+        Predicate::Scalar(_) => Vec::new(),
+    };
+    maps.into_iter()
+        .filter_map(|map| map.state.as_ref()?.1.op.as_ref())
+        .find(|op| op.range.contains_inclusive(offset))
 }
 
 /// Go to definition on a chain entry: the target skill's `name` (or the top of its SKILL.md).
 pub(crate) fn definition(index: &Index, file: FileId, offset: u32) -> Option<(FileId, TextRange)> {
     let entry = index.file(file)?;
-    let root = entry.parsed.yaml.as_ref()?.root()?;
-    let chain = root.get("metadata")?.get("chain")?;
-    let item = chain
-        .items()
-        .find(|i| i.range().contains_inclusive(offset))?;
+    let Content::SkillMd(skill) = &entry.parsed.content else {
+        return None;
+    };
+    let item = skill
+        .extensions
+        .chain
+        .as_ref()?
+        .items
+        .iter()
+        .find(|i| i.range.contains_inclusive(offset))?;
     let lookup = Lookup::new(index);
     let target = match resolve(&lookup, &entry.path, item.as_str()?) {
         Target::Found(target) | Target::Outside(target) => target,
         Target::Unknown | Target::Invalid => return None,
     };
     let range = match &target.parsed.content {
-        crate::index::Content::SkillMd(skill) => skill.name_range(),
+        Content::SkillMd(skill) => skill.name_range(),
         _ => None,
     };
     Some((target.id, range.unwrap_or(TextRange::empty(0))))
@@ -201,7 +215,7 @@ pub(crate) fn path_from(from: &Path, to: &Path) -> String {
 }
 
 pub(crate) fn relative(from: &Path, to: &Path) -> String {
-    let base = crate::rules::skill_md::skill_root(from).unwrap_or(Path::new("/"));
+    let base = crate::model::skill_md::skill_root(from).unwrap_or(Path::new("/"));
     to.strip_prefix(base).unwrap_or(to).display().to_string()
 }
 

@@ -4,7 +4,7 @@
 use super::cursor::{at, occurrences, Ref};
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileEntry, FileRole, Index, Lookup};
-use crate::rules::chain::{resolve, Chain, Target};
+use crate::semantics::chain::{chain_of, resolve, Target};
 use crate::syntax::TextRange;
 
 /// Every occurrence of the id under the cursor in its workspace (agents: in their topology),
@@ -53,10 +53,6 @@ pub(crate) fn is_skill_md(entry: &FileEntry) -> bool {
     matches!(entry.role, FileRole::SkillMd) && matches!(entry.parsed.content, Content::SkillMd(_))
 }
 
-fn chain_of(entry: &FileEntry) -> Option<Chain<'_>> {
-    entry.parsed.yaml.as_ref()?.root().and_then(Chain::of)
-}
-
 /// What a chain entry of `from` resolves to (also a name found only outside the chain's parent
 /// folder, as go to definition does).
 fn target_of<'a>(lookup: &Lookup<'a>, from: &FileEntry, entry: &str) -> Option<&'a FileEntry> {
@@ -86,9 +82,9 @@ pub(crate) fn skill_md_target<'a>(
     let lookup = Lookup::new(index);
     let node = chain_of(entry)?
         .entries
-        .into_iter()
-        .find(|n| n.range().contains_inclusive(offset))?;
-    Some((target_of(&lookup, entry, node.as_str()?)?, node.range()))
+        .iter()
+        .find(|n| n.range.contains_inclusive(offset))?;
+    Some((target_of(&lookup, entry, &node.value)?, node.range))
 }
 
 /// On a SKILL.md `name` or chain entry: every chain entry of every SKILL.md that resolves to that
@@ -119,12 +115,8 @@ fn skill_md_references<'a>(
         let mut found: Vec<TextRange> = chain
             .entries
             .iter()
-            .filter(|n| {
-                n.as_str()
-                    .and_then(|name| target_of(&lookup, file, name))
-                    .is_some_and(|t| t.id == target.id)
-            })
-            .map(|n| n.range())
+            .filter(|n| target_of(&lookup, file, &n.value).is_some_and(|t| t.id == target.id))
+            .map(|n| n.range)
             .collect();
         found.sort_by_key(|r| (r.start, r.end));
         out.extend(found.into_iter().map(|r| (file.id, r)));
@@ -163,12 +155,10 @@ pub fn document_highlights(
         let lookup = Lookup::new(index);
         if let Some(chain) = chain_of(entry) {
             for n in &chain.entries {
-                let resolves = n
-                    .as_str()
-                    .and_then(|name| target_of(&lookup, entry, name))
-                    .is_some_and(|t| t.id == target.id);
+                let resolves =
+                    target_of(&lookup, entry, &n.value).is_some_and(|t| t.id == target.id);
                 if resolves {
-                    out.push((n.range(), HighlightKind::Use));
+                    out.push((n.range, HighlightKind::Use));
                 }
             }
         }

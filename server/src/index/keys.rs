@@ -6,6 +6,7 @@ use std::path::Path;
 use super::analysis::{Content, ParsedFile};
 use super::classify::FileRole;
 use crate::diagnostic::FileId;
+use crate::model::skill_md::extensions::chain_fingerprint;
 use crate::model::swarmkit::{Artifact, ArtifactKind};
 
 /// A table entry other files can read. SwarmKit keys carry the workspace (its manifest's id),
@@ -277,9 +278,10 @@ pub(crate) fn contributions(
             // later, chain targets); the name's range appears in their related locations.
             if let Some(name) = skill.normalized_name() {
                 // The chain's entries too: other skills' chain checks walk through this one.
-                let chain = crate::rules::chain::fingerprint(parsed.yaml.as_ref());
-                let entry = fingerprint(&(&name, skill.name_range(), chain));
-                if let Some(root) = crate::rules::skill_md::skill_root(path) {
+                let chain = skill.extensions.chain.as_ref();
+                let entries = chain_fingerprint(chain, true);
+                let entry = fingerprint(&(&name, skill.name_range(), entries));
+                if let Some(root) = crate::model::skill_md::skill_root(path) {
                     out.push((
                         Key::SkillMdIn {
                             parent: root.to_owned(),
@@ -288,7 +290,7 @@ pub(crate) fn contributions(
                     ));
                 }
                 // The chain graph reads names and entries, not where they are.
-                let structure = crate::rules::chain::structure_fingerprint(parsed.yaml.as_ref());
+                let structure = chain_fingerprint(chain, false);
                 out.push((Key::SkillMdChains, fingerprint(&(&name, structure))));
                 out.push((Key::SkillMdNamed { name }, entry));
             }

@@ -9,7 +9,8 @@ use super::catalogue::RuleDoc;
 use super::tools::Inventory;
 use crate::diagnostic::{Diagnostic, FileId, Severity};
 use crate::index::Lookup;
-use crate::syntax::Node;
+use crate::model::skill_md::extensions::{Dependencies, Extensions, Value, DEPENDENCY_TYPES};
+use crate::syntax::TextRange;
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
@@ -36,54 +37,57 @@ it, or fix the name.",
     },
 ];
 
-const TYPES: &[&str] = &["tools", "resources", "prompts"];
-
 /// One type's requirement: names that are all needed, and `any` groups.
 struct Requirement<'a> {
     kind: &'a str,
-    all: Vec<Node<'a>>,
+    all: Vec<&'a Value>,
     /// The `any` key and its members.
-    any: Option<(Node<'a>, Vec<Node<'a>>)>,
+    any: Option<(&'a Value, Vec<&'a Value>)>,
+}
+
+fn is_type(kind: &str) -> bool {
+    DEPENDENCY_TYPES.iter().any(|t| t.value == kind)
 }
 
 /// Reads `dependencies`, reporting every shape problem into `out` (when given).
 fn read<'a>(
     file: FileId,
-    root: Node<'a>,
+    deps: &'a Dependencies,
     mut out: Option<&mut Vec<Diagnostic>>,
 ) -> Vec<Requirement<'a>> {
-    let mut report = |node: Node<'_>, message: String| {
+    let mut report = |range: TextRange, message: String| {
         if let Some(out) = out.as_deref_mut() {
             out.push(Diagnostic::new(
                 "skillmd.dependencies-shape",
                 file,
-                node.range(),
+                range,
                 message,
             ));
         }
     };
     let mut found = Vec::new();
-    let Some((key, deps)) = root.entry("dependencies") else {
-        return found;
-    };
-    if !deps.is_mapping() {
-        let at = if deps.is_null() { key } else { deps };
+    if !deps.value.is_mapping() {
+        let at = if deps.value.is_null() {
+            deps.key
+        } else {
+            deps.value.range
+        };
         report(
             at,
             format!(
                 "`dependencies` must be a mapping of `tools`, `resources` or `prompts` to lists, found {}",
-                super::tools::article(deps.type_name())
+                super::tools::article(deps.value.type_name())
             ),
         );
         return found;
     }
-    for (kind_key, value) in deps.entries() {
-        let kind = kind_key.scalar().unwrap_or_default();
-        if !TYPES.contains(&kind) {
-            let hint = super::suggest::closest(kind, TYPES.iter().copied())
+    for entry in &deps.types {
+        let kind = entry.key.scalar().unwrap_or_default();
+        if !is_type(kind) {
+            let hint = super::suggest::closest(kind, DEPENDENCY_TYPES.iter().map(|t| t.value))
                 .map_or_else(String::new, |best| format!("; did you mean `{best}`?"));
             report(
-                kind_key,
+                entry.key.range,
                 format!("`{kind}` is not a dependency type; use `tools`, `resources` or `prompts`{hint}"),
             );
             continue;
@@ -93,41 +97,43 @@ fn read<'a>(
             all: Vec::new(),
             any: None,
         };
-        if value.is_sequence() {
-            requirement.all = names(value, &format!("dependencies.{kind}"), &mut report);
+        let value = &entry.value;
+        if value.is_list() {
+            requirement.all = names(&entry.items, &format!("dependencies.{kind}"), &mut report);
         } else if value.is_mapping() {
             let mut seen = false;
-            for (group_key, members) in value.entries() {
-                let group = group_key.scalar().unwrap_or_default();
-                let label = format!("dependencies.{kind}.{group}");
-                match group {
+            for group in &entry.groups {
+                let name = group.key.scalar().unwrap_or_default();
+                let label = format!("dependencies.{kind}.{name}");
+                let members = &group.value;
+                match name {
                     "all" => {
                         seen = true;
-                        if members.is_sequence() {
-                            requirement.all = names(members, &label, &mut report);
+                        if members.is_list() {
+                            requirement.all = names(&group.items, &label, &mut report);
                         } else {
-                            report(members, format!("`{label}` must be a list of names, found {}", super::tools::article(members.type_name())));
+                            report(members.range, format!("`{label}` must be a list of names, found {}", super::tools::article(members.type_name())));
                         }
                     }
                     "any" => {
                         seen = true;
-                        if !members.is_sequence() {
-                            report(members, format!("`{label}` must be a list of names, found {}", super::tools::article(members.type_name())));
-                        } else if members.items().next().is_none() {
-                            report(members, format!("`{label}` is empty, so no environment can satisfy it; list the alternatives, or remove it"));
+                        if !members.is_list() {
+                            report(members.range, format!("`{label}` must be a list of names, found {}", super::tools::article(members.type_name())));
+                        } else if group.items.is_empty() {
+                            report(members.range, format!("`{label}` is empty, so no environment can satisfy it; list the alternatives, or remove it"));
                         } else {
-                            requirement.any = Some((group_key, names(members, &label, &mut report)));
+                            requirement.any = Some((&group.key, names(&group.items, &label, &mut report)));
                         }
                     }
                     _ => report(
-                        group_key,
-                        format!("`{group}` is not a key of `dependencies.{kind}`; use `all` (every one needed) or `any` (at least one)"),
+                        group.key.range,
+                        format!("`{name}` is not a key of `dependencies.{kind}`; use `all` (every one needed) or `any` (at least one)"),
                     ),
                 }
             }
-            if !seen && value.entries().next().is_none() {
+            if !seen && entry.groups.is_empty() {
                 report(
-                    value,
+                    value.range,
                     format!("`dependencies.{kind}` is empty; give it `all` and/or `any` lists"),
                 );
             }
@@ -137,7 +143,7 @@ fn read<'a>(
                 None => String::new(),
             };
             report(
-                value,
+                value.range,
                 format!("`dependencies.{kind}` must be a list of names or a mapping with `all` / `any`, found {}{hint}", super::tools::article(value.type_name())),
             );
         }
@@ -148,20 +154,20 @@ fn read<'a>(
 
 /// The string items of a list; other items are reported.
 fn names<'a>(
-    list: Node<'a>,
+    items: &'a [Value],
     label: &str,
-    report: &mut impl FnMut(Node<'_>, String),
-) -> Vec<Node<'a>> {
+    report: &mut impl FnMut(TextRange, String),
+) -> Vec<&'a Value> {
     let mut out = Vec::new();
-    for item in list.items() {
+    for item in items {
         match item.as_str() {
             Some(name) if !name.trim().is_empty() => out.push(item),
             Some(_) => report(
-                item,
+                item.range,
                 format!("an entry of `{label}` is empty; write a name"),
             ),
             None => report(
-                item,
+                item.range,
                 format!(
                     "entries of `{label}` must be strings, found {}{}",
                     super::tools::article(item.type_name()),
@@ -178,8 +184,10 @@ fn names<'a>(
 }
 
 /// File-local: the shape of `dependencies`.
-pub(crate) fn check_local(file: FileId, root: Node<'_>, out: &mut Vec<Diagnostic>) {
-    read(file, root, Some(out));
+pub(crate) fn check_local(file: FileId, extensions: &Extensions, out: &mut Vec<Diagnostic>) {
+    if let Some(deps) = &extensions.dependencies {
+        read(file, deps, Some(out));
+    }
 }
 
 /// Cross-file: the declared tools against the inventory.
@@ -187,13 +195,13 @@ pub(crate) fn check(
     lookup: &Lookup<'_>,
     file: FileId,
     path: &Path,
-    root: Node<'_>,
+    extensions: &Extensions,
     out: &mut Vec<Diagnostic>,
 ) {
-    if root.get("dependencies").is_none() {
+    let Some(deps) = &extensions.dependencies else {
         return;
-    }
-    let requirements = read(file, root, None);
+    };
+    let requirements = read(file, deps, None);
     let Some(tools) = requirements.iter().find(|r| r.kind == "tools") else {
         return;
     };
@@ -207,7 +215,7 @@ pub(crate) fn check(
             out.push(related(Diagnostic::new(
                 "skillmd.dependencies-unsatisfied",
                 file,
-                entry.range(),
+                entry.range,
                 format!("the skill needs the tool `{name}`, which is not in the tool inventory; a host would not offer this skill here. Add `{name}` to the inventory if the environment has it, or fix the name"),
             )));
         }
@@ -226,7 +234,7 @@ pub(crate) fn check(
             out.push(related(Diagnostic::new(
                 "skillmd.dependencies-unsatisfied",
                 file,
-                key.range(),
+                key.range,
                 format!(
                     "the skill needs one of {}, and none is in the tool inventory",
                     listed.join(", ")

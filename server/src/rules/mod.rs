@@ -50,13 +50,10 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
             yaml,
             &mut out,
         );
-        if let Some(root) = entry.parsed.yaml.as_ref().and_then(|y| y.root()) {
-            if root.is_mapping() {
-                dependencies::check(lookup, file, &entry.path, root, &mut out);
-                chain::check(lookup, file, &entry.path, root, &mut out);
-                precondition::check(lookup, file, &entry.path, root, &mut out);
-            }
-        }
+        let extensions = &skill.extensions;
+        dependencies::check(lookup, file, &entry.path, extensions, &mut out);
+        chain::check(lookup, file, &entry.path, extensions, &mut out);
+        precondition::check(lookup, file, &entry.path, extensions, &mut out);
     }
     match (&entry.role, &entry.parsed.content) {
         (FileRole::Config, Content::Config(config)) => {

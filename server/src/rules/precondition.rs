@@ -12,7 +12,10 @@ use super::catalogue::RuleDoc;
 use super::tools::Inventory;
 use crate::diagnostic::{Diagnostic, FileId, Severity};
 use crate::index::Lookup;
-use crate::syntax::{Node, NodeKind};
+use crate::model::skill_md::extensions::{
+    Extensions, Predicate, PredicateMap, State, Value, PRECONDITION_OPS, PREDICATE_KEYS, STATE_KEYS,
+};
+use crate::syntax::TextRange;
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
@@ -55,11 +58,11 @@ name, or add the tool to the inventory.",
 ];
 
 /// One readable predicate.
-enum Predicate<'a> {
-    /// A tool predicate: the node holding it and the tool's name.
-    Tool(Node<'a>, String),
+enum Readable<'a> {
+    /// A tool predicate: the value holding it and the tool's name.
+    Tool(&'a Value, String),
     /// Free text.
-    Advisory(Node<'a>),
+    Advisory(&'a Value),
     State,
 }
 
@@ -129,37 +132,48 @@ fn read_call(text: &str) -> Result<Option<String>, String> {
 
 /// Reads `metadata.precondition`, reporting broken parts into `report`.
 fn read<'a>(
-    node: Node<'a>,
-    nested: bool,
-    report: &mut impl FnMut(Node<'_>, String),
-    out: &mut Vec<Predicate<'a>>,
+    predicate: &'a Predicate,
+    report: &mut impl FnMut(TextRange, String),
+    out: &mut Vec<Readable<'a>>,
 ) {
-    match node.kind() {
-        NodeKind::Sequence(_) if nested => report(
-            node,
-            "a precondition list cannot hold another list; list the predicates side by side".to_owned(),
+    match predicate {
+        Predicate::List { value, items } if items.is_empty() => report(
+            value.range,
+            "the precondition is an empty list; list at least one predicate, or remove it"
+                .to_owned(),
         ),
-        NodeKind::Sequence(items) if items.is_empty() => report(
-            node,
-            "the precondition is an empty list; list at least one predicate, or remove it".to_owned(),
-        ),
-        NodeKind::Sequence(_) => {
-            for item in node.items() {
-                read(item, true, report, out);
+        Predicate::List { items, .. } => {
+            for item in items {
+                read_one(item, report, out);
             }
         }
-        NodeKind::Mapping(_) => read_mapping(node, report, out),
-        _ => match node.as_str() {
+        other => read_one(other, report, out),
+    }
+}
+
+/// A precondition that is not a list, or one item of its list.
+fn read_one<'a>(
+    predicate: &'a Predicate,
+    report: &mut impl FnMut(TextRange, String),
+    out: &mut Vec<Readable<'a>>,
+) {
+    match predicate {
+        Predicate::List { value, .. } => report(
+            value.range,
+            "a precondition list cannot hold another list; list the predicates side by side".to_owned(),
+        ),
+        Predicate::Mapping(map) => read_mapping(map, report, out),
+        Predicate::Scalar(value) => match value.as_str() {
             Some(text) => match read_call(text) {
-                Ok(Some(name)) => out.push(Predicate::Tool(node, name)),
-                Ok(None) => out.push(Predicate::Advisory(node)),
-                Err(problem) => report(node, problem),
+                Ok(Some(name)) => out.push(Readable::Tool(value, name)),
+                Ok(None) => out.push(Readable::Advisory(value)),
+                Err(problem) => report(value.range, problem),
             },
             None => report(
-                node,
+                value.range,
                 format!(
                     "a precondition must be a tool name, a list, `{{tool: NAME}}` or `{{state: {{path, op, value}}}}`, found {}",
-                    super::tools::article(node.type_name())
+                    super::tools::article(value.type_name())
                 ),
             ),
         },
@@ -167,40 +181,39 @@ fn read<'a>(
 }
 
 fn read_mapping<'a>(
-    node: Node<'a>,
-    report: &mut impl FnMut(Node<'_>, String),
-    out: &mut Vec<Predicate<'a>>,
+    map: &'a PredicateMap,
+    report: &mut impl FnMut(TextRange, String),
+    out: &mut Vec<Readable<'a>>,
 ) {
-    let keys: Vec<Node<'a>> = node.entries().map(|(k, _)| k).collect();
-    for key in &keys {
+    for key in &map.keys {
         let name = key.scalar().unwrap_or_default();
-        if name != "tool" && name != "state" {
+        if !PREDICATE_KEYS.iter().any(|k| k.value == name) {
             report(
-                *key,
+                key.range,
                 format!("`{name}` is not a predicate key; a predicate is `{{tool: NAME}}` or `{{state: {{path, op, value}}}}`"),
             );
         }
     }
-    match (node.entry("tool"), node.entry("state")) {
-        (Some((_, _)), Some((second, _))) => report(
-            second,
+    match (&map.tool, &map.state) {
+        (Some(_), Some((second, _))) => report(
+            second.range,
             "a predicate is either `tool` or `state`, not both; write them as two list items"
                 .to_owned(),
         ),
         (Some((_, tool)), None) => match tool.as_str().map(read_call) {
-            Some(Ok(Some(name))) => out.push(Predicate::Tool(tool, name)),
-            Some(Err(problem)) => report(tool, problem),
+            Some(Ok(Some(name))) => out.push(Readable::Tool(tool, name)),
+            Some(Err(problem)) => report(tool.range, problem),
             _ => report(
-                tool,
+                tool.range,
                 "`tool` must name a tool, such as `get_order`".to_owned(),
             ),
         },
         (None, Some((_, state))) => {
             read_state(state, report);
-            out.push(Predicate::State);
+            out.push(Readable::State);
         }
-        (None, None) if keys.is_empty() => report(
-            node,
+        (None, None) if map.keys.is_empty() => report(
+            map.value.range,
             "the predicate is empty; write `{tool: NAME}` or `{state: {path, op, value}}`"
                 .to_owned(),
         ),
@@ -208,29 +221,33 @@ fn read_mapping<'a>(
     }
 }
 
-fn read_state(state: Node<'_>, report: &mut impl FnMut(Node<'_>, String)) {
-    if !state.is_mapping() {
+fn is_op(op: &str) -> bool {
+    PRECONDITION_OPS.iter().any(|o| o.value == op)
+}
+
+fn read_state(state: &State, report: &mut impl FnMut(TextRange, String)) {
+    if !state.value.is_mapping() {
         report(
-            state,
+            state.value.range,
             format!(
                 "`state` must be a mapping with `path`, `op` and `value`, found {}",
-                super::tools::article(state.type_name())
+                super::tools::article(state.value.type_name())
             ),
         );
         return;
     }
-    for (key, _) in state.entries() {
+    for key in &state.keys {
         let name = key.scalar().unwrap_or_default();
-        if !["path", "op", "value"].contains(&name) {
+        if !STATE_KEYS.iter().any(|k| k.value == name) {
             report(
-                key,
+                key.range,
                 format!("`{name}` is not a key of a state predicate; use `path`, `op`, `value`"),
             );
         }
     }
-    match state.get("path") {
+    match &state.path {
         None => report(
-            state,
+            state.value.range,
             "the state predicate has no `path`; name the state to test, e.g. `order.status`"
                 .to_owned(),
         ),
@@ -238,7 +255,7 @@ fn read_state(state: Node<'_>, report: &mut impl FnMut(Node<'_>, String)) {
             let text = path.as_str().unwrap_or_default();
             if !text.split('.').all(|part| is_identifier(part, &[])) {
                 report(
-                    path,
+                    path.range,
                     format!(
                         "`path` must be dotted identifiers such as `order.status`, found `{}`",
                         path.scalar().unwrap_or(path.type_name())
@@ -247,19 +264,19 @@ fn read_state(state: Node<'_>, report: &mut impl FnMut(Node<'_>, String)) {
             }
         }
     }
-    let op = match state.get("op") {
+    let op = match &state.op {
         None => {
             report(
-                state,
+                state.value.range,
                 "the state predicate has no `op`; use `eq`, `neq`, `in` or `exists`".to_owned(),
             );
             return;
         }
         Some(op) => match op.as_str() {
-            Some(o @ ("eq" | "neq" | "in" | "exists")) => o,
+            Some(o) if is_op(o) => o,
             _ => {
                 report(
-                    op,
+                    op.range,
                     format!(
                         "`{}` is not an operator; use `eq`, `neq`, `in` or `exists`",
                         op.scalar().unwrap_or(op.type_name())
@@ -269,15 +286,18 @@ fn read_state(state: Node<'_>, report: &mut impl FnMut(Node<'_>, String)) {
             }
         },
     };
-    match (op, state.entry("value")) {
+    match (op, &state.compared) {
         ("exists", Some((key, _))) => report(
-            key,
+            key.range,
             "`exists` takes no `value`; remove it, or use `eq`".to_owned(),
         ),
         ("exists", None) => {}
-        (_, None) => report(state, format!("`{op}` needs a `value` to compare with")),
-        ("in", Some((_, value))) if !value.is_sequence() => report(
-            value,
+        (_, None) => report(
+            state.value.range,
+            format!("`{op}` needs a `value` to compare with"),
+        ),
+        ("in", Some((_, value))) if !value.is_list() => report(
+            value.range,
             format!(
                 "`in` needs a list of values, found {}; write `value: [a, b]`",
                 super::tools::article(value.type_name())
@@ -287,52 +307,45 @@ fn read_state(state: Node<'_>, report: &mut impl FnMut(Node<'_>, String)) {
     }
 }
 
-fn metadata(root: Node<'_>) -> Option<Node<'_>> {
-    root.get("metadata").filter(|m| m.is_mapping())
-}
-
 /// The tool `action_tool` names, or what is wrong with it.
-fn action_tool(node: Node<'_>) -> Result<String, String> {
-    match node.as_str() {
+fn action_tool(value: &Value) -> Result<String, String> {
+    match value.as_str() {
         Some(name) if is_identifier(name.trim(), TOOL_CHARS) => Ok(name.trim().to_owned()),
         Some(name) => Err(format!(
             "`action_tool` must be one tool's name (the gate matches calls on it), found `{name}`"
         )),
         None => Err(format!(
             "`action_tool` must be one tool's name, found {}",
-            super::tools::article(node.type_name())
+            super::tools::article(value.type_name())
         )),
     }
 }
 
 /// File-local: the grammar, and free text.
-pub(crate) fn check_local(file: FileId, root: Node<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(metadata) = metadata(root) else {
-        return;
-    };
-    let mut report = |node: Node<'_>, message: String| {
+pub(crate) fn check_local(file: FileId, extensions: &Extensions, out: &mut Vec<Diagnostic>) {
+    let mut report = |range: TextRange, message: String| {
         out.push(Diagnostic::new(
             "skillmd.precondition-malformed",
             file,
-            node.range(),
+            range,
             message,
         ));
     };
-    if let Some(tool) = metadata.get("action_tool") {
+    if let Some(tool) = &extensions.action_tool {
         if let Err(problem) = action_tool(tool) {
-            report(tool, problem);
+            report(tool.range, problem);
         }
     }
     let mut predicates = Vec::new();
-    if let Some(precondition) = metadata.get("precondition") {
-        read(precondition, false, &mut report, &mut predicates);
+    if let Some(precondition) = &extensions.precondition {
+        read(precondition, &mut report, &mut predicates);
     }
     for predicate in predicates {
-        if let Predicate::Advisory(node) = predicate {
+        if let Readable::Advisory(value) = predicate {
             out.push(Diagnostic::new(
                 "skillmd.precondition-advisory",
                 file,
-                node.range(),
+                value.range,
                 "this precondition is free text, not a tool name: the model sees it, but the gate cannot evaluate it, so it guards nothing; name a tool, or use `{state: {path, op, value}}`",
             ));
         }
@@ -344,14 +357,11 @@ pub(crate) fn check(
     lookup: &Lookup<'_>,
     file: FileId,
     path: &Path,
-    root: Node<'_>,
+    extensions: &Extensions,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(metadata) = metadata(root) else {
-        return;
-    };
-    let action = metadata.get("action_tool");
-    let condition = metadata.get("precondition");
+    let action = extensions.action_tool.as_ref();
+    let condition = extensions.precondition.as_ref();
     if action.is_none() && condition.is_none() {
         return;
     }
@@ -359,29 +369,29 @@ pub(crate) fn check(
         return;
     };
     let related = |d: Diagnostic| inventory.relate(d);
-    if let Some(node) = action {
-        if let Ok(name) = action_tool(node) {
+    if let Some(value) = action {
+        if let Ok(name) = action_tool(value) {
             if inventory.find(lookup, &name).is_none() {
                 out.push(related(Diagnostic::new(
                     "skillmd.action-tool-unknown",
                     file,
-                    node.range(),
+                    value.range,
                     format!("`{name}` is not in the tool inventory, so no call is ever gated by this skill's precondition; fix the name, or add the tool to the inventory"),
                 )));
             }
         }
     }
     let mut predicates = Vec::new();
-    if let Some(node) = condition {
-        read(node, false, &mut |_, _| {}, &mut predicates);
+    if let Some(predicate) = condition {
+        read(predicate, &mut |_, _| {}, &mut predicates);
     }
     for predicate in predicates {
-        if let Predicate::Tool(node, name) = predicate {
+        if let Readable::Tool(value, name) = predicate {
             if inventory.find(lookup, &name).is_none() {
                 out.push(related(Diagnostic::new(
                     "skillmd.precondition-unsatisfied",
                     file,
-                    node.range(),
+                    value.range,
                     format!("the precondition needs a call of `{name}`, which is not in the tool inventory; it can never hold, so the gated call is always refused"),
                 )));
             }

@@ -145,7 +145,7 @@ impl Hosts<'_> {
 /// The project folder and the root (e.g. `[".claude", "skills"]`) a skill lives under, from its
 /// path alone: `<project>/<a>/<b>/<skill>/SKILL.md`.
 fn folder_root(path: &Path) -> Option<(&Path, &'static crate::model::hosts::SkillRoot)> {
-    let root = super::skill_md::skill_root(path)?;
+    let root = crate::model::skill_md::skill_root(path)?;
     let b = root.file_name()?.to_str()?;
     let parent = root.parent()?;
     let a = parent.file_name()?.to_str()?;
@@ -192,7 +192,7 @@ pub fn hosts_of<'a>(lookup: &Lookup<'a>, path: &Path) -> Hosts<'a> {
 
 /// `<plugin>/.claude-plugin/plugin.json` for `<plugin>/skills/<skill>/SKILL.md`.
 fn plugin_manifest(path: &Path) -> Option<PathBuf> {
-    let root = super::skill_md::skill_root(path)?;
+    let root = crate::model::skill_md::skill_root(path)?;
     if root.file_name()? != "skills" {
         return None;
     }

@@ -127,7 +127,7 @@ fn resolve(link: &Link, skill_path: &Path) -> Resolved {
     let base = match link.base {
         LinkBase::SkillDir => dir.to_owned(),
         // `<plugin>/skills/<skill>/SKILL.md`: the plugin is above the `skills` folder.
-        LinkBase::PluginRoot => match super::skill_md::skill_root(skill_path) {
+        LinkBase::PluginRoot => match crate::model::skill_md::skill_root(skill_path) {
             Some(root) if root.file_name().is_some_and(|n| n == "skills") => match root.parent() {
                 Some(plugin) => plugin.to_owned(),
                 None => return Resolved::Unknown,

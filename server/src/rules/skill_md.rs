@@ -16,8 +16,8 @@ use crate::index::{Content, FileEntry, Key, Lookup};
 use crate::model::config::Config;
 use crate::model::hosts::{host_list, Host};
 use crate::model::skill_md::{
-    known_field, nfkc, normalize_name, FieldOrigin, FieldValue, SkillMd, KNOWN_FIELDS,
-    METADATA_EXTENSION_KEYS,
+    is_metadata_extension_key, known_field, nfkc, normalize_name, skill_root, FieldOrigin,
+    FieldValue, SkillMd, KNOWN_FIELDS,
 };
 use crate::syntax::yaml::Style;
 use crate::syntax::{
@@ -241,9 +241,10 @@ pub(crate) fn check_local(
     if let Some(metadata) = root.get("metadata").filter(|_| complete) {
         check_metadata(file, metadata, &mut out);
     }
-    super::dependencies::check_local(file, root, &mut out);
-    super::chain::check_local(file, root, &mut out);
-    super::precondition::check_local(file, root, &mut out);
+    let extensions = &skill.extensions;
+    super::dependencies::check_local(file, extensions, &mut out);
+    super::chain::check_local(file, extensions, &mut out);
+    super::precondition::check_local(file, extensions, &mut out);
     out
 }
 
@@ -599,11 +600,7 @@ fn check_metadata(file: FileId, metadata: Node<'_>, out: &mut Vec<Diagnostic>) {
             ));
             continue;
         };
-        // Chain options are the chain's only beside a `chain`; elsewhere they are plain metadata.
-        let is_chain_option = super::chain::is_option(key_text);
-        if METADATA_EXTENSION_KEYS.contains(&key_text)
-            && (!is_chain_option || metadata.get("chain").is_some())
-        {
+        if is_metadata_extension_key(key_text, metadata.get("chain").is_some()) {
             continue;
         }
         let problem = match value.value() {
@@ -683,11 +680,6 @@ fn strict_key_range(text: &str) -> TextRange {
     text.find("strict").map_or(TextRange::empty(0), |at| {
         TextRange::new(at as u32, (at + "strict".len()) as u32)
     })
-}
-
-/// The folder that holds a skill's folder: the scope in which skill names must be unique.
-pub fn skill_root(path: &Path) -> Option<&Path> {
-    path.parent()?.parent()
 }
 
 /// The cross-file checks of a SKILL.md: unknown fields (they read the config) and duplicate names.

@@ -689,7 +689,7 @@ impl Builder {
 
     /// The chains of SKILL.md files at or below the roots, and every skill they reach.
     fn chains(&mut self, lookup: &Lookup<'_>, index: &Index, in_scope: &dyn Fn(&Path) -> bool) {
-        let graph = crate::rules::chain::chain_graph(lookup);
+        let graph = crate::semantics::chain::chain_graph(lookup);
         let mut seen = vec![false; graph.len()];
         let mut queue: VecDeque<usize> = VecDeque::new();
         // Numbered in path order, so the roots come in path order.
@@ -721,8 +721,7 @@ impl Builder {
             let n = self.node(NodeKind::SkillMd, graph.name(node), cluster);
             let asynchronous = index
                 .file(graph.file(node))
-                .and_then(|f| f.parsed.yaml.as_ref()?.root())
-                .and_then(crate::rules::chain::Chain::of)
+                .and_then(crate::semantics::chain::chain_of)
                 .is_some_and(|chain| chain.runs_async());
             let on_cycle = graph.on_cycle(node);
             let entry = &mut self.graph.nodes[n];

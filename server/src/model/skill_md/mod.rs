@@ -7,7 +7,13 @@
 //! name "42"): the reference validator `skills-ref` reads every scalar as a string, and so do we,
 //! so that a skill is judged the same by both tools.
 
+pub mod extensions;
+
+use std::path::Path;
+
 use unicode_normalization::UnicodeNormalization;
+
+pub use extensions::Extensions;
 
 use super::{Spanned, SpannedStr};
 use crate::syntax::{Frontmatter, Node, NodeKind, TextRange, YamlDocument};
@@ -24,6 +30,8 @@ pub struct SkillMd {
     pub name: Option<FieldValue>,
     pub description: Option<FieldValue>,
     pub compatibility: Option<FieldValue>,
+    /// The proposed extensions (`dependencies`, `metadata.chain`, the skill gate's fields).
+    pub extensions: Extensions,
 }
 
 /// A top-level entry: its key as written, and where its value is.
@@ -72,6 +80,7 @@ impl SkillMd {
             name: None,
             description: None,
             compatibility: None,
+            extensions: Extensions::default(),
         };
         let Some(root) = yaml.and_then(YamlDocument::root) else {
             return skill;
@@ -80,6 +89,7 @@ impl SkillMd {
             return skill;
         }
         skill.is_mapping = true;
+        skill.extensions = Extensions::lower(root);
         for (key, value) in root.entries() {
             let Some(key_text) = key.scalar() else {
                 continue;
@@ -122,6 +132,12 @@ pub fn normalize_name(raw: &str) -> String {
     raw.trim().nfkc().collect()
 }
 
+/// The skill root of a SKILL.md: the folder holding its skill folder (its grandparent). Skills
+/// of one root are loaded together, and a chain resolves from it.
+pub fn skill_root(path: &Path) -> Option<&Path> {
+    path.parent()?.parent()
+}
+
 /// NFKC alone, for folder names (which are not trimmed, as in `skills-ref`).
 pub fn nfkc(raw: &str) -> String {
     raw.nfkc().collect()
@@ -147,27 +163,16 @@ fn field_value(node: Node<'_>) -> FieldValue {
 
 pub use super::hosts::{known_field, FieldOrigin, KnownField, KNOWN_FIELDS};
 
-/// Keys under `metadata` that belong to the proposed extensions (`metadata.chain` and its options,
-/// the symfonic skill gate). They are not plain strings, so the string-to-string rule of
-/// `metadata` does not apply to them; their own rules check them.
-pub const METADATA_EXTENSION_KEYS: &[&str] = &[
-    "chain",
-    "async",
-    "continue_on_error",
-    "timeout",
-    "max_depth",
-    "parallel_limit",
-    "validate_on_load",
-    "cleanup_after",
-    "early_exit_on",
-    "continue_on_success",
-    "pass_state",
-    "retry_count",
-    "retry_until",
-    "race_mode",
-    "precondition",
-    "action_tool",
-];
+/// Whether a key under `metadata` belongs to the proposed extensions (`metadata.chain` and its
+/// options, the skill gate's fields). They are not plain strings, so the string-to-string rule of
+/// `metadata` does not apply to them; their own rules check them. The chain options are the
+/// chain's only beside a `chain`; elsewhere they are plain metadata.
+pub fn is_metadata_extension_key(key: &str, has_chain: bool) -> bool {
+    match key {
+        "chain" | "precondition" | "action_tool" => true,
+        _ => has_chain && extensions::chain_option(key).is_some(),
+    }
+}
 
 #[cfg(test)]
 mod tests {
