@@ -18,12 +18,15 @@ use super::cursor::{at, Ref, Site};
 use super::schema_shape::Shape;
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileEntry, FileRole, Index, Lookup};
-use crate::model::skill_md::extensions::{chain_option, EnumValue};
+use crate::model::skill_md::extensions::{
+    chain_option, EnumValue, CHAIN_OPTIONS, PRECONDITION_OPS,
+};
 use crate::model::skill_md::skill_root;
 use crate::model::skill_md::{SkillMd, KNOWN_FIELDS};
 use crate::model::swarmkit::{AgentIndex, Artifact, ArtifactKind, Topology};
 use crate::rules::archetypes::BUILT_IN_EXECUTORS;
 use crate::rules::grants::effective_skills;
+use crate::rules::tools::Inventory;
 use crate::semantics::chain::{resolve, Target};
 use crate::syntax::{Frontmatter, TextRange};
 
@@ -41,6 +44,9 @@ pub enum CompletionKind {
     File,
     /// A folder of a skill's folder.
     Folder,
+    /// A tool of the tool inventory (SKILL.md `dependencies.tools`, `action_tool`, a
+    /// precondition's tool).
+    Tool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1035,17 +1041,202 @@ fn skill_md(index: &Index, entry: &FileEntry, skill: &SkillMd, offset: u32) -> O
             && !rest.contains(']')
             && enclosing_keys(text, line.start, indent, false) == ["metadata"]
     } else {
-        let (key, col) = key_of(line.head)?;
-        if enclosing_keys(text, line.start, col, false) != ["metadata"] {
+        if let Some((key, col)) = key_of(line.head) {
+            if enclosing_keys(text, line.start, col, false) == ["metadata"] {
+                if let Some(values) = chain_option_values(key) {
+                    let what = format!("chain option `{key}`");
+                    return documented_values(line.word, values, &what);
+                }
+            }
+        }
+        false
+    };
+    if in_chain {
+        return Some(Completions {
+            range: line.word,
+            items: chain_targets(index, entry),
+        });
+    }
+    if line.head.is_empty() {
+        return chain_option_keys(skill, text, &line);
+    }
+    extension_value(index, entry, text, &line)
+}
+
+/// A key being typed under `metadata` beside a `chain`: the chain options not written yet, from
+/// the one table. Without a `chain` the option names are plain metadata, so nothing is offered.
+fn chain_option_keys(skill: &SkillMd, text: &str, line: &Line<'_>) -> Option<Completions> {
+    let chain = skill.extensions.chain.as_ref()?;
+    let col = line.word.start as usize - line.start;
+    if enclosing_keys(text, line.start, col, false) != ["metadata"] {
+        return None;
+    }
+    let items = CHAIN_OPTIONS
+        .iter()
+        .filter(|o| {
+            !chain
+                .options
+                .iter()
+                .any(|set| set.option.key == o.key && !set.key.contains_inclusive(line.word.end))
+        })
+        .map(|o| CompletionItem {
+            label: o.key.to_owned(),
+            detail: Some(o.doc.to_owned()),
+            documentation: Some(o.documentation()),
+            kind: CompletionKind::Field,
+        })
+        .collect();
+    Some(Completions {
+        range: line.word,
+        items,
+    })
+}
+
+/// A value of an extension being typed: a tool of the inventory (`dependencies.tools` entries,
+/// `action_tool`, a precondition or its `tool:`), or a state predicate's `op`.
+fn extension_value(
+    index: &Index,
+    entry: &FileEntry,
+    text: &str,
+    line: &Line<'_>,
+) -> Option<Completions> {
+    let (path, in_list) = frontmatter_slot(text, line)?;
+    let wants_tools = match path.as_slice() {
+        ["tools", "dependencies"] | ["all" | "any", "tools", "dependencies"] => in_list,
+        ["action_tool", "metadata"] | ["tool", "precondition", "metadata"] => !in_list,
+        ["precondition", "metadata"] => true,
+        ["op", "state", "precondition", "metadata"] if !in_list => {
+            return documented_values(line.word, PRECONDITION_OPS, "state predicate operator");
+        }
+        _ => false,
+    };
+    wants_tools.then(|| inventory_tools(index, entry, line.word))?
+}
+
+/// The tools of the skill's inventory, each saying where it comes from. No inventory, no items.
+fn inventory_tools(index: &Index, entry: &FileEntry, range: TextRange) -> Option<Completions> {
+    let lookup = Lookup::new(index);
+    let inventory = Inventory::of(&lookup, &entry.path)?;
+    let origin = inventory.origin();
+    let items = inventory
+        .tools(&lookup)
+        .into_iter()
+        .map(|(name, source)| {
+            let from = source.describe();
+            CompletionItem {
+                documentation: Some(format!(
+                    "Tool `{name}`, available from {from} (the tool inventory configured in {origin})."
+                )),
+                detail: Some(format!("tool from {from}")),
+                label: name,
+                kind: CompletionKind::Tool,
+            }
+        })
+        .collect();
+    Some(Completions { range, items })
+}
+
+/// Where in a (possibly half-typed) frontmatter the cursor's value goes, read from the text: the
+/// keys from the one whose value is being typed outwards, and whether it is a list item. Block
+/// keys come from the indentation above; flow collections on the cursor's line (`[{tool: `) are
+/// read left to right in one pass, skipping quoted text.
+fn frontmatter_slot<'t>(text: &'t str, line: &Line<'t>) -> Option<(Vec<&'t str>, bool)> {
+    let head = line.head;
+    let trimmed = head.trim_start();
+    let indent = head.len() - trimmed.len();
+    if trimmed == "-" {
+        return Some((enclosing_keys(text, line.start, indent, true), true));
+    }
+    let body = strip_dashes(trimmed);
+    let col = head.len() - body.len();
+    let is_key = |k: &str| {
+        !k.is_empty()
+            && k.chars()
+                .all(|c| c.is_alphanumeric() || c == '-' || c == '_' || c == '.')
+    };
+    let (block_key, rest) = if body.starts_with(['[', '{']) {
+        (None, body)
+    } else {
+        let (key, rest) = body.split_once(':')?;
+        if !is_key(key.trim_end()) || !(rest.is_empty() || rest.starts_with(' ')) {
             return None;
         }
-        let what = format!("chain option `{key}`");
-        return documented_values(line.word, chain_option_values(key)?, &what);
+        (Some(key.trim_end()), rest.trim_start())
     };
-    in_chain.then(|| Completions {
-        range: line.word,
-        items: chain_targets(index, entry),
-    })
+    let dashed_value = body.len() != trimmed.len() && block_key.is_none();
+    let outer = if dashed_value {
+        enclosing_keys(text, line.start, indent, true)
+    } else {
+        enclosing_keys(text, line.start, col, false)
+    };
+    // One frame per open flow collection: the key that opened it, whether it is a list, and
+    // the key whose value is being written in it.
+    struct Frame<'t> {
+        key: Option<&'t str>,
+        list: bool,
+        pending: Option<&'t str>,
+    }
+    let mut frames = vec![Frame {
+        key: None,
+        list: dashed_value,
+        pending: block_key,
+    }];
+    let bytes = rest.as_bytes();
+    let mut token = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'[' | b'{' => {
+                let top = frames.last_mut()?;
+                let key = top.pending.take();
+                frames.push(Frame {
+                    key,
+                    list: bytes[i] == b'[',
+                    pending: None,
+                });
+                token = i + 1;
+            }
+            b']' | b'}' => {
+                if frames.len() == 1 {
+                    return None;
+                }
+                frames.pop();
+                frames.last_mut()?.pending = None;
+                token = i + 1;
+            }
+            b',' => {
+                frames.last_mut()?.pending = None;
+                token = i + 1;
+            }
+            b':' if bytes.get(i + 1).is_none_or(|b| *b == b' ') => {
+                let key = rest[token..i].trim();
+                if !is_key(key) {
+                    return None;
+                }
+                frames.last_mut()?.pending = Some(key);
+                token = i + 1;
+            }
+            quote @ (b'"' | b'\'') => {
+                let close = rest[i + 1..].find(quote as char)?;
+                i += close + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if !rest[token..].trim().is_empty() {
+        // Past a value already written on this line.
+        return None;
+    }
+    let top = frames.last()?;
+    let mut path: Vec<&str> = top.pending.into_iter().collect();
+    if top.pending.is_none() && !top.list {
+        return None;
+    }
+    let in_list = top.pending.is_none();
+    path.extend(frames.iter().rev().filter_map(|f| f.key));
+    path.extend(outer);
+    Some((path, in_list))
 }
 
 /// The SKILL.md skills a chain entry of `from` may name: each name that resolves (as
@@ -1839,6 +2030,96 @@ metadata:
         for key in ["async", "race_mode", "early_exit_on", "retry_until"] {
             assert!(super::chain_option_values(key).is_some(), "{key}");
         }
+    }
+
+    const INVENTORY: &str = "//- /r/skillgraph.toml\n[tools]\navailable = [\"get_order\"]\npresets = [\"claude-code\"]\n";
+
+    fn tool_labels(frontmatter: &str) -> Vec<String> {
+        labels_of(&format!(
+            "{INVENTORY}//- /r/s/refund/SKILL.md\n---\nname: refund\ndescription: dé jà vu — ünïcode\n{frontmatter}---\n"
+        ))
+    }
+
+    #[test]
+    fn tools_of_the_inventory_where_a_tool_goes() {
+        for place in [
+            "dependencies:\n  tools: [get_order, $0]\n",
+            "dependencies:\n  tools:\n    - $0\n",
+            "dependencies:\n  tools:\n    any: [$0]\n",
+            "dependencies:\n  tools:\n    all:\n      - ge$0\n",
+            "metadata:\n  action_tool: $0\n",
+            "metadata:\n  precondition: $0\n",
+            "metadata:\n  precondition: [{tool: $0}]\n",
+            "metadata:\n  precondition:\n    - tool: $0\n",
+            "metadata:\n  precondition:\n    - $0\n",
+        ] {
+            let labels = tool_labels(place);
+            assert!(
+                labels.contains(&"get_order".to_owned()),
+                "{place}: {labels:?}"
+            );
+            assert!(labels.contains(&"Read".to_owned()), "{place}: {labels:?}");
+        }
+        // Resources are not tools, and a value already written is not completed again.
+        assert!(tool_labels("dependencies:\n  resources: [$0]\n").is_empty());
+        assert!(tool_labels("metadata:\n  action_tool: a b $0\n").is_empty());
+        let found = complete(&format!(
+            "{INVENTORY}//- /r/s/refund/SKILL.md\n---\nname: refund\ndescription: d\nmetadata:\n  action_tool: get_o$0\n---\n"
+        ))
+        .expect("tools");
+        let item = found.items.iter().find(|i| i.label == "get_order").unwrap();
+        assert_eq!(item.kind, CompletionKind::Tool);
+        assert_eq!(
+            item.detail.as_deref(),
+            Some("tool from `[tools] available` of skillgraph.toml")
+        );
+        assert!(item
+            .documentation
+            .as_deref()
+            .unwrap()
+            .contains("/r/skillgraph.toml"));
+        let read = found.items.iter().find(|i| i.label == "Read").unwrap();
+        assert_eq!(
+            read.detail.as_deref(),
+            Some("tool from the `claude-code` preset")
+        );
+        assert_eq!(found.range.len(), "get_o".len() as u32);
+        // Without an inventory there is nothing to offer.
+        assert!(labels_of(
+            "//- /r/s/a/SKILL.md\n---\nname: a\nmetadata:\n  action_tool: $0\n---\n"
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn precondition_ops_and_chain_option_keys_from_the_tables() {
+        for place in [
+            "metadata:\n  precondition:\n    - state:\n        path: order.status\n        op: $0\n",
+            "metadata:\n  precondition: [{state: {path: order.status, op: $0}}]\n",
+        ] {
+            assert_eq!(tool_labels(place), ["eq", "neq", "in", "exists"], "{place}");
+        }
+        let found = complete("//- /r/s/a/SKILL.md\n---\nname: a\nmetadata:\n  precondition: {state: {op: e$0}}\n---\n").expect("ops");
+        assert!(found.items[0]
+            .documentation
+            .as_deref()
+            .unwrap()
+            .contains("equals"));
+        // Beside a chain, the options not written yet, each documented from the one table.
+        let found = complete(
+            "//- /r/s/a/SKILL.md\n---\nname: a\nmetadata:\n  chain: [b]\n  async: true\n  ti$0\n---\n",
+        )
+        .expect("options");
+        let labels: Vec<&str> = found.items.iter().map(|i| i.label.as_str()).collect();
+        assert!(labels.contains(&"timeout"), "{labels:?}");
+        assert!(!labels.contains(&"async"), "{labels:?}");
+        assert_eq!(labels.len(), CHAIN_OPTIONS.len() - 1);
+        let timeout = found.items.iter().find(|i| i.label == "timeout").unwrap();
+        assert!(timeout
+            .documentation
+            .as_deref()
+            .unwrap()
+            .contains("default `0`"));
     }
 
     #[test]

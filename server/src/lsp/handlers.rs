@@ -119,6 +119,7 @@ pub fn completion(
                 crate::ide::CompletionKind::Field => CompletionItemKind::PROPERTY,
                 crate::ide::CompletionKind::File => CompletionItemKind::FILE,
                 crate::ide::CompletionKind::Folder => CompletionItemKind::FOLDER,
+                crate::ide::CompletionKind::Tool => CompletionItemKind::METHOD,
             }),
             detail: item.detail,
             documentation: item.documentation.map(|value| {

@@ -143,6 +143,55 @@ impl<'a> Inventory<'a> {
             .map(|file| Source::SwarmKit(file.path.clone()))
     }
 
+    /// Every tool of the inventory with where it comes from, each once (its first source, in
+    /// the order [`Inventory::find`] looks), sorted by name: what completion offers. SwarmKit MCP
+    /// tools are those of the skills below the config's folder.
+    pub fn tools(&self, lookup: &Lookup<'_>) -> Vec<(String, Source)> {
+        let mut found: std::collections::BTreeMap<String, Source> = Default::default();
+        let mut add = |name: &str, source: &dyn Fn() -> Source| {
+            if !found.contains_key(name) {
+                found.insert(name.to_owned(), source());
+            }
+        };
+        for tool in &self.settings.tools_available {
+            add(tool, &|| Source::Available);
+        }
+        for name in &self.settings.presets {
+            if let Some(preset) = preset(name) {
+                for tool in preset.tools {
+                    add(tool, &|| Source::Preset(preset.name));
+                }
+            }
+        }
+        for (file, list) in &self.lists {
+            for tool in &list.tools {
+                add(tool, &|| Source::ToolList(file.path.clone()));
+            }
+        }
+        let root = match self.config {
+            Some(config) => config.path.parent().map(Path::to_path_buf),
+            None => Some(PathBuf::from("/")),
+        };
+        if let Some(root) = root {
+            let mut skills: Vec<&FileEntry> = lookup
+                .index()
+                .files()
+                .filter(|file| file.path.starts_with(&root))
+                .collect();
+            skills.sort_by(|a, b| a.path.cmp(&b.path));
+            for file in skills {
+                if let Content::SwarmKit(crate::model::swarmkit::Artifact::Skill(skill)) =
+                    &file.parsed.content
+                {
+                    if let Some(tool) = &skill.tool {
+                        add(&tool.value, &|| Source::SwarmKit(file.path.clone()));
+                    }
+                }
+            }
+        }
+        found.into_iter().collect()
+    }
+
     /// The related location every "not available" diagnostic carries: the `[tools]` section.
     pub fn related_range(&self) -> TextRange {
         let text = self.config.map_or("", |c| &c.text);
