@@ -1240,7 +1240,7 @@ fn frontmatter_slot<'t>(text: &'t str, line: &Line<'t>) -> Option<(Vec<&'t str>,
 }
 
 /// The SKILL.md skills a chain entry of `from` may name: each name that resolves (as
-/// `rules::chain` resolves entries) to a skill inside the chain's parent folder; those in the same
+/// `semantics::chain` resolves entries) to a skill inside the chain's parent folder; those in the same
 /// parent folder first, then by depth.
 fn chain_targets(index: &Index, from: &FileEntry) -> Vec<CompletionItem> {
     let names: BTreeSet<String> = index

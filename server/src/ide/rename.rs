@@ -26,10 +26,10 @@ use super::definition::{artifact_definitions, definitions_of};
 use super::references::{is_skill_md, references, skill_md_target};
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileEntry, Index, Key, Lookup};
+use crate::model::skill_md::skill_root;
 use crate::model::swarmkit::{Artifact, ArtifactKind, Grant};
-use crate::rules::chain::{resolve, Chain, Target as ChainTarget};
 use crate::rules::registry::{skills_named, Origin};
-use crate::rules::skill_md::skill_root;
+use crate::semantics::chain::{chain_of, resolve, Target as ChainTarget};
 use crate::syntax::interpolate::Source;
 use crate::syntax::TextRange;
 
@@ -479,17 +479,11 @@ fn paths_into_moved_folder(index: &Index, folder: &Path, old: &str, new: &str, o
         }
         // The moved folder is this many components into an entry written here.
         let depth = inside.components().count();
-        let Some(chain) = owner
-            .parsed
-            .yaml
-            .as_ref()
-            .and_then(|y| y.root())
-            .and_then(Chain::of)
-        else {
+        let Some(chain) = chain_of(owner) else {
             continue;
         };
-        for node in chain.entries {
-            let Some(text) = node.as_str() else { continue };
+        for node in &chain.entries {
+            let text = node.value.as_str();
             if !text.contains(['/', '\\']) {
                 continue;
             }
@@ -499,7 +493,7 @@ fn paths_into_moved_folder(index: &Index, folder: &Path, old: &str, new: &str, o
             if !target.path.starts_with(folder) || target.path.parent() == Some(folder) {
                 continue;
             }
-            if let Some(range) = component_at(&owner.text, node.range(), depth, old) {
+            if let Some(range) = component_at(&owner.text, node.range, depth, old) {
                 out.edits.push(Edit {
                     file: owner.id,
                     range,
