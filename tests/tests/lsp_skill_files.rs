@@ -92,3 +92,47 @@ fn bundled_files_appearing_and_going_are_followed() {
     );
     client.shutdown();
 }
+
+#[test]
+fn skill_md_precondition_tools_complete_after_multi_byte_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("skillgraph.toml"),
+        "[tools]\navailable = [\"get_order\", \"get_status\"]\n",
+    )
+    .unwrap();
+    let skill_dir = root.join(".claude/skills/refund");
+    std::fs::create_dir_all(&skill_dir).unwrap();
+    // CJK and an emoji (two UTF-16 units) before the cursor on its line.
+    let tool_line = "  precondition: [\"日本語🚀\", {tool: get_o}]";
+    let text = format!(
+        "---\nname: refund\ndescription: Refunds — für Kunden.\nmetadata:\n{tool_line}\n  action_tool: get_status\n---\n"
+    );
+    std::fs::write(skill_dir.join("SKILL.md"), &text).unwrap();
+    let (mut client, _) = Client::start(root, capabilities());
+    let skill = file_uri(&skill_dir.join("SKILL.md"));
+    client.diagnostics(&skill);
+    let utf16 = |s: &str| s.encode_utf16().count() as u64;
+    let word_start = utf16(&tool_line[..tool_line.find("get_o").unwrap()]);
+    let cursor = word_start + utf16("get_o");
+    let items = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": skill}, "position": {"line": 4, "character": cursor}}),
+    );
+    let items = items
+        .as_array()
+        .or_else(|| items["items"].as_array())
+        .unwrap()
+        .clone();
+    let labels: Vec<&str> = items.iter().map(|i| i["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["get_order", "get_status"], "{items:#?}");
+    let order = &items[0];
+    assert_eq!(
+        order["textEdit"]["range"],
+        json!({"start": {"line": 4, "character": word_start}, "end": {"line": 4, "character": cursor}})
+    );
+    let documentation = order["documentation"].to_string();
+    assert!(documentation.contains("skillgraph.toml"), "{documentation}");
+    client.shutdown();
+}
