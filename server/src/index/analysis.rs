@@ -4,7 +4,7 @@ use super::classify::FileRole;
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::model::config::Config;
 use crate::model::skill_md::SkillMd;
-use crate::model::swarmkit::{Artifact, ArtifactKind, EnvFile};
+use crate::model::swarmkit::{Artifact, ArtifactKind, EnvFile, StrayArtifact};
 use crate::model::tools::ToolList;
 use crate::syntax::interpolate::{Substitution, Variables};
 use crate::syntax::{bom_len, YamlDocument};
@@ -41,6 +41,9 @@ pub struct ParsedFile {
     /// What each scalar holding `${` became, in text order; empty when none does. A file with
     /// any is analysed again when its workspace's variables change.
     pub substitutions: Vec<Substitution>,
+    /// Set for a YAML file outside every workspace that is a SwarmKit artifact all the same
+    /// (its folder lacks `workspace.yaml`).
+    pub stray: Option<StrayArtifact>,
 }
 
 impl ParsedFile {
@@ -50,6 +53,7 @@ impl ParsedFile {
             content: Content::None,
             local,
             substitutions: Vec::new(),
+            stray: None,
         }
     }
 
@@ -68,6 +72,7 @@ impl ParsedFile {
 /// `variables` are those of the file's workspace (empty for files outside one).
 pub(crate) fn analyze(
     id: FileId,
+    path: &std::path::Path,
     text: &str,
     invalid_utf8_at: Option<u32>,
     role: &FileRole,
@@ -85,10 +90,15 @@ pub(crate) fn analyze(
             content: Content::ToolList(ToolList::parse(&text[bom..], bom as u32)),
             local: Vec::new(),
             substitutions: Vec::new(),
+            stray: None,
         };
     }
     if !role.is_ours() {
-        return ParsedFile::empty(Vec::new());
+        let mut parsed = ParsedFile::empty(Vec::new());
+        if *role == FileRole::Unrelated {
+            parsed.stray = stray(path, text);
+        }
+        return parsed;
     }
     if text.len() > MAX_FILE_BYTES {
         return ParsedFile::empty(vec![Diagnostic::new(
@@ -125,6 +135,27 @@ pub(crate) fn analyze(
     parsed
 }
 
+/// A YAML file outside every workspace that is a SwarmKit artifact all the same. Parsed only
+/// when it sits in an artifact directory (`topologies/`, `skills/`, ...), so other YAML files
+/// outside workspaces cost a look at their path.
+fn stray(path: &std::path::Path, text: &str) -> Option<StrayArtifact> {
+    if !super::classify::is_yaml(path)
+        || text.len() > MAX_FILE_BYTES
+        || text.contains('\0')
+        || !path
+            .parent()
+            .into_iter()
+            .chain(path.parent().and_then(|p| p.parent()))
+            .filter_map(|dir| dir.file_name()?.to_str())
+            .any(|name| ArtifactKind::for_directory(name).is_some())
+    {
+        return None;
+    }
+    let bom = bom_len(text);
+    let yaml = YamlDocument::parse(&text[bom..], bom as u32);
+    crate::model::swarmkit::stray_artifact(path, yaml.root()?)
+}
+
 fn analyze_text(id: FileId, text: &str, role: &FileRole, variables: &Variables) -> ParsedFile {
     match role {
         FileRole::WorkspaceManifest | FileRole::SwarmKit { .. } => {
@@ -139,6 +170,7 @@ fn analyze_text(id: FileId, text: &str, role: &FileRole, variables: &Variables) 
                 content: Content::Config(config),
                 local,
                 substitutions: Vec::new(),
+                stray: None,
             }
         }
         FileRole::SkillMd => analyze_skill_md(id, text),
@@ -174,6 +206,7 @@ fn analyze_swarmkit(id: FileId, text: &str, role: &FileRole, variables: &Variabl
         content,
         local,
         substitutions,
+        stray: None,
     }
 }
 
@@ -188,6 +221,7 @@ fn analyze_env(id: FileId, text: &str) -> ParsedFile {
         content: Content::Env(env),
         local,
         substitutions: Vec::new(),
+        stray: None,
     }
 }
 
@@ -208,6 +242,7 @@ fn analyze_skill_md(id: FileId, text: &str) -> ParsedFile {
         content: Content::SkillMd(skill),
         local,
         substitutions: Vec::new(),
+        stray: None,
     }
 }
 
@@ -224,7 +259,14 @@ mod tests {
             directory: "skills".to_owned(),
             too_deep: false,
         };
-        let parsed = analyze(FileId(1), text, None, &role, &Variables::default());
+        let parsed = analyze(
+            FileId(1),
+            std::path::Path::new("/w/skills/a.yaml"),
+            text,
+            None,
+            &role,
+            &Variables::default(),
+        );
         assert!(parsed.yaml.is_none());
         assert!(matches!(
             parsed.content,
@@ -233,6 +275,7 @@ mod tests {
         // A SKILL.md's frontmatter tree is read again by the cross-file rules: it stays.
         let skill = analyze(
             FileId(2),
+            std::path::Path::new("/r/a/SKILL.md"),
             "---\nname: a\ndescription: b\n---\n",
             None,
             &FileRole::SkillMd,

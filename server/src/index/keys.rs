@@ -62,6 +62,9 @@ pub enum Key {
     ToolList { path: std::path::PathBuf },
     /// The configs whose `[tools] mcp-tool-lists` name the file at `path`.
     ToolListNamed { path: std::path::PathBuf },
+    /// The SwarmKit artifacts found outside every workspace below the folder `root`, which has
+    /// no `workspace.yaml` (`workspace.missing-workspace-yaml` is reported once per folder).
+    StrayArtifacts { root: std::path::PathBuf },
 }
 
 pub(crate) fn fingerprint<T: Hash + ?Sized>(value: &T) -> u64 {
@@ -95,6 +98,15 @@ pub(crate) fn contributions(
                 path: path.to_owned(),
             },
             fingerprint(text),
+        ));
+    }
+    if let Some(stray) = &parsed.stray {
+        // Readers pick the first file in path order and point at its `kind:`.
+        out.push((
+            Key::StrayArtifacts {
+                root: stray.root.clone(),
+            },
+            fingerprint(stray),
         ));
     }
     match (&parsed.content, role) {

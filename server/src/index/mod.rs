@@ -260,7 +260,11 @@ impl Index {
 
     /// Files whose role is ours (SwarmKit artifacts, manifests, SKILL.md, configs).
     pub fn checked_file_count(&self) -> usize {
-        self.files.values().filter(|f| f.role.is_ours()).count()
+        // A SwarmKit artifact outside every workspace is checked too (for its missing manifest).
+        self.files
+            .values()
+            .filter(|f| f.role.is_ours() || f.parsed.stray.is_some())
+            .count()
     }
 
     /// The manifest of the workspace rooted at `dir`, if any.
@@ -560,7 +564,7 @@ impl Index {
             let variables = workspace_of_role(*id, role)
                 .and_then(|workspace| self.variables.get(&workspace))
                 .map_or(&none, Arc::as_ref);
-            let parsed = analysis::analyze(*id, text, *invalid_utf8_at, role, variables);
+            let parsed = analysis::analyze(*id, path, text, *invalid_utf8_at, role, variables);
             let contributions = keys::contributions(*id, path, text, role, &parsed);
             let line_index = LineIndex::new(text);
             (parsed, contributions, line_index)

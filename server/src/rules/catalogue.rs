@@ -20,10 +20,11 @@ pub struct RuleDoc {
 }
 
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 21] {
+fn families() -> [&'static [RuleDoc]; 22] {
     [
         super::RULES,
         super::swarmkit_file::RULES,
+        super::missing_workspace::RULES,
         super::schema::RULES,
         super::ids::RULES,
         super::agents::RULES,

@@ -61,13 +61,16 @@ pub fn check(
                     .category
                     .as_deref()
                     .map_or("no category".to_owned(), |c| format!("category `{c}`"));
+                let decision = registry::granted_by_category(lookup, workspace, DECISION_CATEGORY);
                 let mut diagnostic = Diagnostic::new(
                     "governance.not-a-decision-skill",
                     file,
                     id.range,
                     format!(
-                        "`{}` has {category}, but the runtime runs only `category: decision` skills as decision skills, so this binding never runs it (each check fails as not found, or passes unevaluated); bind a decision skill or make `{}` one",
-                        id.value, id.value
+                        "`{}` has {category}, but the runtime judges only with `category: decision` skills, so {}; bind a decision skill or make `{}` one",
+                        id.value,
+                        run_time_outcome(&decision.ids),
+                        id.value
                     ),
                 );
                 if skill.origin == registry::Origin::File {
@@ -81,6 +84,17 @@ pub fn check(
             }
             Some(_) => {}
         }
+    }
+}
+
+/// What the runtime does with a binding to an id its judge does not hold: with any decision
+/// skill in the workspace (the bundled `memory-reconcile` is one) the skill-backed provider
+/// fails it; with none, the default provider passes it without running anything.
+fn run_time_outcome(decision_skills: &[String]) -> &'static str {
+    if decision_skills.is_empty() {
+        "at run time this binding runs nothing (with no decision skill in the workspace, each check passes unevaluated)"
+    } else {
+        "at run time each check of this binding fails closed (`Decision skill not found in workspace (blocking)`)"
     }
 }
 
@@ -101,13 +115,14 @@ fn unknown(
     let fix = best.zip(lookup.file(file)).and_then(|(best, entry)| {
         super::fixes::replace_scalar(&entry.text, file, id.range, &id.value, best)
     });
+    let outcome = run_time_outcome(&decision.ids);
     let message = match best {
         Some(best) => format!(
-            "no skill has the id `{}` in this workspace, so this binding fails closed at run time (every check is a `fail`); did you mean `{best}`?",
+            "no skill has the id `{}` in this workspace, so {outcome}; did you mean `{best}`?",
             id.value
         ),
         None => format!(
-            "no skill has the id `{}` in this workspace, so this binding fails closed at run time (every check is a `fail`); fix the id or add a decision skill `skills/{}.yaml`",
+            "no skill has the id `{}` in this workspace, so {outcome}; fix the id or add a decision skill `skills/{}.yaml`",
             id.value, id.value
         ),
     };
@@ -197,6 +212,29 @@ mod tests {
                     "grounding-judg".to_owned()
                 ),
             ]
+        );
+    }
+
+    #[test]
+    fn without_any_decision_skill_the_binding_runs_nothing() {
+        let changes = vec![
+            Change::Set {
+                path: PathBuf::from("/w/workspace.yaml"),
+                text: "apiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: w\n  name: w\nmemory:\n  enabled: false\ngovernance:\n  provider: mock\n  decision_skills:\n    - id: judge\n      trigger: post_output\n".to_owned(),
+            },
+        ];
+        let outcome = check_changes(changes, PathBuf::from("/w"));
+        let messages: Vec<&str> = outcome
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "governance.unknown-decision-skill")
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(
+            messages[0].contains("each check passes unevaluated"),
+            "{}",
+            messages[0]
         );
     }
 

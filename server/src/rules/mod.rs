@@ -12,6 +12,7 @@ pub mod fixes;
 pub mod grants;
 pub mod ids;
 pub mod made_up_skills;
+pub mod missing_workspace;
 pub mod output;
 pub mod output_schema;
 pub mod precondition;
@@ -38,6 +39,9 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
     let Some(entry) = lookup.file(file) else {
         return out;
     };
+    if let Some(stray) = &entry.parsed.stray {
+        missing_workspace::check(lookup, file, stray, &mut out);
+    }
     if let Content::SkillMd(skill) = &entry.parsed.content {
         skill_md::check(lookup, file, &entry.path, skill, &mut out);
         let yaml = entry.parsed.yaml.as_ref();

@@ -3,6 +3,7 @@
 mod archetype;
 mod env;
 mod skill;
+mod stray;
 mod topology;
 mod trigger;
 mod workspace;
@@ -10,6 +11,7 @@ mod workspace;
 pub use archetype::{Archetype, Executor};
 pub use env::{EnvFile, RawProperty};
 pub use skill::{ImplementationType, Skill};
+pub use stray::{stray_artifact, StrayArtifact};
 pub use topology::{Agent, AgentIndex, RequiresBlock, RequiresRule, Topology};
 pub use trigger::Trigger;
 pub use workspace::{
