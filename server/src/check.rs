@@ -51,6 +51,17 @@ pub fn run_scoped_check(
     paths: &[PathBuf],
     stdin: Option<(PathBuf, String)>,
 ) -> Result<CheckOutcome, String> {
+    run_scoped_check_with(paths, stdin, false)
+}
+
+/// [`run_scoped_check`], running `<binary> --version` for the command packs' version
+/// constraints when `probe_versions` (`check --probe-versions`); without it, required binaries
+/// are only looked up on `PATH`.
+pub fn run_scoped_check_with(
+    paths: &[PathBuf],
+    stdin: Option<(PathBuf, String)>,
+    probe_versions: bool,
+) -> Result<CheckOutcome, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let mut asked: Vec<PathBuf> = paths.iter().map(|p| absolute(p)).collect();
@@ -89,6 +100,19 @@ pub fn run_scoped_check(
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
         .collect();
     let mut outcome = check_changes_in(changes, cwd, std::sync::Arc::new(environment));
+    // What `swarmkit run` started from this shell would find of the binaries its command packs
+    // require: looked up here, at the edge, and handed to the checks as data.
+    let binaries = crate::probe::required_binaries(&outcome.index);
+    if !binaries.is_empty() {
+        let path = std::env::var_os("PATH");
+        let executables = crate::probe::executables(&binaries, path.as_deref(), probe_versions);
+        let settings = crate::index::Settings {
+            executables: std::sync::Arc::new(executables),
+            ..outcome.index.settings.clone()
+        };
+        outcome.index.set_settings(settings);
+        outcome.diagnostics = all_diagnostics(&outcome.index);
+    }
     let in_scope = |path: &Path| asked.iter().any(|a| path.starts_with(a));
     let scoped = |id: FileId| outcome.index.file(id).is_some_and(|f| in_scope(&f.path));
     let diagnostics: Vec<Diagnostic> = outcome
@@ -100,7 +124,7 @@ pub fn run_scoped_check(
     outcome.files_checked = outcome
         .index
         .files()
-        .filter(|f| f.role.is_ours() && in_scope(&f.path))
+        .filter(|f| (f.role.is_ours() || f.parsed.stray.is_some()) && in_scope(&f.path))
         .count();
     outcome.diagnostics = diagnostics;
     outcome.widened = widened;
@@ -127,15 +151,7 @@ pub fn check_changes_in(
 ) -> CheckOutcome {
     let mut index = Index::with_environment(environment);
     index.apply(changes);
-    let mut files: Vec<(&Path, FileId)> = index.files().map(|f| (f.path.as_path(), f.id)).collect();
-    // Paths are unique, so an unstable sort on the workers gives the same order.
-    rayon::slice::ParallelSliceMut::par_sort_unstable_by(&mut files[..], |a, b| {
-        crate::discover::path_order(a.0, b.0)
-    });
-    let diagnostics = files
-        .iter()
-        .flat_map(|&(_, id)| index.diagnostics(id))
-        .collect();
+    let diagnostics = all_diagnostics(&index);
     let files_checked = index.checked_file_count();
     CheckOutcome {
         index,
@@ -145,6 +161,19 @@ pub fn check_changes_in(
         cwd,
         asked: Vec::new(),
     }
+}
+
+/// Every file's diagnostics, in path order.
+fn all_diagnostics(index: &Index) -> Vec<Diagnostic> {
+    let mut files: Vec<(&Path, FileId)> = index.files().map(|f| (f.path.as_path(), f.id)).collect();
+    // Paths are unique, so an unstable sort on the workers gives the same order.
+    rayon::slice::ParallelSliceMut::par_sort_unstable_by(&mut files[..], |a, b| {
+        crate::discover::path_order(a.0, b.0)
+    });
+    files
+        .iter()
+        .flat_map(|&(_, id)| index.diagnostics(id))
+        .collect()
 }
 
 impl CheckOutcome {

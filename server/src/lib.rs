@@ -16,6 +16,7 @@ pub mod ide;
 pub mod index;
 pub mod lsp;
 pub mod model;
+pub mod probe;
 pub mod rules;
 pub mod semantics;
 pub mod syntax;

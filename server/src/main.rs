@@ -81,6 +81,11 @@ enum Command {
         /// Exit status 1 when there is something to fix.
         #[arg(long)]
         diff: bool,
+        /// Run `<binary> --version` for the binaries command packs require with a version
+        /// constraint (found on PATH, never a path), as `swarmkit run` does when it loads the
+        /// workspace. Without it they are only looked up on PATH.
+        #[arg(long)]
+        probe_versions: bool,
     },
     /// Draw the ordering rules under the paths (default: the current directory).
     ///
@@ -129,6 +134,7 @@ fn main() -> ExitCode {
             color,
             fix,
             diff,
+            probe_versions,
         } => {
             let color = match color {
                 ColorChoice::Always => true,
@@ -142,7 +148,15 @@ fn main() -> ExitCode {
                 (_, true) => Fixes::Diff,
                 _ => Fixes::None,
             };
-            check(paths, stdin_filename, format, deny_warnings, color, fixes)
+            check(
+                paths,
+                stdin_filename,
+                format,
+                deny_warnings,
+                color,
+                fixes,
+                probe_versions,
+            )
         }
         Command::Graph {
             paths,
@@ -232,6 +246,7 @@ fn check(
     deny_warnings: bool,
     color: bool,
     fixes: Fixes,
+    probe_versions: bool,
 ) -> ExitCode {
     let dash = paths.iter().any(|p| p.as_os_str() == "-");
     let mut paths: Vec<PathBuf> = paths.into_iter().filter(|p| p.as_os_str() != "-").collect();
@@ -273,7 +288,8 @@ fn check(
     if paths.is_empty() && given > 0 && stdin.is_none() {
         return ExitCode::from(2);
     }
-    let mut outcome = match skillgraph::check::run_scoped_check(&paths, stdin) {
+    let mut outcome = match skillgraph::check::run_scoped_check_with(&paths, stdin, probe_versions)
+    {
         Ok(outcome) => outcome,
         Err(message) => {
             eprintln!("skillgraph: {message}");

@@ -142,9 +142,22 @@ fn ours_for(name: &str, codes: &BTreeSet<&str>) -> Pairs {
     let ws = Path::new(FIXTURES).join(name).join("ws");
     let mut changes = Vec::new();
     read_tree(&ws, &mut changes);
-    let outcome = check_changes(changes, ws.clone());
-    outcome
-        .diagnostics
+    let mut outcome = check_changes(changes, ws.clone());
+    // The binaries command packs require, looked up on an empty PATH: none is found, whatever
+    // the machine running the test has.
+    let binaries = skillgraph::probe::required_binaries(&outcome.index);
+    let executables = skillgraph::probe::executables(&binaries, None, false);
+    let settings = skillgraph::index::Settings {
+        executables: std::sync::Arc::new(executables),
+        ..outcome.index.settings.clone()
+    };
+    outcome.index.set_settings(settings);
+    let files: Vec<_> = outcome.index.files().map(|f| f.id).collect();
+    let diagnostics: Vec<_> = files
+        .into_iter()
+        .flat_map(|id| outcome.index.diagnostics(id))
+        .collect();
+    diagnostics
         .iter()
         .filter(|d| codes.contains(d.code))
         .map(|d| {
@@ -324,4 +337,10 @@ parity! {
 // first artifact.
 parity! {
     artifacts_without_a_workspace_yaml => "workspace.missing-workspace-yaml",
+}
+
+// A command pack whose binary is not on PATH: `swarmkit run` refuses to start
+// (command-pack.missing-binary, our own code).
+parity! {
+    command_pack_binary_not_on_path => "command-pack.missing-binary",
 }

@@ -26,6 +26,9 @@ pub enum Key {
     },
     /// The editor's settings (see [`crate::index::Settings::config`]); no file contributes it.
     EditorConfig,
+    /// What the edge found of the binaries command packs require
+    /// ([`crate::index::Settings::executables`]); no file contributes it.
+    Executables,
     /// A JSON file, by path (the target of an `output_schema` path).
     JsonFile { path: std::path::PathBuf },
     /// A YAML file of any role, by path (the target of an `output_schema` path: SwarmKit reads

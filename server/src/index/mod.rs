@@ -39,6 +39,10 @@ pub struct Settings {
     /// `SWARMKIT_ENV` is looked up): the CLI's process environment; in the server its process
     /// environment with the editor's `env` settings on top.
     pub environment: Arc<std::collections::BTreeMap<String, String>>,
+    /// What the edge found of the binaries command packs require, by the name written in
+    /// `requires[].binary` (the CLI looks them up on its `PATH`); a binary with no entry is not
+    /// judged.
+    pub executables: Arc<std::collections::BTreeMap<String, crate::model::machine::Executable>>,
 }
 
 /// One file in the index.
@@ -511,6 +515,7 @@ impl Index {
     pub fn set_settings(&mut self, settings: Settings) -> HashSet<FileId> {
         let config_changed = self.settings.config != settings.config;
         let environment_changed = self.settings.environment != settings.environment;
+        let executables_changed = self.settings.executables != settings.executables;
         self.settings = settings;
         if environment_changed {
             // Files holding `${` of every workspace whose variables changed are analysed again,
@@ -543,11 +548,14 @@ impl Index {
             }
             self.apply(again);
         }
-        let changed_keys: KeySet = if config_changed {
+        let mut changed_keys: KeySet = if config_changed {
             KeySet::from_iter([Key::EditorConfig])
         } else {
             KeySet::default()
         };
+        if executables_changed {
+            changed_keys.insert(Key::Executables);
+        }
         let (order, results) = self.run_checks(&HashSet::new(), &changed_keys);
         for (id, (diagnostics, reads)) in order.into_iter().zip(results) {
             self.store_check(id, diagnostics, reads);
@@ -1006,6 +1014,13 @@ impl<'a> Lookup<'a> {
     pub fn editor_config(&self) -> Option<&'a crate::model::config::Config> {
         self.reads.borrow_mut().push(Key::EditorConfig);
         self.index.settings.config.as_ref()
+    }
+
+    /// What the edge found of the binary `name` a command pack requires, recording the read;
+    /// `None` when it found nothing out (then nothing is said about it).
+    pub fn executable(&self, name: &str) -> Option<&'a crate::model::machine::Executable> {
+        self.reads.borrow_mut().push(Key::Executables);
+        self.index.settings.executables.get(name)
     }
 
     /// The value `compute` makes from the index, computed once per state of `key`'s

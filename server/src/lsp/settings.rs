@@ -45,6 +45,8 @@ pub fn settings_from(options: &serde_json::Value) -> Option<(Settings, Vec<Strin
         severity_overrides: config.rules.iter().cloned().collect(),
         config: Some(config),
         environment,
+        // The server looks up no binaries: command-pack requirements are judged by `check`.
+        executables: Default::default(),
     };
     env_problems.extend(problems.into_iter().map(|d| d.message));
     Some((settings, env_problems))

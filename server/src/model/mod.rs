@@ -4,6 +4,7 @@
 
 pub mod config;
 pub mod hosts;
+pub mod machine;
 pub mod skill_links;
 pub mod skill_md;
 pub mod swarmkit;

@@ -20,7 +20,7 @@ pub struct RuleDoc {
 }
 
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 22] {
+fn families() -> [&'static [RuleDoc]; 23] {
     [
         super::RULES,
         super::swarmkit_file::RULES,
@@ -34,6 +34,7 @@ fn families() -> [&'static [RuleDoc]; 22] {
         super::archetypes::RULES,
         super::made_up_skills::RULES,
         super::decision_skills::RULES,
+        super::command_packs::RULES,
         super::output_schema::RULES,
         crate::model::config::RULES,
         super::skill_md::RULES,

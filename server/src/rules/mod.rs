@@ -5,6 +5,7 @@ pub mod agents;
 pub mod archetypes;
 pub mod catalogue;
 pub mod chain;
+pub mod command_packs;
 pub mod composes;
 pub mod decision_skills;
 pub mod dependencies;
@@ -72,6 +73,7 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
         (&entry.role, &entry.parsed.content)
     {
         made_up_skills::check_manifest(lookup, file, manifest, &mut out);
+        command_packs::check_manifest(lookup, file, manifest, &mut out);
         decision_skills::check(lookup, file, file, &manifest.decision_skills, &mut out);
     }
     if let (FileRole::SwarmKit { workspace, .. }, Content::SwarmKit(artifact)) =

@@ -21,10 +21,19 @@ pub struct PackCommand {
     pub read_only: bool,
 }
 
+/// One `requires:` entry of a command pack: a binary the runtime looks for on `PATH` when it
+/// loads the workspace, with an optional version constraint.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BinaryRequirement {
+    pub binary: SpannedStr,
+    pub version: Option<SpannedStr>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CommandPack {
     pub id: SpannedStr,
     pub commands: Vec<PackCommand>,
+    pub requires: Vec<BinaryRequirement>,
 }
 
 /// One entry of `governance.decision_skills` (in `workspace.yaml` or a topology): a decision
@@ -125,6 +134,15 @@ impl Workspace {
                                     id: field(command, "id")?,
                                     read_only: command.get("effects").and_then(|e| e.scalar())
                                         == Some("read"),
+                                })
+                            })
+                            .collect(),
+                        requires: list(pack.get("requires"))
+                            .into_iter()
+                            .filter_map(|requirement| {
+                                Some(BinaryRequirement {
+                                    binary: field(requirement, "binary")?,
+                                    version: field(requirement, "version"),
                                 })
                             })
                             .collect(),
