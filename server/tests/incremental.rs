@@ -704,7 +704,7 @@ fn a_copy_and_its_original_change_independently() {
 }
 
 // The members of bulk and abstract grants are computed once per state of their member list and
-// shared (rules/registry.rs, `GrantMembers`): a skill joining or leaving a server or a category
+// shared (semantics/registry.rs, `GrantMembers`): a skill joining or leaving a server or a category
 // must reach every agent that grants it, whichever file changes.
 #[test]
 fn bulk_and_abstract_grant_members_follow_their_skills() {

@@ -228,7 +228,7 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
         }
         Want::DecisionSkills => {
             let lookup = Lookup::new(index);
-            let decision = crate::rules::registry::granted_by_category(
+            let decision = crate::semantics::registry::granted_by_category(
                 &lookup,
                 workspace,
                 crate::rules::decision_skills::DECISION_CATEGORY,
@@ -311,7 +311,7 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
 /// A skill's description and where it is defined, for the item's documentation.
 fn skill_documentation(index: &Index, workspace: FileId, id: &str) -> Option<String> {
     let lookup = Lookup::new(index);
-    let skill = crate::rules::registry::skills_named(&lookup, workspace, id)
+    let skill = crate::semantics::registry::skills_named(&lookup, workspace, id)
         .into_iter()
         .next()?;
     let place = super::cursor::relative_path(index, workspace, skill.file);
@@ -927,7 +927,7 @@ fn id_value(
             index
                 .ids_of(workspace, ArtifactKind::Skill)
                 .filter(|id| {
-                    crate::rules::registry::skills_named(&lookup, workspace, id)
+                    crate::semantics::registry::skills_named(&lookup, workspace, id)
                         .iter()
                         .any(|s| {
                             s.skill

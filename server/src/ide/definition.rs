@@ -65,7 +65,7 @@ pub(crate) fn definitions_of(
         // Skills also come from the manifest (bundled memory skills, pack commands) and from
         // topologies (`topology-<name>`): the registry knows where each is defined.
         Ref::Artifact(ArtifactKind::Skill, id) => {
-            crate::rules::registry::skills_named(&Lookup::new(index), workspace, id)
+            crate::semantics::registry::skills_named(&Lookup::new(index), workspace, id)
                 .into_iter()
                 .map(|s| (s.file, s.range))
                 .collect()

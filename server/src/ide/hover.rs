@@ -8,8 +8,8 @@ use crate::diagnostic::FileId;
 use crate::index::{Content, Index, Lookup};
 use crate::model::swarmkit::{Agent, Artifact, ArtifactKind};
 use crate::rules::grants::{effective_skills, EffectiveSkills};
-use crate::rules::registry::{self, Origin};
 use crate::rules::requires::{build, RequiresGraph};
+use crate::semantics::registry::{self, Origin};
 use crate::syntax::TextRange;
 
 /// A hover: Markdown, and the range of the id it is about.

@@ -27,9 +27,9 @@ use super::references::{is_skill_md, references, skill_md_target};
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileEntry, Index, Key, Lookup};
 use crate::model::skill_md::skill_root;
-use crate::model::swarmkit::{Artifact, ArtifactKind, Grant};
-use crate::rules::registry::{skills_named, Origin};
+use crate::model::swarmkit::{topology_skill_id, Artifact, ArtifactKind, Grant};
 use crate::semantics::chain::{chain_of, resolve, Target as ChainTarget};
+use crate::semantics::registry::{skills_named, Origin};
 use crate::syntax::interpolate::Source;
 use crate::syntax::TextRange;
 
@@ -251,7 +251,7 @@ fn rename_id(
                 ));
             }
             if *kind == ArtifactKind::Topology {
-                let skill = format!("topology-{new_id}");
+                let skill = topology_skill_id(new_id);
                 if let Some(s) = skills_named(&Lookup::new(index), workspace, &skill).first() {
                     return Err(format!(
                         "the topology's skill would be `{skill}`, already a skill of this workspace ({}); pick another name",
@@ -280,8 +280,8 @@ fn rename_id(
     }
     if let Ref::Artifact(ArtifactKind::Topology, _) = what {
         // The topology's own skill is named after it: its grants and rules follow.
-        let skill = Ref::Artifact(ArtifactKind::Skill, format!("topology-{old}"));
-        let new_skill = format!("topology-{new_id}");
+        let skill = Ref::Artifact(ArtifactKind::Skill, topology_skill_id(old));
+        let new_skill = topology_skill_id(new_id);
         for f in index
             .files()
             .filter(|f| index.workspace_of(f.id) == Some(workspace))

@@ -158,15 +158,11 @@ pub(crate) fn contributions(
                         Key::Def {
                             workspace,
                             kind: ArtifactKind::Skill,
-                            id: format!(
-                                "{}{}",
-                                crate::model::swarmkit::TOPOLOGY_SKILL_PREFIX,
-                                name.value
-                            ),
+                            id: crate::model::swarmkit::topology_skill_id(&name.value),
                         },
                         Key::SkillsInPack {
                             workspace,
-                            pack: crate::rules::registry::WORKSPACE_PACK.to_owned(),
+                            pack: crate::model::defined_skills::WORKSPACE_PACK.to_owned(),
                         },
                         Key::SkillsInCategory {
                             workspace,
@@ -223,7 +219,10 @@ pub(crate) fn contributions(
                 }
             }
         }
-        (Content::SwarmKit(Artifact::Workspace(manifest)), FileRole::WorkspaceManifest) => {
+        (
+            Content::SwarmKit(artifact @ Artifact::Workspace(manifest)),
+            FileRole::WorkspaceManifest,
+        ) => {
             let whole = fingerprint(manifest);
             out.push((Key::Manifest { workspace: id }, whole));
             // Bundled skills count as parts a composed skill may name.
@@ -233,7 +232,7 @@ pub(crate) fn contributions(
             ));
             // The skills the runtime makes up from the manifest: bundled memory skills and one
             // per command-pack command.
-            for skill in crate::rules::registry::skills_defined_in(id, &parsed.content) {
+            for skill in crate::model::defined_skills::skills_defined_in(id, artifact) {
                 out.push((
                     Key::Def {
                         workspace: id,
@@ -251,7 +250,9 @@ pub(crate) fn contributions(
                         whole,
                     ));
                 }
-                if let crate::rules::registry::Origin::PackCommand { pack, .. } = &skill.origin {
+                if let crate::model::defined_skills::Origin::PackCommand { pack, .. } =
+                    &skill.origin
+                {
                     out.push((
                         Key::SkillsInPack {
                             workspace: id,

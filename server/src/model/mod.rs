@@ -3,6 +3,7 @@
 //! hides the ids and references around it.
 
 pub mod config;
+pub mod defined_skills;
 pub mod hosts;
 pub mod machine;
 pub mod skill_links;

@@ -3,10 +3,10 @@
 //! topologies. Each binding names a skill of the registry, which must be a decision skill.
 
 use super::catalogue::RuleDoc;
-use super::registry;
 use crate::diagnostic::{Diagnostic, FileId, Fix, Severity};
 use crate::index::Lookup;
 use crate::model::swarmkit::{DecisionBinding, MEMORY_HOOKS};
+use crate::semantics::registry;
 
 /// The category the runtime runs decision skills from (`_workspace_runtime.py`,
 /// `WorkspaceRuntime.from_workspace_path`: the skills with `category == "decision"`).

@@ -8,11 +8,11 @@
 use std::collections::HashMap;
 
 use super::catalogue::RuleDoc;
-use super::registry;
 use crate::diagnostic::{Diagnostic, FileId, Fix, Severity};
 use crate::index::{Content, Key, Lookup};
 use crate::model::swarmkit::{Agent, Archetype, Artifact, ArtifactKind, Grant, Skill};
 use crate::model::SpannedStr;
+use crate::semantics::registry;
 use crate::syntax::TextRange;
 
 pub const RULES: &[RuleDoc] = &[

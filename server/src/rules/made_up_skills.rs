@@ -1,12 +1,12 @@
-//! The skills the runtime makes up (see [`super::registry`]) and what can go wrong with them:
+//! The skills the runtime makes up (see [`crate::semantics::registry`]) and what can go wrong with them:
 //! a pack command or topology whose made-up id collides with a real skill, and bound memory hooks
 //! when memory is off.
 
 use super::catalogue::RuleDoc;
-use super::registry::{self, Origin};
 use crate::diagnostic::{Diagnostic, FileId, Severity};
 use crate::index::Lookup;
 use crate::model::swarmkit::{Topology, Workspace};
+use crate::semantics::registry::{self, Origin};
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
@@ -72,7 +72,8 @@ pub fn check_manifest(
             ));
         }
         for command in &pack.commands {
-            let id = format!("{}-{}", pack.id.value, command.id.value);
+            let id =
+                crate::model::swarmkit::pack_command_skill_id(&pack.id.value, &command.id.value);
             let taken_by = registry::skills_named(lookup, file, &id)
                 .into_iter()
                 .find(|s| matches!(s.origin, Origin::File | Origin::Memory));
@@ -107,11 +108,7 @@ pub fn check_topology(
     out: &mut Vec<Diagnostic>,
 ) {
     let Some(name) = &topology.name else { return };
-    let id = format!(
-        "{}{}",
-        crate::model::swarmkit::TOPOLOGY_SKILL_PREFIX,
-        name.value
-    );
+    let id = crate::model::swarmkit::topology_skill_id(&name.value);
     let taken_by = registry::skills_named(lookup, workspace, &id)
         .into_iter()
         .find(|s| s.origin != Origin::Topology);

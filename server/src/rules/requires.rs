@@ -331,7 +331,8 @@ pub fn build(
         .skills
         .iter()
         .map(|id| {
-            super::registry::skill_named(lookup, workspace, id).and_then(|s| s.implementation)
+            crate::semantics::registry::skill_named(lookup, workspace, id)
+                .and_then(|s| s.implementation)
         })
         .collect();
     g.components = g.graph.components();
@@ -652,7 +653,7 @@ fn grant_fix(
     agent: &Agent,
     id: &str,
 ) -> Option<Fix> {
-    super::registry::skill_named(lookup, workspace, id)?;
+    crate::semantics::registry::skill_named(lookup, workspace, id)?;
     let (_, grants) = agent.skills_additional.as_ref().or(agent.skills.as_ref())?;
     let ranges: Vec<TextRange> = grants.iter().map(|g| g.range()).collect();
     let (at, insert) = super::fixes::append_item(text, &ranges, id)?;

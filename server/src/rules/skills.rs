@@ -105,12 +105,13 @@ pub fn check(
         for entry in &skill.composes {
             // Composes resolve against the skills of `skills/` and the bundled ones only, not
             // pack commands or topology skills.
-            let known = super::registry::skills_named(lookup, workspace, &entry.value)
+            let known = crate::semantics::registry::skills_named(lookup, workspace, &entry.value)
                 .iter()
                 .any(|s| {
                     matches!(
                         s.origin,
-                        super::registry::Origin::File | super::registry::Origin::Memory
+                        crate::semantics::registry::Origin::File
+                            | crate::semantics::registry::Origin::Memory
                     )
                 });
             if !known {
@@ -306,7 +307,7 @@ fn check_composed_cycles(
     let Some(start) = skill.id.as_ref() else {
         return;
     };
-    let graph = super::composes::composes_graph(lookup, workspace);
+    let graph = crate::semantics::composes::composes_graph(lookup, workspace);
     let Some(node) = graph.node(&start.value).filter(|&n| graph.files[n] == file) else {
         return; // a duplicate id: the file the id resolves to reports the loop
     };

@@ -22,9 +22,9 @@ use std::path::{Path, PathBuf};
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileRole, Index, Lookup};
 use crate::model::swarmkit::{Artifact, ImplementationType, Topology};
-use crate::rules::composes::composes_graph;
 use crate::rules::grants::effective_skills;
 use crate::rules::requires::{self, Blocked};
+use crate::semantics::composes::composes_graph;
 
 /// The graph: clusters (nested at most two deep: a topology, then an agent's rules), nodes and
 /// edges, each list in a deterministic order (files by path, then as written).
@@ -670,8 +670,10 @@ impl Builder {
                             None => {
                                 let leaf = self.node(NodeKind::Part, part, cluster);
                                 self.graph.nodes[leaf].implementation =
-                                    crate::rules::registry::skill_named(lookup, workspace, part)
-                                        .and_then(|s| s.implementation);
+                                    crate::semantics::registry::skill_named(
+                                        lookup, workspace, part,
+                                    )
+                                    .and_then(|s| s.implementation);
                                 self.graph.nodes[leaf].state.missing = graph.is_missing(part);
                                 leaves.insert(part.to_owned(), leaf);
                                 leaf

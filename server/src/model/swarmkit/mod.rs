@@ -25,6 +25,16 @@ use crate::syntax::{Node, TextRange};
 /// (`topology-<name>`).
 pub const TOPOLOGY_SKILL_PREFIX: &str = "topology-";
 
+/// The id of the skill that runs the topology `name` as a child job.
+pub fn topology_skill_id(name: &str) -> String {
+    format!("{TOPOLOGY_SKILL_PREFIX}{name}")
+}
+
+/// The id of the skill a command pack's command becomes (`<pack>-<command>`).
+pub fn pack_command_skill_id(pack: &str, command: &str) -> String {
+    format!("{pack}-{command}")
+}
+
 /// What a SwarmKit YAML file declares itself to be (`kind:`), and where each kind is expected.
 /// Everything known per kind is one row of [`KINDS`]; the methods read it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

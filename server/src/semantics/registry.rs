@@ -1,141 +1,19 @@
-//! The skill registry of a workspace as the SwarmKit resolver sees it: the skills of `skills/`,
-//! plus the skills the runtime makes up itself —
-//! - `governed-memory` and `memory-reconcile`, bundled unless `memory.enabled: false`;
-//! - `<pack>-<command>` for every command of every command pack in `workspace.yaml`;
-//! - `topology-<name>` for every topology (another agent as a skill).
+//! The skill registry of a workspace as the SwarmKit resolver sees it: the skills of `skills/`
+//! plus the skills the runtime makes up itself (see [`crate::model::defined_skills`] for which).
 //!
 //! Grants, `requires:` rules and abstract grants may name any of them. Every lookup goes through
 //! [`Lookup`], so the reads are recorded for incremental re-checking.
 
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileEntry, Key, Lookup};
-use crate::model::swarmkit::{
-    Artifact, ArtifactKind, ImplementationType, Skill, TOPOLOGY_SKILL_PREFIX,
-};
-use crate::syntax::TextRange;
-
-/// The bundled memory skills and their categories. Both are `llm_prompt` skills
-/// (swarmkit-runtime 1.265.0, `memory/skills/governed-memory.yaml` and
-/// `memory/skills/memory-reconcile.yaml`), which is what the `requires:` rules judge them by.
-pub const MEMORY_SKILLS: &[(&str, &str)] = &[
-    ("governed-memory", "persistence"),
-    ("memory-reconcile", "decision"),
-];
-
-/// The pack id whose `pack:` grant hands out every topology skill.
-pub const WORKSPACE_PACK: &str = "workspace";
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Origin {
-    /// A file in `skills/`.
-    File,
-    /// Bundled with the runtime.
-    Memory,
-    /// A command of a command pack: (pack id, whether the command is read-only).
-    PackCommand { pack: String, read_only: bool },
-    /// `topology-<name>`: runs that topology as a child job.
-    Topology,
-}
-
-/// One skill of the registry, wherever it comes from.
-#[derive(Clone, Debug)]
-pub struct SkillInfo<'a> {
-    pub id: String,
-    /// Where it is defined: the skill file, the manifest (memory, pack commands) or the topology.
-    pub file: FileId,
-    /// The defining id's range in `file`.
-    pub range: TextRange,
-    pub category: Option<String>,
-    pub implementation: Option<ImplementationType>,
-    pub origin: Origin,
-    /// The artifact, for skills defined in `skills/`.
-    pub skill: Option<&'a Skill>,
-}
-
-impl SkillInfo<'_> {
-    pub fn server(&self) -> Option<&str> {
-        self.skill
-            .and_then(|s| s.server.as_ref())
-            .map(|s| s.value.as_str())
-    }
-}
+use crate::model::defined_skills::{defines_skill, skills_defined_in};
+pub use crate::model::defined_skills::{Origin, SkillInfo, MEMORY_SKILLS, WORKSPACE_PACK};
+use crate::model::swarmkit::{ArtifactKind, ImplementationType, Skill};
 
 /// Every skill an index entry defines.
 pub fn skills_defined_by(entry: &FileEntry) -> Vec<SkillInfo<'_>> {
-    skills_defined_in(entry.id, &entry.parsed.content)
-}
-
-/// Every skill a file's content defines.
-pub fn skills_defined_in(file: FileId, content: &Content) -> Vec<SkillInfo<'_>> {
-    let Content::SwarmKit(artifact) = content else {
-        return Vec::new();
-    };
-    match artifact {
-        Artifact::Skill(skill) => skill
-            .id
-            .as_ref()
-            .map(|id| SkillInfo {
-                id: id.value.clone(),
-                file,
-                range: id.range,
-                category: skill.category.as_ref().map(|c| c.value.clone()),
-                implementation: skill.implementation(),
-                origin: Origin::File,
-                skill: Some(skill),
-            })
-            .into_iter()
-            .collect(),
-        Artifact::Workspace(manifest) => {
-            let anchor = manifest
-                .id
-                .as_ref()
-                .map_or(TextRange::empty(0), |i| i.range);
-            let mut out = Vec::new();
-            if manifest.memory_enabled {
-                for (id, category) in MEMORY_SKILLS {
-                    out.push(SkillInfo {
-                        id: (*id).to_owned(),
-                        file,
-                        range: anchor,
-                        category: Some((*category).to_owned()),
-                        implementation: Some(ImplementationType::LlmPrompt),
-                        origin: Origin::Memory,
-                        skill: None,
-                    });
-                }
-            }
-            for pack in &manifest.command_packs {
-                for command in &pack.commands {
-                    out.push(SkillInfo {
-                        id: format!("{}-{}", pack.id.value, command.id.value),
-                        file,
-                        range: command.id.range,
-                        category: Some("capability".to_owned()),
-                        implementation: Some(ImplementationType::Command),
-                        origin: Origin::PackCommand {
-                            pack: pack.id.value.clone(),
-                            read_only: command.read_only,
-                        },
-                        skill: None,
-                    });
-                }
-            }
-            out
-        }
-        Artifact::Topology(topology) => topology
-            .name
-            .as_ref()
-            .map(|name| SkillInfo {
-                id: format!("{TOPOLOGY_SKILL_PREFIX}{}", name.value),
-                file,
-                range: name.range,
-                category: Some("capability".to_owned()),
-                implementation: Some(ImplementationType::Agent),
-                origin: Origin::Topology,
-                skill: None,
-            })
-            .into_iter()
-            .collect(),
+    match &entry.parsed.content {
+        Content::SwarmKit(artifact) => skills_defined_in(entry.id, artifact),
         _ => Vec::new(),
     }
 }
@@ -168,7 +46,7 @@ pub fn skills_named<'a>(lookup: &Lookup<'a>, workspace: FileId, id: &str) -> Vec
     // (the manifest contributes every pack command, and only the one named is wanted).
     let mut out: Vec<SkillInfo<'a>> = entries
         .into_iter()
-        .filter(|entry| defines_skill(&entry.parsed.content, id))
+        .filter(|entry| matches!(&entry.parsed.content, Content::SwarmKit(artifact) if defines_skill(artifact, id)))
         .flat_map(skills_defined_by)
         .filter(|s| s.id == id)
         .collect();
@@ -176,28 +54,6 @@ pub fn skills_named<'a>(lookup: &Lookup<'a>, workspace: FileId, id: &str) -> Vec
     // stay in path order.
     out.sort_by_key(|s| s.origin != Origin::File);
     out
-}
-
-/// Whether a file's content defines the skill `id`, without building its skills.
-fn defines_skill(content: &Content, id: &str) -> bool {
-    let Content::SwarmKit(artifact) = content else {
-        return false;
-    };
-    match artifact {
-        Artifact::Skill(skill) => skill.id.as_ref().is_some_and(|i| i.value == id),
-        Artifact::Workspace(manifest) => {
-            (manifest.memory_enabled && MEMORY_SKILLS.iter().any(|(memory, _)| *memory == id))
-                || manifest.command_packs.iter().any(|pack| {
-                    id.strip_prefix(pack.id.value.as_str())
-                        .and_then(|rest| rest.strip_prefix('-'))
-                        .is_some_and(|command| pack.commands.iter().any(|c| c.id.value == command))
-                })
-        }
-        Artifact::Topology(topology) => topology.name.as_ref().is_some_and(|name| {
-            id.strip_prefix(TOPOLOGY_SKILL_PREFIX) == Some(name.value.as_str())
-        }),
-        _ => false,
-    }
 }
 
 /// The skill an id resolves to, as the resolver picks it.

@@ -68,7 +68,10 @@ impl ComposesGraph {
         }
         let exists = |id: &str| {
             first.contains_key(id)
-                || (memory && super::registry::MEMORY_SKILLS.iter().any(|(m, _)| *m == id))
+                || (memory
+                    && crate::model::defined_skills::MEMORY_SKILLS
+                        .iter()
+                        .any(|(m, _)| *m == id))
         };
         // Composed skills numbered in path order, so a loop's earliest member is its first file.
         let mut composed: Vec<(&Path, FileId, &crate::model::swarmkit::Skill)> = first
