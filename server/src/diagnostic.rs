@@ -1,6 +1,8 @@
 //! What every check produces: a diagnostic with a code, a severity, a tight byte range in one
 //! file, a message for the person reading it, and related places in other files.
 
+pub mod fixes;
+
 use crate::syntax::TextRange;
 
 /// A file known to the engine. Ids are handed out by [`crate::index::Index`]; the path behind an

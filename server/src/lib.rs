@@ -19,6 +19,7 @@ pub mod model;
 pub mod probe;
 pub mod rules;
 pub mod semantics;
+pub mod suggest;
 pub mod syntax;
 // Test support for the unit and integration tests alike (an integration test sees only the
 // public API); not part of the API, and nothing outside tests calls it.

@@ -25,9 +25,9 @@ use crate::model::skill_md::skill_root;
 use crate::model::skill_md::{SkillMd, KNOWN_FIELDS};
 use crate::model::swarmkit::{AgentIndex, Artifact, ArtifactKind, Topology};
 use crate::rules::archetypes::BUILT_IN_EXECUTORS;
-use crate::rules::grants::effective_skills;
 use crate::rules::tools::Inventory;
 use crate::semantics::chain::{resolve, Target};
+use crate::semantics::grants::effective_skills;
 use crate::syntax::{Frontmatter, TextRange};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@ use super::cursor::{at, Ref, Site};
 use crate::diagnostic::FileId;
 use crate::index::{Content, Index, Key, Lookup};
 use crate::model::swarmkit::{Artifact, ArtifactKind};
-use crate::rules::grants::effective_skills;
+use crate::semantics::grants::effective_skills;
 use crate::syntax::TextRange;
 
 /// Where the id under the cursor is defined: the skill's (archetype's, funnel's ...) `metadata.id`

@@ -7,8 +7,8 @@ use super::definition::artifact_definitions;
 use crate::diagnostic::FileId;
 use crate::index::{Content, Index, Lookup};
 use crate::model::swarmkit::{Agent, Artifact, ArtifactKind};
-use crate::rules::grants::{effective_skills, EffectiveSkills};
 use crate::rules::requires::{build, RequiresGraph};
+use crate::semantics::grants::{effective_skills, EffectiveSkills};
 use crate::semantics::registry::{self, Origin};
 use crate::syntax::TextRange;
 

@@ -8,8 +8,8 @@
 use crate::diagnostic::FileId;
 use crate::index::{Content, Index, Lookup};
 use crate::model::swarmkit::{Agent, Artifact, Grant};
-use crate::rules::grants::effective_skills;
 use crate::rules::requires::{build, RequiresGraph};
+use crate::semantics::grants::effective_skills;
 use crate::syntax::TextRange;
 
 /// One hint: shown at `offset`, with a one-line label and a longer tooltip.

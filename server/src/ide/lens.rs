@@ -5,7 +5,7 @@
 use crate::diagnostic::FileId;
 use crate::index::{Content, Index, Lookup};
 use crate::model::swarmkit::Artifact;
-use crate::rules::grants::effective_skills;
+use crate::semantics::grants::effective_skills;
 use crate::syntax::TextRange;
 
 /// What choosing a lens does.

@@ -412,7 +412,7 @@ fn readable_rules<'i>(
         }
         if crate::rules::catalogue::lookup(code).is_none() {
             let codes = crate::rules::catalogue::all().map(|rule| rule.code);
-            let message = match crate::rules::suggest::closest(code, codes) {
+            let message = match crate::suggest::closest(code, codes) {
                 Some(nearest) => format!(
                     "no rule has the code `{code}`, so this line has no effect; did you mean `{nearest}`?"
                 ),
@@ -536,7 +536,7 @@ fn unknown_key(
         Some(section) => format!("`[{section}]` has no key `{name}`"),
         None => format!("skillgraph.toml has no section `{name}`"),
     };
-    let hint = match crate::rules::suggest::closest(name, known.iter().copied()) {
+    let hint = match crate::suggest::closest(name, known.iter().copied()) {
         Some(nearest) => format!("did you mean `{nearest}`?"),
         None => format!("the known ones are {}", known.join(", ")),
     };

@@ -4,12 +4,13 @@
 use std::collections::HashMap;
 
 use super::catalogue::RuleDoc;
-use super::grants::{check_duplicate_grants, effective_skills};
+use super::grants::check_duplicate_grants;
 use crate::diagnostic::{Diagnostic, FileId, Fix, Severity};
 use crate::graph::cycles::Digraph;
 use crate::graph::path;
 use crate::index::Lookup;
 use crate::model::swarmkit::{ArtifactKind, Topology};
+use crate::semantics::grants::effective_skills;
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {

@@ -1,10 +1,10 @@
 //! Archetypes on their own: the plain skill ids of `defaults.skills` and the executor.
 
 use super::catalogue::RuleDoc;
-use super::grants::{GrantResolver, GrantSource};
 use crate::diagnostic::{Diagnostic, FileId, Severity};
 use crate::index::{Key, Lookup};
 use crate::model::swarmkit::{Archetype, ArtifactKind, Grant};
+use crate::semantics::grants::{GrantResolver, GrantSource};
 
 /// Executor kinds the runtime knows without a workspace adapter.
 pub const BUILT_IN_EXECUTORS: &[&str] = &[

@@ -6,10 +6,10 @@
 use std::path::{Component, Path, PathBuf};
 
 use super::catalogue::RuleDoc;
-use super::grants::archetype_named;
 use crate::diagnostic::{Diagnostic, FileId, Severity};
 use crate::index::{Key, Lookup};
 use crate::model::swarmkit::{Agent, OutputSchema};
+use crate::semantics::grants::archetype_named;
 use crate::syntax::TextRange;
 
 pub const RULES: &[RuleDoc] = &[RuleDoc {

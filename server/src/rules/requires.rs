@@ -10,8 +10,8 @@
 //!   `llm_prompt` or `composed` skill is never checked.
 
 use super::catalogue::RuleDoc;
-use super::grants::{skills_named, EffectiveSkills};
 use crate::diagnostic::{Diagnostic, FileId, Fix, Severity};
+use crate::semantics::grants::{skills_named, EffectiveSkills};
 use std::collections::HashMap;
 
 use crate::graph::cycles::{Components, Digraph};
@@ -514,9 +514,9 @@ pub fn check(
         for (at, id, fix) in grant_fixes {
             let harmless = *verdicts.entry(id.clone()).or_insert_with(|| {
                 let mut skills = effective.skills.clone();
-                skills.push(crate::rules::grants::EffectiveSkill {
+                skills.push(crate::semantics::grants::EffectiveSkill {
                     id: id.clone(),
-                    source: crate::rules::grants::GrantSource::SkillsAdditional,
+                    source: crate::semantics::grants::GrantSource::SkillsAdditional,
                     grant_file: file,
                     grant_range: TextRange::empty(0),
                 });

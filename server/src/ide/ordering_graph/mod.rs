@@ -22,9 +22,9 @@ use std::path::{Path, PathBuf};
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileRole, Index, Lookup};
 use crate::model::swarmkit::{Artifact, ImplementationType, Topology};
-use crate::rules::grants::effective_skills;
 use crate::rules::requires::{self, Blocked};
 use crate::semantics::composes::composes_graph;
+use crate::semantics::grants::effective_skills;
 
 /// The graph: clusters (nested at most two deep: a topology, then an agent's rules), nodes and
 /// edges, each list in a deterministic order (files by path, then as written).

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::codes;
 use super::locate::{locate, segments, Target};
 use crate::diagnostic::{Diagnostic, FileId, Fix};
-use crate::rules::suggest::closest;
+use crate::suggest::closest;
 use crate::syntax::yaml::Style;
 use crate::syntax::{Node, TextRange};
 
@@ -924,7 +924,7 @@ fn rename_key(file: FileId, key: Node<'_>, name: &str, suggestion: &str) -> Opti
     let text = match key.style()? {
         Style::Plain if written == name.len() => suggestion.to_owned(),
         Style::Quoted if written == name.len() + 2 => {
-            crate::rules::fixes::double_quoted(suggestion)
+            crate::diagnostic::fixes::double_quoted(suggestion)
         }
         _ => return None,
     };
