@@ -381,7 +381,7 @@ fn two_workspaces_do_not_see_each_other() {
 }
 
 // Once a known bug: "did you mean" suggestions read the id table without
-// recording the read (rules/grants.rs `suggest_skill`, rules/ids.rs `check_reference`), so
+// recording the read (semantics/grants.rs `suggest_skill`, rules/ids.rs `check_reference`), so
 // a file whose reference is a typo is not re-checked when the id it is closest to appears. The
 // diagnostic stayed, but its message differed from a fresh batch's.
 #[test]

@@ -7,9 +7,9 @@ use super::definition::artifact_definitions;
 use crate::diagnostic::FileId;
 use crate::index::{Content, Index, Lookup};
 use crate::model::swarmkit::{Agent, Artifact, ArtifactKind};
-use crate::rules::requires::{build, RequiresGraph};
 use crate::semantics::grants::{effective_skills, EffectiveSkills};
 use crate::semantics::registry::{self, Origin};
+use crate::semantics::requires::{build, RequiresGraph};
 use crate::syntax::TextRange;
 
 /// A hover: Markdown, and the range of the id it is about.
@@ -112,7 +112,7 @@ fn reference_hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResu
             agent_summary(index, workspace, file, target)
         }
         (Ref::Artifact(ArtifactKind::Skill, id), Site::RequiresKey | Site::RequiresValue)
-            if crate::rules::requires::is_parameterised(id) =>
+            if crate::semantics::requires::is_parameterised(id) =>
         {
             parameterised_summary(id)
         }

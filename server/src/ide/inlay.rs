@@ -1,6 +1,6 @@
 //! Inlay hints in a topology: after each `requires:` rule and each grant of an agent, where the
 //! skill stands in the agent's ordering, from the requires analysis the checks use
-//! (`rules::requires::build`): `step N` (the earliest round of a valid call order it can be called
+//! (`semantics::requires::build`): `step N` (the earliest round of a valid call order it can be called
 //! in: one more than the longest chain of prerequisites below it), `blocked`, `cycle`,
 //! `not enforced` (the runtime dispatches it without checking prerequisites), or `any order`
 //! for a granted skill no rule orders.
@@ -8,8 +8,8 @@
 use crate::diagnostic::FileId;
 use crate::index::{Content, Index, Lookup};
 use crate::model::swarmkit::{Agent, Artifact, Grant};
-use crate::rules::requires::{build, RequiresGraph};
 use crate::semantics::grants::effective_skills;
+use crate::semantics::requires::{build, RequiresGraph};
 use crate::syntax::TextRange;
 
 /// One hint: shown at `offset`, with a one-line label and a longer tooltip.

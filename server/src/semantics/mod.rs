@@ -7,5 +7,7 @@
 
 pub mod chain;
 pub mod composes;
+pub mod depends_on;
 pub mod grants;
 pub mod registry;
+pub mod requires;

@@ -1,5 +1,5 @@
 //! The ordering graph: a picture of the ordering rules, built from the same analysis the rules
-//! report from (`rules::requires::build`, `rules::agents::depends_on_graph`, the composes and
+//! report from (`semantics::requires::build`, `semantics::depends_on::depends_on_graph`, the composes and
 //! chain memos), as a typed value that `mermaid`, `dot` and `json` render. No I/O, no protocol
 //! types; `skillgraph graph` and the server's `skillgraph.orderingGraph` command both call
 //! [`build`] and a renderer.
@@ -22,9 +22,9 @@ use std::path::{Path, PathBuf};
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileRole, Index, Lookup};
 use crate::model::swarmkit::{Artifact, ImplementationType, Topology};
-use crate::rules::requires::{self, Blocked};
 use crate::semantics::composes::composes_graph;
 use crate::semantics::grants::effective_skills;
+use crate::semantics::requires::{self, Blocked};
 
 /// The graph: clusters (nested at most two deep: a topology, then an agent's rules), nodes and
 /// edges, each list in a deterministic order (files by path, then as written).
@@ -520,7 +520,7 @@ impl Builder {
             None,
         );
         self.graph.clusters[cluster].source = relative_source(lookup.index(), workspace, file);
-        let depends = crate::rules::agents::depends_on_graph(topology);
+        let depends = crate::semantics::depends_on::depends_on_graph(topology);
         let components = depends.components();
         let drawn = |i: usize| only.is_none_or(|id| topology.agents[i].label() == id);
         // The agents drawn, and with one agent, every agent its `depends_on` links it to.
