@@ -61,16 +61,6 @@ pub fn lookup(code: &str) -> Option<&'static RuleDoc> {
     by_code().get(code).copied()
 }
 
-/// The default severity of a code. Every code the engine emits is in the catalogue (a test walks
-/// them); an unknown code would be a bug, and reads as an error rather than vanishing.
-pub fn default_severity(code: &str) -> Severity {
-    debug_assert!(
-        lookup(code).is_some(),
-        "diagnostic code {code} is not in the catalogue"
-    );
-    lookup(code).map_or(Severity::Error, |rule| rule.severity)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,5 +76,26 @@ mod tests {
                 rule.code
             );
         }
+    }
+
+    #[test]
+    fn the_catalogue_documents_exactly_the_codes_of_the_table() {
+        let table: std::collections::HashSet<&str> = crate::diagnostic::codes::ALL
+            .iter()
+            .map(|code| code.name())
+            .collect();
+        for rule in all() {
+            let code = crate::diagnostic::codes::lookup(rule.code)
+                .unwrap_or_else(|| panic!("{} is documented but not in the table", rule.code));
+            assert_eq!(
+                code.default_severity(),
+                rule.severity,
+                "{} has another severity in the table",
+                rule.code
+            );
+        }
+        let documented: std::collections::HashSet<&str> = all().map(|rule| rule.code).collect();
+        let undocumented: Vec<&&str> = table.difference(&documented).collect();
+        assert!(undocumented.is_empty(), "no docs for {undocumented:?}");
     }
 }
