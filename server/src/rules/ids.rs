@@ -6,8 +6,10 @@ use crate::index::{Key, Lookup};
 use crate::model::swarmkit::{Artifact, ArtifactKind};
 use crate::model::SpannedStr;
 
+/// `$source` names where swarmkit-runtime 1.265.0 reports the clash (file under
+/// `swarmkit_runtime/`, and function), for the note on how its report differs from ours.
 macro_rules! duplicate_rule {
-    ($code:literal, $what:literal) => {
+    ($code:literal, $what:literal, $source:literal) => {
         RuleDoc {
             code: $code,
             severity: Severity::Error,
@@ -15,27 +17,60 @@ macro_rules! duplicate_rule {
             explanation: concat!(
                 "Ids must be unique per workspace: references go by id, so with two definitions SwarmKit ",
                 "refuses the workspace rather than pick one. Each file that defines the id is reported, with ",
-                "the other definitions as related locations. Rename one of them."
+                "the other definitions as related locations. Rename one of them.\n\n",
+                "This differs from SwarmKit on purpose. SwarmKit (swarmkit-runtime 1.265.0, ",
+                $source,
+                ") keeps the first definition it discovers and reports each later one, on the later ",
+                "file only. Which file comes first depends on discovery order, not on anything written ",
+                "in either file, so skillgraph does not treat either as the right one: every file of ",
+                "the clash carries the error, and a (file, code) comparison with `swarmkit validate` ",
+                "shows the extra files here."
             ),
         }
     };
 }
 
 pub const RULES: &[RuleDoc] = &[
-    duplicate_rule!("skill.duplicate-id", "skill"),
-    duplicate_rule!("archetype.duplicate-id", "archetype"),
-    duplicate_rule!("topology.duplicate-id", "topology"),
-    duplicate_rule!("trigger.duplicate-id", "trigger"),
-    duplicate_rule!("funnel.duplicate-id", "funnel"),
+    duplicate_rule!(
+        "skill.duplicate-id",
+        "skill",
+        "`skills/__init__.py`, `build_skill_registry`"
+    ),
+    duplicate_rule!(
+        "archetype.duplicate-id",
+        "archetype",
+        "`archetypes/__init__.py`, `build_archetype_registry`"
+    ),
+    duplicate_rule!(
+        "topology.duplicate-id",
+        "topology",
+        "`resolver/_topology.py`, `build_topology_registry`, where two files of one name clash only when their `metadata.version` is equal too"
+    ),
+    duplicate_rule!(
+        "trigger.duplicate-id",
+        "trigger",
+        "`resolver/_triggers.py`, `build_trigger_registry`"
+    ),
+    duplicate_rule!(
+        "funnel.duplicate-id",
+        "funnel",
+        "`resolver/_funnels.py`, `build_funnel_registry`"
+    ),
     RuleDoc {
         code: "role.duplicate-id",
         severity: Severity::Error,
         summary: "A role id is declared twice across the workspace's role registries.",
         explanation: "Roles are looked up by id, so a second declaration (in another file of `roles/`, or \
 further down the same file) makes it unclear which one applies, and SwarmKit refuses it. The repeat is reported, \
-with the first declaration as related location. Remove the repeat or rename it.",
+with the first declaration as related location. Remove the repeat or rename it. SwarmKit reports the same \
+declaration (swarmkit-runtime 1.265.0, `resolver/_roles.py`, `build_role_registry`: the first declaration of an id \
+is kept, each later one is refused on its file).",
     },
-    duplicate_rule!("contract.duplicate-id", "contract"),
+    duplicate_rule!(
+        "contract.duplicate-id",
+        "contract",
+        "`resolver/_contracts.py`, `build_contract_registry`"
+    ),
     RuleDoc {
         code: "agent.unknown-archetype",
         severity: Severity::Error,

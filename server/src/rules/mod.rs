@@ -154,7 +154,12 @@ errors before warnings, in order of position. Fix the ones shown and check again
         summary: "The YAML does not parse.",
         explanation: "The range points at the place the parser stopped. Everything read before that point is \
 still checked and its ids are still known, so one typo does not flood the workspace with unknown-id errors. \
-Common causes: a tab used for indentation, an unclosed bracket or quote, a `key: value: value` line.",
+Common causes: a tab used for indentation, an unclosed bracket or quote, a `key: value: value` line.\n\n\
+SwarmKit stops at the first phase that fails (swarmkit-runtime 1.265.0, `resolver/__init__.py`, \
+`resolve_workspace`: discovery and parsing, then the schema check of every artifact, then the registries and \
+references, each raising before the next one runs), so after a parse error it reports nothing else. skillgraph \
+goes on and reports the problems of every phase at once, on purpose: fixing the parse error would only reveal \
+them one round later. Compared with `swarmkit validate`, these later problems are the difference.",
     },
     RuleDoc {
         code: "yaml.duplicate-key",
@@ -163,7 +168,11 @@ Common causes: a tab used for indentation, an unclosed bracket or quote, a `key:
         explanation: "Most YAML loaders silently keep one of the two values, so half of what is written has no \
 effect. SwarmKit reads files with PyYAML's `safe_load`, which keeps the last value (its mapping constructor \
 overwrites the key), so every other check reads the last value too and says nothing about the earlier one. Merge \
-the two entries or rename one; the related location points at the first occurrence.",
+the two entries or rename one; the related location points at the first occurrence.\n\nSwarmKit itself \
+accepts the file: it loads each artifact with `yaml.safe_load` (swarmkit-runtime 1.265.0, `workspace/__init__.py`, \
+`_load_yaml`), and neither `swarmkit validate` nor `swarmkit run` says anything about the value that was dropped. \
+This is a code of our own, an error on purpose: a duplicate key is almost always a merge or copy mistake, and \
+the value that counts is the one further down, which is easy to miss.",
     },
     RuleDoc {
         code: "yaml.alias-expansion",

@@ -226,7 +226,11 @@ a string rather than a list, and an empty `key:` is null. The schema fixes the t
 rejects the file when they differ. Write the value in the expected form: quote a string that looks like a number, \
 use `[a, b]` or `- a` for a list, indent a mapping under its key. A value holding `${…}` is judged after \
 substitution, as SwarmKit judges it (see `yaml.interpolation-too-large` and ARCHITECTURE.md); a reference that \
-nothing resolves stays as written and is judged as that text.",
+nothing resolves stays as written and is judged as that text. SwarmKit substitutes every string value, never a \
+key, before the schema check (swarmkit-runtime 1.265.0, `resolver/__init__.py`, `_apply_env_interpolation`; \
+`resolver/_env_config.py`, `_resolve_refs` and `interpolate_value`): a name is looked up in the properties of \
+`workspace.env.yaml` (and the variant `SWARMKIT_ENV` selects), then in the environment, then the `:-default` is \
+used; `$${…}` is the escape for a literal `${…}`.",
     },
     RuleDoc {
         code: codes::PATTERN,
@@ -235,7 +239,12 @@ nothing resolves stays as written and is judged as that text.",
         explanation: "Ids must be lowercase words joined by hyphens (`code-review`), versions are \
 MAJOR.MINOR.PATCH (`1.0.0`), IAM scopes are `namespace:action`, and so on; SwarmKit matches each against a \
 regular expression and rejects the file otherwise. Ids matter most: other files refer to them, and an id SwarmKit \
-rejects makes every reference to it fail too. Rewrite the value in the form the message describes.",
+rejects makes every reference to it fail too. Rewrite the value in the form the message describes.\n\n\
+SwarmKit checks every artifact against its schema before it builds any registry, and stops there when one fails \
+(swarmkit-runtime 1.265.0, `resolver/__init__.py`, `resolve_workspace`, after `validate_discovered`). skillgraph \
+reports the unknown ids and other cross-file problems in the same pass, on purpose, so they can be fixed together; \
+SwarmKit would report them only once the schema errors are gone. A reference to an id written in a form the \
+schema refuses is still reported as unknown, because no definition of that form can exist.",
     },
     RuleDoc {
         code: codes::ENUM,
