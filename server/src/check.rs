@@ -149,7 +149,7 @@ pub fn check_changes_in(
     cwd: PathBuf,
     environment: std::sync::Arc<std::collections::BTreeMap<String, String>>,
 ) -> CheckOutcome {
-    let mut index = Index::with_environment(environment);
+    let mut index = Index::with_environment(&crate::rules::CHECKS, environment);
     index.apply(changes);
     let diagnostics = all_diagnostics(&index);
     let files_checked = index.checked_file_count();

@@ -245,7 +245,7 @@ mod tests {
         let mut codes = std::collections::BTreeSet::new();
         for root in roots() {
             let (changes, _) = crate::discover::discover(std::slice::from_ref(&root));
-            let mut index = Index::new();
+            let mut index = Index::new(&crate::rules::CHECKS);
             index.apply(changes);
             let before = said(&index);
             for file in index.files() {

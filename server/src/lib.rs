@@ -1,10 +1,12 @@
 //! skillgraph: one engine behind a command-line checker and a language server for SwarmKit
 //! workspaces and Agent Skills `SKILL.md` files.
 //!
-//! Layers, from the bottom: `syntax` (text to spanned trees), `model` (trees to typed artifacts),
-//! `index` (the file set, id tables and incremental re-checking), `graph` (ordering graphs),
-//! `rules` (diagnostics), `ide` (hover, definition, ...). `cli` and `lsp` are the two faces;
-//! only `lsp` knows LSP types, and only the faces and `discover` do I/O.
+//! Layers, from the bottom: `syntax` (text to spanned trees; with `graph` and `suggest`, leaves),
+//! `diagnostic`, `model` (trees to typed artifacts), `index` (the file set, id tables and
+//! incremental re-checking, running the checks it is handed), `semantics` (what a workspace
+//! means), `rules` (diagnostics), `ide` (hover, definition, ...). `cli` and `lsp` are the two
+//! faces; only `lsp` knows LSP types, and only the faces and `discover` do I/O. Imports run
+//! down the layers (`server/tests/layers.rs`; ARCHITECTURE.md, "Layers").
 
 pub mod check;
 pub mod cli;

@@ -157,7 +157,7 @@ pub fn changes(fixture: &str) -> Vec<Change> {
 
 /// An index of every file of a fixture (which marks no cursor), built in one batch.
 pub fn index_of(fixture: &str) -> Index {
-    let mut index = Index::new();
+    let mut index = Index::new(&crate::rules::CHECKS);
     index.apply(changes(fixture));
     index
 }
@@ -174,7 +174,7 @@ pub struct Fixture {
 pub fn fixture(text: &str) -> Fixture {
     let parsed = parse(text);
     let cursor = parsed.cursor.expect("the fixture marks a cursor with `$0`");
-    let mut index = Index::new();
+    let mut index = Index::new(&crate::rules::CHECKS);
     index.apply(changes_of(parsed.files));
     Fixture {
         cursor_file: index
@@ -242,7 +242,7 @@ pub fn snapshot(index: &Index) -> Vec<Found> {
 
 /// What a fresh index reports for `changes` applied in one batch.
 pub fn batch_snapshot(changes: Vec<Change>) -> Vec<Found> {
-    let mut index = Index::new();
+    let mut index = Index::new(&crate::rules::CHECKS);
     index.apply(changes);
     snapshot(&index)
 }
@@ -277,7 +277,7 @@ impl Replay {
     pub fn new() -> Self {
         Replay {
             files: BTreeMap::new(),
-            index: Index::new(),
+            index: Index::new(&crate::rules::CHECKS),
         }
     }
 

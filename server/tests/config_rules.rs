@@ -30,7 +30,7 @@ fn levels(index: &Index) -> Vec<(&'static str, Severity)> {
 
 #[test]
 fn config_levels_apply_below_it_and_follow_edits() {
-    let mut index = Index::new();
+    let mut index = Index::new(&skillgraph::rules::CHECKS);
     index.apply(vec![
         set("/r/ws/workspace.yaml", MANIFEST),
         set("/r/ws/skills/fetch.yaml", SKILL),
@@ -76,7 +76,7 @@ fn config_levels_apply_below_it_and_follow_edits() {
 /// still take over or hand back.
 #[test]
 fn a_nearer_config_takes_over_and_hands_back() {
-    let mut index = Index::new();
+    let mut index = Index::new(&skillgraph::rules::CHECKS);
     index.apply(vec![
         set("/r/ws/workspace.yaml", MANIFEST),
         set("/r/ws/skills/fetch.yaml", SKILL),
@@ -105,7 +105,7 @@ fn a_nearer_config_takes_over_and_hands_back() {
 
 #[test]
 fn a_config_elsewhere_changes_nothing() {
-    let mut index = Index::new();
+    let mut index = Index::new(&skillgraph::rules::CHECKS);
     index.apply(vec![
         set("/r/ws/workspace.yaml", MANIFEST),
         set("/r/ws/skills/fetch.yaml", SKILL),
@@ -128,7 +128,7 @@ fn editor_settings_apply_where_no_config_file_does() {
     use skillgraph::model::config::Config;
 
     let skill_md = "---\nname: pdf\ndescription: Reads PDF files and extracts their text.\nargument-hint: a path\n---\n# PDF\n";
-    let mut index = Index::new();
+    let mut index = Index::new(&skillgraph::rules::CHECKS);
     index.apply(vec![set("/r/skills/pdf/SKILL.md", skill_md)]);
     let id = index
         .file_id(&PathBuf::from("/r/skills/pdf/SKILL.md"))
@@ -176,7 +176,7 @@ fn editor_settings_apply_where_no_config_file_does() {
 /// editing it republishes those files.
 #[test]
 fn overrides_apply_to_matching_paths_only() {
-    let mut index = Index::new();
+    let mut index = Index::new(&skillgraph::rules::CHECKS);
     index.apply(vec![
         set("/r/ws/workspace.yaml", MANIFEST),
         set("/r/ws/skills/fetch.yaml", SKILL),
@@ -209,7 +209,7 @@ fn suppression_comments_silence_the_next_line_and_report_their_mistakes() {
         "  server: nowhere\n  tool: fetch\n",
         "  # skillgraph: disable-next-line skill.unknown-mcp-server\n  server: nowhere\n  # skillgraph: disable-next-line agent.bad-role, skill.unknown-mcp-servr\n  tool: fetch\n",
     );
-    let mut index = Index::new();
+    let mut index = Index::new(&skillgraph::rules::CHECKS);
     index.apply(vec![
         set("/r/ws/workspace.yaml", MANIFEST),
         set("/r/ws/skills/fetch.yaml", &suppressed),

@@ -398,7 +398,7 @@ fn a_chain_cycle_follows_a_member_whose_entries_moved() {
     for k in 0..20 {
         files.push(skill(&format!("c{k:02}"), "Does c.", "a"));
     }
-    let mut index = Index::new();
+    let mut index = Index::new(&skillgraph::rules::CHECKS);
     index.apply(files);
     let longer = skill("b", "Does b, and says so at some length.", "a");
     let affected = index.apply(vec![longer.clone()]);

@@ -642,7 +642,7 @@ fn editing_a_far_member_of_a_composed_loop_re_checks_the_whole_loop() {
 #[test]
 fn a_copy_and_its_original_change_independently() {
     use skillgraph::model::swarmkit::ArtifactKind;
-    let mut original = Index::new();
+    let mut original = Index::new(&skillgraph::rules::CHECKS);
     original.apply(rich_changes());
     let before = snapshot(&original);
     let workspace = original

@@ -204,7 +204,7 @@ fn fixing_a_tool_list_clears_its_diagnostics_incrementally() {
         "refund",
         "dependencies:\n  tools: [dispute_chargeback_v2]\n",
     );
-    let mut index = Index::new();
+    let mut index = Index::new(&skillgraph::rules::CHECKS);
     index.apply(changes(&[
         ("/r/skillgraph.toml", CONFIG),
         ("/r/lists/orders.json", "{}"),
@@ -303,7 +303,7 @@ fn chain_resolution_prefers_the_same_parent_then_the_shallowest_deeper_folder() 
         ("/r/test/e2e/smoke/SKILL.md", skill("smoke", "")),
         ("/r/test/a/b/c/smoke/SKILL.md", skill("smoke", "")),
     ];
-    let mut index = Index::new();
+    let mut index = Index::new(&skillgraph::rules::CHECKS);
     index.apply(
         files
             .iter()
@@ -449,7 +449,7 @@ fn chain_depth() {
 
 #[test]
 fn editing_a_chain_elsewhere_updates_the_cycle() {
-    let mut index = Index::new();
+    let mut index = Index::new(&skillgraph::rules::CHECKS);
     index.apply(changes(&[
         ("/r/s/a/SKILL.md", &skill("a", "metadata:\n  chain: [b]\n")),
         ("/r/s/b/SKILL.md", &skill("b", "metadata:\n  chain: [c]\n")),

@@ -133,7 +133,7 @@ fn without_a_listing_nothing_is_said() {
 
 #[test]
 fn a_file_appearing_re_checks_the_skill() {
-    let mut index = Index::new();
+    let mut index = Index::new(&skillgraph::rules::CHECKS);
     index.apply(vec![
         Change::Set {
             path: PathBuf::from("/r/skills/pdf/SKILL.md"),

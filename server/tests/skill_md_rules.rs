@@ -503,7 +503,7 @@ fn unknown_fields_strict_mode_follows_skills_ref() {
 
 #[test]
 fn strict_mode_follows_config_edits() {
-    let mut index = Index::new();
+    let mut index = Index::new(&skillgraph::rules::CHECKS);
     index.apply(changes(&[(
         "/r/skills/pdf/SKILL.md",
         "---\nname: pdf\ndescription: d\nmodel: opus\n---\n",
@@ -564,7 +564,7 @@ fn duplicate_name_under_one_root_reports_both() {
 
 #[test]
 fn duplicate_name_is_incremental() {
-    let mut index = Index::new();
+    let mut index = Index::new(&skillgraph::rules::CHECKS);
     index.apply(changes(&[
         (
             "/r/skills/a/SKILL.md",

@@ -2008,7 +2008,7 @@ fn editing_the_property_file_or_the_environment_re_checks_the_references() {
             "root:\n  id: root\n  role: root\n  skills: [\"${team.skill}\"]\n"
         ))
     );
-    let mut index = Index::new();
+    let mut index = Index::new(&skillgraph::rules::CHECKS);
     index.apply(changes(&fixture));
     let team = index
         .file_id(std::path::Path::new("/ws/topologies/team.yaml"))

@@ -14,6 +14,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
+use super::answers::{CompletionItem, CompletionKind, Completions};
 use super::cursor::{at, Ref, Site};
 use super::schema_shape::Shape;
 use crate::diagnostic::FileId;
@@ -29,41 +30,6 @@ use crate::rules::tools::Inventory;
 use crate::semantics::chain::{resolve, Target};
 use crate::semantics::grants::effective_skills;
 use crate::syntax::{Frontmatter, TextRange};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CompletionKind {
-    Skill,
-    Archetype,
-    McpServer,
-    Topology,
-    /// A value of a key that takes one of a few (an enum, a boolean).
-    Value,
-    /// A SKILL.md frontmatter key.
-    Field,
-    /// A file of a skill's folder.
-    File,
-    /// A folder of a skill's folder.
-    Folder,
-    /// A tool of the tool inventory (SKILL.md `dependencies.tools`, `action_tool`, a
-    /// precondition's tool).
-    Tool,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CompletionItem {
-    pub label: String,
-    /// Markdown shown beside the item: what it is and where it is defined.
-    pub documentation: Option<String>,
-    pub detail: Option<String>,
-    pub kind: CompletionKind,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Completions {
-    /// The text the chosen item replaces (empty at a bare cursor).
-    pub range: TextRange,
-    pub items: Vec<CompletionItem>,
-}
 
 enum Want {
     /// Skill ids; only those `held_by` holds (a `requires:` rule), or all but those `granted_to`
@@ -1843,7 +1809,7 @@ metadata:
             repo.join("tests/fixtures/estate"),
         ];
         let (changes, _) = crate::discover::discover(&roots);
-        let mut index = Index::new();
+        let mut index = Index::new(&crate::rules::CHECKS);
         index.apply(changes);
         let mut answered = 0;
         for entry in index.files() {

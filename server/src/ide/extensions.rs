@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::hover::HoverResult;
+use super::answers::HoverResult;
 use crate::diagnostic::FileId;
 use crate::index::{Content, Index, Lookup};
 use crate::model::skill_md::extensions::{Predicate, PredicateMap, Value, PRECONDITION_OPS};

@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use super::answers::HoverResult;
 use super::cursor::{at, relative_path, Ref, Site};
 use super::definition::artifact_definitions;
 use crate::diagnostic::FileId;
@@ -10,14 +11,6 @@ use crate::model::swarmkit::{Agent, Artifact, ArtifactKind};
 use crate::semantics::grants::{effective_skills, EffectiveSkills};
 use crate::semantics::registry::{self, Origin};
 use crate::semantics::requires::{build, RequiresGraph};
-use crate::syntax::TextRange;
-
-/// A hover: Markdown, and the range of the id it is about.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HoverResult {
-    pub markdown: String,
-    pub range: TextRange,
-}
 
 pub fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
     let reference = reference_hover(index, file, offset);

@@ -3,6 +3,7 @@
 //! Pure functions of (index, file, byte offset) returning byte ranges; they know nothing of the
 //! protocol, which `lsp` converts at the edge.
 
+mod answers;
 pub mod completion;
 mod cursor;
 pub mod definition;
@@ -18,17 +19,18 @@ mod schema_shape;
 mod skill_files;
 pub mod symbols;
 
-pub use completion::{completion, CompletionItem, CompletionKind, Completions};
+pub use answers::{CompletionItem, CompletionKind, Completions, HoverResult, Symbol, SymbolKind};
+pub use completion::completion;
 pub use cursor::{occurrences, on_agent_definition, Occurrence, Ref, Site};
 pub use definition::{declaration, definition};
-pub use hover::{hover, HoverResult};
+pub use hover::hover;
 pub use inlay::{inlay_hints, InlayHint};
 pub use lens::{code_lenses, Lens, LensAction};
 pub use links::path_links;
 pub use references::{document_highlights, references, HighlightKind};
 pub use rename::{prepare_rename, rename, Renamable, Rename};
 pub use skill_files::{document_links, link_target, DocumentLink};
-pub use symbols::{document_symbols, workspace_symbols, Symbol, SymbolKind, WorkspaceSymbol};
+pub use symbols::{document_symbols, workspace_symbols, WorkspaceSymbol};
 
 #[cfg(test)]
 mod test_support;

@@ -657,7 +657,7 @@ fn name_within(text: &str, range: TextRange, name: &str) -> Option<TextRange> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::fixture;
+    use super::super::test_support::{fixture, DECISION_BINDINGS};
     use super::*;
     use crate::index::Change;
 
@@ -687,7 +687,7 @@ mod tests {
                 }
             }
         }
-        let mut out = Index::new();
+        let mut out = Index::new(&crate::rules::CHECKS);
         out.apply(
             texts
                 .into_iter()
@@ -1132,7 +1132,7 @@ agents:
         for root in ["examples/demo", "tests/fixtures/estate"] {
             let root = repo.join(root).canonicalize().unwrap();
             let (changes, _) = crate::discover::discover(std::slice::from_ref(&root));
-            let mut index = Index::new();
+            let mut index = Index::new(&crate::rules::CHECKS);
             index.apply(changes.clone());
             // Every definition: each id and SKILL.md name, renamed from where it is defined.
             let mut targets: Vec<(FileId, u32, String)> = Vec::new();
@@ -1162,7 +1162,7 @@ agents:
                     }
                 };
                 performed += 1;
-                let mut after = Index::new();
+                let mut after = Index::new(&crate::rules::CHECKS);
                 after.apply(renamed_changes(&index, &changes, &rename));
                 let (before, now) = (
                     said_as_before(&index, &new, &old),
@@ -1213,5 +1213,14 @@ agents:
         let rename = rename_at(&f, "x", true).unwrap();
         // The grants, the definition, the archetype default and the prerequisite.
         assert_eq!(rename.edits.len(), 200_000 + 3);
+    }
+
+    #[test]
+    fn a_decision_skill_renames_with_its_bindings() {
+        let at_definition = DECISION_BINDINGS.replace("$2", "$0").replace("$1", "");
+        let f = fixture(&at_definition);
+        let renamed =
+            rename(&f.index, f.cursor_file, f.offset, "citation-judge", false).expect("renamable");
+        assert_eq!(renamed.edits.len(), 3, "{renamed:?}");
     }
 }

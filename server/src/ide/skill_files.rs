@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::completion::{CompletionItem, CompletionKind, Completions};
-use super::symbols::{Symbol, SymbolKind};
+use super::answers::{CompletionItem, CompletionKind, Completions};
+use super::answers::{Symbol, SymbolKind};
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileEntry, Index};
 use crate::model::skill_links::links;
@@ -248,7 +248,7 @@ mod tests {
     use crate::index::Change;
 
     fn index(text: &str) -> (Index, FileId) {
-        let mut index = Index::new();
+        let mut index = Index::new(&crate::rules::CHECKS);
         index.apply(vec![
             Change::Set {
                 path: "/r/skills/pdf/SKILL.md".into(),

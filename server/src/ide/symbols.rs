@@ -1,35 +1,10 @@
 //! Document symbols: the artifact, and for a topology its agents as a tree.
 
+use super::answers::{Symbol, SymbolKind};
 use crate::diagnostic::FileId;
 use crate::index::{Content, Index};
-use crate::model::swarmkit::{AgentIndex, Artifact, ArtifactKind};
+use crate::model::swarmkit::{AgentIndex, Artifact};
 use crate::syntax::TextRange;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SymbolKind {
-    /// The file's artifact (workspace, skill, topology ...), of its kind.
-    Artifact(ArtifactKind),
-    /// A SKILL.md skill (its `name`).
-    SkillMd,
-    Agent,
-    McpServer,
-    /// A SKILL.md frontmatter field.
-    Field,
-    /// A Markdown heading of a SKILL.md.
-    Heading,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Symbol {
-    pub name: String,
-    pub detail: Option<String>,
-    pub kind: SymbolKind,
-    /// The whole construct.
-    pub range: TextRange,
-    /// The name, inside `range`.
-    pub selection_range: TextRange,
-    pub children: Vec<Symbol>,
-}
 
 pub fn document_symbols(index: &Index, file: FileId) -> Vec<Symbol> {
     let Some(entry) = index.file(file) else {
@@ -238,6 +213,7 @@ fn fuzzy_score(query: &[char], name: &str) -> Option<i64> {
 mod tests {
     use super::super::test_support::fixture;
     use super::*;
+    use crate::model::swarmkit::ArtifactKind;
 
     fn skill(id: &str) -> String {
         format!("//- /w/skills/{id}.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: {id}\n")

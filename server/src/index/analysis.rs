@@ -1,6 +1,7 @@
 //! One file on its own: decode, parse, lower, and the checks that need nothing but the file.
 
 use super::classify::FileRole;
+use super::Checks;
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::model::config::Config;
 use crate::model::skill_md::SkillMd;
@@ -71,6 +72,7 @@ impl ParsedFile {
 /// `invalid_utf8_at` is the decoder's answer: where the first byte that was not UTF-8 was.
 /// `variables` are those of the file's workspace (empty for files outside one).
 pub(crate) fn analyze(
+    checks: &Checks,
     id: FileId,
     path: &std::path::Path,
     text: &str,
@@ -120,7 +122,7 @@ pub(crate) fn analyze(
             "this file holds NUL bytes, so it is binary, not text; it was not checked",
         )]);
     }
-    let mut parsed = analyze_text(id, text, role, variables);
+    let mut parsed = analyze_text(checks, id, text, role, variables);
     // Bytes that were not UTF-8 were replaced by U+FFFD when the file was read; the file is
     // still checked, and the first replacement is reported. A U+FFFD the file really holds is
     // just a character.
@@ -156,15 +158,21 @@ fn stray(path: &std::path::Path, text: &str) -> Option<StrayArtifact> {
     crate::model::swarmkit::stray_artifact(path, yaml.root()?)
 }
 
-fn analyze_text(id: FileId, text: &str, role: &FileRole, variables: &Variables) -> ParsedFile {
+fn analyze_text(
+    checks: &Checks,
+    id: FileId,
+    text: &str,
+    role: &FileRole,
+    variables: &Variables,
+) -> ParsedFile {
     match role {
         FileRole::WorkspaceManifest | FileRole::SwarmKit { .. } => {
-            analyze_swarmkit(id, text, role, variables)
+            analyze_swarmkit(checks, id, text, role, variables)
         }
-        FileRole::EnvFile { .. } => analyze_env(id, text),
+        FileRole::EnvFile { .. } => analyze_env(checks, id, text),
         FileRole::Config => {
             let (config, mut local) = Config::parse(id, text);
-            crate::rules::tools::check_config_local(id, text, &config, &mut local);
+            (checks.config)(id, text, &config, &mut local);
             ParsedFile {
                 yaml: None,
                 content: Content::Config(config),
@@ -173,12 +181,18 @@ fn analyze_text(id: FileId, text: &str, role: &FileRole, variables: &Variables) 
                 stray: None,
             }
         }
-        FileRole::SkillMd => analyze_skill_md(id, text),
+        FileRole::SkillMd => analyze_skill_md(checks, id, text),
         FileRole::Unrelated | FileRole::Json => ParsedFile::empty(Vec::new()),
     }
 }
 
-fn analyze_swarmkit(id: FileId, text: &str, role: &FileRole, variables: &Variables) -> ParsedFile {
+fn analyze_swarmkit(
+    checks: &Checks,
+    id: FileId,
+    text: &str,
+    role: &FileRole,
+    variables: &Variables,
+) -> ParsedFile {
     let bom = bom_len(text);
     let mut yaml = YamlDocument::parse(&text[bom..], bom as u32);
     // SwarmKit substitutes `${…}` in every value before it validates or resolves anything, so
@@ -196,8 +210,8 @@ fn analyze_swarmkit(id: FileId, text: &str, role: &FileRole, variables: &Variabl
         Some(root) => Content::SwarmKit(Artifact::lower(kind, root)),
         None => Content::None,
     };
-    let mut local = crate::rules::swarmkit_file::check(id, role, &yaml);
-    crate::rules::swarmkit_file::substitution_diagnostics(id, &substitutions, &mut local);
+    let mut local = (checks.swarmkit_file)(id, role, &yaml);
+    (checks.substitutions)(id, &substitutions, &mut local);
     // The tree is dropped here: everything later (cross-file rules, the IDE) reads the lowered
     // artifact, its spans and the text, so keeping a tree per file would only cost memory.
     drop(yaml);
@@ -211,11 +225,11 @@ fn analyze_swarmkit(id: FileId, text: &str, role: &FileRole, variables: &Variabl
 }
 
 /// A property file: its properties, and what would make SwarmKit ignore it.
-fn analyze_env(id: FileId, text: &str) -> ParsedFile {
+fn analyze_env(checks: &Checks, id: FileId, text: &str) -> ParsedFile {
     let bom = bom_len(text);
     let yaml = YamlDocument::parse(&text[bom..], bom as u32);
     let env = EnvFile::lower(&yaml, text);
-    let local = crate::rules::swarmkit_file::check_env_file(id, &yaml, &env);
+    let local = (checks.env_file)(id, &yaml, &env);
     ParsedFile {
         yaml: None,
         content: Content::Env(env),
@@ -226,7 +240,7 @@ fn analyze_env(id: FileId, text: &str) -> ParsedFile {
 }
 
 /// A SKILL.md: only the frontmatter is YAML, parsed with offsets in the whole file.
-fn analyze_skill_md(id: FileId, text: &str) -> ParsedFile {
+fn analyze_skill_md(checks: &Checks, id: FileId, text: &str) -> ParsedFile {
     let frontmatter = crate::syntax::split_frontmatter(text, bom_len(text));
     let yaml = match &frontmatter {
         crate::syntax::Frontmatter::Closed { yaml, .. } => Some(YamlDocument::parse(
@@ -236,7 +250,7 @@ fn analyze_skill_md(id: FileId, text: &str) -> ParsedFile {
         _ => None,
     };
     let skill = SkillMd::lower(frontmatter, yaml.as_ref());
-    let local = crate::rules::skill_md::check_local(id, text, &skill, yaml.as_ref());
+    let local = (checks.skill_md)(id, text, &skill, yaml.as_ref());
     ParsedFile {
         yaml,
         content: Content::SkillMd(skill),
@@ -250,6 +264,20 @@ fn analyze_skill_md(id: FileId, text: &str) -> ParsedFile {
 mod tests {
     use super::*;
 
+    /// No checks: these tests are about what analysis keeps.
+    const NONE: Checks = Checks {
+        swarmkit_file: |_, _, _| Vec::new(),
+        substitutions: |_, _, _| {},
+        env_file: |_, _, _| Vec::new(),
+        skill_md: |_, _, _, _| Vec::new(),
+        config: |_, _, _, _| {},
+        cross_file: |_, _| Vec::new(),
+        suppress: |_, diagnostics| diagnostics,
+        is_suppression_code: |_| false,
+        cap_per_file: |_, diagnostics| diagnostics,
+        disable_fix: |_, _| None,
+    };
+
     #[test]
     fn a_swarmkit_file_keeps_its_artifact_and_drops_its_tree() {
         let text = "apiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: a\n";
@@ -260,6 +288,7 @@ mod tests {
             too_deep: false,
         };
         let parsed = analyze(
+            &NONE,
             FileId(1),
             std::path::Path::new("/w/skills/a.yaml"),
             text,
@@ -274,6 +303,7 @@ mod tests {
         ));
         // A SKILL.md's frontmatter tree is read again by the cross-file rules: it stays.
         let skill = analyze(
+            &NONE,
             FileId(2),
             std::path::Path::new("/r/a/SKILL.md"),
             "---\nname: a\ndescription: b\n---\n",

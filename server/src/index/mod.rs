@@ -11,6 +11,7 @@
 //! the edited file plus the files that read what it changed, not the size of the workspace.
 
 mod analysis;
+mod checks;
 pub mod classify;
 mod keys;
 
@@ -19,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use analysis::{Content, ParsedFile, MAX_FILE_BYTES};
+pub use checks::Checks;
 pub use classify::FileRole;
 pub use keys::Key;
 
@@ -70,8 +72,10 @@ pub struct FileEntry {
 ///
 /// Nothing may depend on the iteration order of these maps (hash order): lookups are by key,
 /// and whatever is returned in order is sorted (`OrdMap`/`OrdSet`, or sorted by the caller).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Index {
+    /// What is checked, handed in by the layer that owns the checks (`rules::CHECKS`).
+    checks: &'static Checks,
     files: Table<FileId, Arc<FileEntry>>,
     by_path: Table<PathBuf, FileId>,
     next_id: u32,
@@ -239,13 +243,31 @@ impl Change {
 }
 
 impl Index {
-    pub fn new() -> Index {
-        Index::default()
+    /// An empty index that runs `checks` on what it is given.
+    pub fn new(checks: &'static Checks) -> Index {
+        Index {
+            checks,
+            files: Default::default(),
+            by_path: Default::default(),
+            next_id: 0,
+            workspace_roots: Default::default(),
+            tables: Default::default(),
+            readers: Default::default(),
+            skill_files: Default::default(),
+            defined_ids: Default::default(),
+            memos: Default::default(),
+            config_dirs: Default::default(),
+            variables: Default::default(),
+            settings: Default::default(),
+        }
     }
 
     /// An index whose `${…}` references read `environment` after the workspace's properties.
-    pub fn with_environment(environment: Arc<std::collections::BTreeMap<String, String>>) -> Index {
-        let mut index = Index::default();
+    pub fn with_environment(
+        checks: &'static Checks,
+        environment: Arc<std::collections::BTreeMap<String, String>>,
+    ) -> Index {
+        let mut index = Index::new(checks);
         index.settings.environment = environment;
         index
     }
@@ -504,7 +526,7 @@ impl Index {
         order.sort();
         let results = parallel_map(&order, |&id| {
             let lookup = Lookup::new(self);
-            let diagnostics = crate::rules::check_file(&lookup, id);
+            let diagnostics = (self.checks.cross_file)(&lookup, id);
             (diagnostics, lookup.into_reads())
         });
         (order, results)
@@ -572,7 +594,15 @@ impl Index {
             let variables = workspace_of_role(*id, role)
                 .and_then(|workspace| self.variables.get(&workspace))
                 .map_or(&none, Arc::as_ref);
-            let parsed = analysis::analyze(*id, path, text, *invalid_utf8_at, role, variables);
+            let parsed = analysis::analyze(
+                self.checks,
+                *id,
+                path,
+                text,
+                *invalid_utf8_at,
+                role,
+                variables,
+            );
             let contributions = keys::contributions(*id, path, text, role, &parsed);
             let line_index = LineIndex::new(text);
             (parsed, contributions, line_index)
@@ -875,36 +905,25 @@ impl Index {
             .collect();
         all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         all.dedup();
-        let all = crate::rules::suppress::apply(
-            id,
-            &entry.text,
-            &entry.line_index,
-            comments_of(entry),
-            all,
-        );
+        let all = (self.checks.suppress)(entry, all);
         // What the suppressions say about themselves has a level like any code.
         let all = all
             .into_iter()
             .filter_map(|d| {
-                if d.code.starts_with("suppression.") {
+                if (self.checks.is_suppression_code)(d.code) {
                     self.apply_overrides(config, relative, &d)
                 } else {
                     Some(d)
                 }
             })
             .collect();
-        crate::rules::output::cap_per_file(id, all)
+        (self.checks.cap_per_file)(id, all)
     }
 
     /// "Disable this rule on this line" for one of a file's diagnostics, where a comment can go.
     pub fn disable_fix(&self, diagnostic: &Diagnostic) -> Option<crate::diagnostic::Fix> {
         let entry = self.file(diagnostic.file)?;
-        crate::rules::suppress::disable_fix(
-            &entry.text,
-            &entry.line_index,
-            comments_of(entry),
-            diagnostic,
-        )
+        (self.checks.disable_fix)(entry, diagnostic)
     }
 
     /// The level for a code: the nearest `skillgraph.toml` above the file (`config`) decides,
@@ -1082,25 +1101,4 @@ fn parallel_map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync + S
         return items.iter().map(&work).collect();
     }
     items.par_iter().map(work).collect()
-}
-
-/// Where a file may hold suppression comments.
-fn comments_of(entry: &FileEntry) -> crate::rules::suppress::Comments {
-    use crate::rules::suppress::Comments;
-    match (&entry.role, &entry.parsed.content) {
-        (_, Content::SkillMd(skill)) => match &skill.frontmatter {
-            crate::syntax::Frontmatter::Closed { yaml, close, .. } => {
-                let after = &entry.text[close.end as usize..];
-                let body_start =
-                    close.end as usize + after.find('\n').map_or(after.len(), |i| i + 1);
-                Comments::SkillMd {
-                    yaml: *yaml,
-                    body_start: body_start as u32,
-                }
-            }
-            _ => Comments::None,
-        },
-        (FileRole::Json | FileRole::Unrelated, _) => Comments::None,
-        _ => Comments::Hash,
-    }
 }

@@ -663,7 +663,7 @@ mod tests {
             text: std::fs::read_to_string(fixture.join(relative)).unwrap(),
         })
         .collect();
-        let mut index = Index::new();
+        let mut index = Index::new(&crate::rules::CHECKS);
         index.apply(changes);
         (index, root)
     }
@@ -736,7 +736,7 @@ mod tests {
 
     #[test]
     fn skill_md_links_lead_to_bundled_files() {
-        let mut index = Index::new();
+        let mut index = Index::new(&crate::rules::CHECKS);
         let skill = PathBuf::from("/r/skills/pdf/SKILL.md");
         index.apply(vec![
             Change::Set {

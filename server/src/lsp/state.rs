@@ -46,6 +46,7 @@ impl State {
     pub fn new() -> State {
         State {
             index: Arc::new(Index::with_environment(
+                &crate::rules::CHECKS,
                 super::settings::process_environment(),
             )),
             encoding: PositionEncoding::Utf16,

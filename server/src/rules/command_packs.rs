@@ -125,7 +125,7 @@ mod tests {
     }
 
     fn reported_in(manifest: &str, facts: &[(&str, Executable)]) -> Vec<(String, String)> {
-        let mut index = Index::new();
+        let mut index = Index::new(&crate::rules::CHECKS);
         index.apply(vec![Change::Set {
             path: PathBuf::from("/w/workspace.yaml"),
             text: manifest.to_owned(),

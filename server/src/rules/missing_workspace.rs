@@ -85,7 +85,7 @@ mod tests {
 
     #[test]
     fn once_per_folder_on_its_first_artifact_and_gone_once_the_manifest_exists() {
-        let mut index = Index::new();
+        let mut index = Index::new(&crate::rules::CHECKS);
         index.apply(vec![
             set("/r/topologies/hello.yaml", TOPOLOGY),
             set("/r/skills/say-hello.yaml", SKILL),
@@ -151,7 +151,7 @@ mod tests {
 
     #[test]
     fn a_workspace_and_yaml_of_other_tools_are_silent() {
-        let mut index = Index::new();
+        let mut index = Index::new(&crate::rules::CHECKS);
         index.apply(vec![
             set(
                 "/w/workspace.yaml",

@@ -31,9 +31,38 @@ pub use crate::diagnostic::fixes;
 pub use crate::suggest;
 
 use crate::diagnostic::{Diagnostic, FileId, Severity};
-use crate::index::{Content, FileRole, Lookup};
+use crate::index::{Checks, Content, FileRole, Lookup};
 use crate::model::swarmkit::{Artifact, ArtifactKind};
 use catalogue::RuleDoc;
+
+/// Every check, as the index runs them (see [`crate::index::Checks`]).
+pub static CHECKS: Checks = Checks {
+    swarmkit_file: swarmkit_file::check,
+    substitutions: swarmkit_file::substitution_diagnostics,
+    env_file: swarmkit_file::check_env_file,
+    skill_md: skill_md::check_local,
+    config: tools::check_config_local,
+    cross_file: check_file,
+    suppress: |entry, diagnostics| {
+        suppress::apply(
+            entry.id,
+            &entry.text,
+            &entry.line_index,
+            suppress::comments_of(entry),
+            diagnostics,
+        )
+    },
+    is_suppression_code: |code| code.starts_with("suppression."),
+    cap_per_file: output::cap_per_file,
+    disable_fix: |entry, diagnostic| {
+        suppress::disable_fix(
+            &entry.text,
+            &entry.line_index,
+            suppress::comments_of(entry),
+            diagnostic,
+        )
+    },
+};
 
 /// The cross-file checks of one file: everything that reads other files through `lookup`.
 pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {

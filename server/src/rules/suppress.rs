@@ -8,6 +8,7 @@
 
 use super::catalogue::RuleDoc;
 use crate::diagnostic::{Diagnostic, FileId, Fix, Severity};
+use crate::index::{Content, FileEntry, FileRole};
 use crate::syntax::{LineIndex, PositionEncoding, TextRange};
 
 const MARKER: &str = "skillgraph: disable-next-line";
@@ -299,6 +300,26 @@ Remove the code from the comment, or the comment.",
 silences nothing. Fix the code (the message suggests the closest) or remove it.",
     },
 ];
+
+/// Where a file may hold suppression comments.
+pub fn comments_of(entry: &FileEntry) -> Comments {
+    match (&entry.role, &entry.parsed.content) {
+        (_, Content::SkillMd(skill)) => match &skill.frontmatter {
+            crate::syntax::Frontmatter::Closed { yaml, close, .. } => {
+                let after = &entry.text[close.end as usize..];
+                let body_start =
+                    close.end as usize + after.find('\n').map_or(after.len(), |i| i + 1);
+                Comments::SkillMd {
+                    yaml: *yaml,
+                    body_start: body_start as u32,
+                }
+            }
+            _ => Comments::None,
+        },
+        (FileRole::Json | FileRole::Unrelated, _) => Comments::None,
+        _ => Comments::Hash,
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -27,7 +27,7 @@ fn demo() -> (Index, PathBuf) {
     let root = std::path::absolute(demo_root()).expect("absolute path");
     let (changes, errors) = crate::discover::discover(std::slice::from_ref(&root));
     assert!(errors.is_empty(), "{errors:?}");
-    let mut index = Index::new();
+    let mut index = Index::new(&crate::rules::CHECKS);
     index.apply(changes);
     (index, root)
 }

@@ -1,0 +1,601 @@
+//! The layering of the engine, enforced: every `crate::…` and `super::…` path in `server/src`
+//! (test modules included: a test reaching upward ties the layers together as surely as code
+//! does) names a module at the same layer or below, and the files of `ide` import each other
+//! without a circle. The layers are drawn in ARCHITECTURE.md ("Layers"); the table below is the
+//! same drawing.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The engine's top-level modules by layer, from the bottom. A module may name modules of its
+/// own layer and of the layers below.
+const LAYERS: &[&[&str]] = &[
+    &["syntax", "graph", "suggest"],
+    &["diagnostic"],
+    &["model"],
+    &["index"],
+    &["semantics"],
+    &["rules", "testing"],
+    &["ide"],
+    &["fix", "discover"],
+    &["check", "cli", "lsp", "probe"],
+];
+
+/// Files that still import upward, each with the one module it reaches and why it is allowed
+/// for now. An entry that is no longer needed fails the test, so the list only shrinks.
+const NOT_YET: &[(&str, &str)] = &[
+    // The docs of `skillgraph.toml`'s own codes and the question whether a `[rules]` key names a
+    // code still reach into the rule catalogue; both move to the typed codes and `rules`.
+    ("model/config.rs", "rules"),
+    // Tests that drive the whole `check` pipeline or read the example workspaces from disk, from
+    // inside a lower layer; they belong in `server/tests/`.
+    ("rules/decision_skills.rs", "check"),
+    ("ide/completion.rs", "discover"),
+    ("ide/rename.rs", "discover"),
+    ("ide/ordering_graph/tests.rs", "discover"),
+];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|layer| layer.contains(&module))
+}
+
+/// One path found in a file: the line it is on and the module path it names, from the root.
+#[derive(Debug, PartialEq, Eq)]
+struct Reference {
+    line: usize,
+    target: Vec<String>,
+}
+
+/// The file's text with comments, strings and character literals blanked out (newlines kept),
+/// so that paths written in docs or messages are not read as imports.
+fn code_only(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let blank = |c: char| if c == '\n' { '\n' } else { ' ' };
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                out.push(' ');
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            let mut depth = 0;
+            while i < chars.len() {
+                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
+                    depth += 1;
+                    out.push_str("  ");
+                    i += 2;
+                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                    depth -= 1;
+                    out.push_str("  ");
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    out.push(blank(chars[i]));
+                    i += 1;
+                }
+            }
+        } else if c == 'r' && (next == Some('"') || next == Some('#')) && !ident_before(&chars, i) {
+            // A raw string: r"…", r#"…"#, …
+            let mut j = i + 1;
+            let mut hashes = 0;
+            while chars.get(j) == Some(&'#') {
+                hashes += 1;
+                j += 1;
+            }
+            if chars.get(j) != Some(&'"') {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            j += 1;
+            loop {
+                match chars.get(j) {
+                    None => break,
+                    Some('"') if (0..hashes).all(|k| chars.get(j + 1 + k) == Some(&'#')) => {
+                        j += 1 + hashes;
+                        break;
+                    }
+                    _ => j += 1,
+                }
+            }
+            for &skipped in &chars[i..j.min(chars.len())] {
+                out.push(blank(skipped));
+            }
+            i = j;
+        } else if c == '"' {
+            out.push(' ');
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                if chars[i] == '\\' {
+                    out.push(' ');
+                    i += 1;
+                }
+                if i < chars.len() {
+                    out.push(blank(chars[i]));
+                    i += 1;
+                }
+            }
+            out.push(' ');
+            i += 1;
+        } else if c == '\'' {
+            // A character literal ('x', '\n', '\u{1F600}'), or else a lifetime.
+            let end = if next == Some('\\') {
+                (i + 2..chars.len()).find(|&j| chars[j] == '\'')
+            } else if chars.get(i + 2) == Some(&'\'') {
+                Some(i + 2)
+            } else {
+                None
+            };
+            match end {
+                Some(end) => {
+                    for _ in i..=end {
+                        out.push(' ');
+                    }
+                    i = end + 1;
+                }
+                None => {
+                    out.push(c);
+                    i += 1;
+                }
+            }
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+fn ident_before(chars: &[char], i: usize) -> bool {
+    i > 0 && (chars[i - 1].is_alphanumeric() || chars[i - 1] == '_')
+}
+
+/// The module path of a file below `src` (`ide/hover.rs` is `ide::hover`, `ide/mod.rs` is
+/// `ide`, `lib.rs` the root).
+fn module_of(relative: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = relative
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let last = parts.pop().unwrap_or_default();
+    let stem = last.trim_end_matches(".rs");
+    if stem != "mod" && stem != "lib" {
+        parts.push(stem.to_owned());
+    }
+    parts
+}
+
+/// Every `crate::…` and `super::…` path of a file, resolved to a path from the root. Inline
+/// modules (`mod tests { … }`) count for `super`. A `use` group (`crate::{a, b::c}`) yields
+/// one path per member.
+fn references(module: &[String], text: &str) -> Vec<Reference> {
+    let code = code_only(text);
+    let tokens = tokenize(&code);
+    let mut out = Vec::new();
+    // The module each open brace belongs to: an inline module's brace pushes its name.
+    let mut scopes: Vec<Option<String>> = Vec::new();
+    let mut pending_mod: Option<String> = None;
+    let mut i = 0;
+    while i < tokens.len() {
+        let (_, token) = &tokens[i];
+        match token.as_str() {
+            "mod" => {
+                if let Some((_, name)) = tokens.get(i + 1) {
+                    if tokens.get(i + 2).map(|t| t.1.as_str()) == Some("{") {
+                        pending_mod = Some(name.clone());
+                    }
+                }
+            }
+            "{" => scopes.push(pending_mod.take()),
+            "}" => {
+                scopes.pop();
+            }
+            "crate" | "super"
+                if tokens.get(i + 1).map(|t| t.1.as_str()) == Some("::")
+                    && !(i > 0 && tokens[i - 1].1 == "::") =>
+            {
+                let mut current: Vec<String> = module.to_vec();
+                current.extend(scopes.iter().flatten().cloned());
+                let mut base = if token == "crate" {
+                    Vec::new()
+                } else {
+                    current
+                };
+                let mut j = i;
+                if token == "super" {
+                    while tokens.get(j).map(|t| t.1.as_str()) == Some("super")
+                        && tokens.get(j + 1).map(|t| t.1.as_str()) == Some("::")
+                    {
+                        base.pop();
+                        j += 2;
+                    }
+                } else {
+                    j += 2;
+                }
+                let mut prefixes = vec![base];
+                for (target, at) in path_from(&tokens, j, &mut prefixes) {
+                    out.push(Reference {
+                        line: tokens[at].0,
+                        target,
+                    });
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The paths starting at token `j` (after `crate::` or the last `super::`), with each `{…}`
+/// group expanded one member at a time; returns (path, token index).
+fn path_from(
+    tokens: &[(usize, String)],
+    j: usize,
+    prefixes: &mut Vec<Vec<String>>,
+) -> Vec<(Vec<String>, usize)> {
+    let mut out = Vec::new();
+    let mut path = prefixes.last().cloned().unwrap_or_default();
+    let mut k = j;
+    while let Some((_, token)) = tokens.get(k) {
+        if token == "{" {
+            // A group: each member continues the path so far.
+            let mut depth = 0;
+            let mut member_start = k + 1;
+            let mut m = k;
+            while let Some((_, t)) = tokens.get(m) {
+                match t.as_str() {
+                    "{" => depth += 1,
+                    "}" => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    "," if depth == 1 => {
+                        prefixes.push(path.clone());
+                        out.extend(path_from(tokens, member_start, prefixes));
+                        prefixes.pop();
+                        member_start = m + 1;
+                    }
+                    _ => {}
+                }
+                m += 1;
+            }
+            if member_start < m {
+                prefixes.push(path.clone());
+                out.extend(path_from(tokens, member_start, prefixes));
+                prefixes.pop();
+            }
+            return out;
+        }
+        if !is_ident(token) || token == "self" {
+            break;
+        }
+        path.push(token.clone());
+        if tokens.get(k + 1).map(|t| t.1.as_str()) != Some("::") {
+            break;
+        }
+        k += 2;
+    }
+    if !path.is_empty() {
+        out.push((path, j.min(tokens.len().saturating_sub(1))));
+    }
+    out
+}
+
+fn is_ident(token: &str) -> bool {
+    token
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+}
+
+/// Identifiers, `::`, braces and commas, each with its line (1-based); other characters are
+/// dropped.
+fn tokenize(code: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (n, line) in code.lines().enumerate() {
+        let chars: Vec<char> = line.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            if c.is_alphanumeric() || c == '_' {
+                let start = i;
+                while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                    i += 1;
+                }
+                out.push((n + 1, chars[start..i].iter().collect()));
+                continue;
+            }
+            if c == ':' && chars.get(i + 1) == Some(&':') {
+                out.push((n + 1, "::".to_owned()));
+                i += 2;
+                continue;
+            }
+            if matches!(c, '{' | '}' | ',' | ';') {
+                out.push((n + 1, c.to_string()));
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// What is wrong with a set of files (path below `src` -> text): one line per upward import
+/// (`file:line: …`), and per circle among `ide`'s files.
+fn problems(files: &BTreeMap<PathBuf, String>, allowed: &[(&str, &str)]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut used_allowances = BTreeSet::new();
+    // ide's units: its files and subfolders, and the names its mod.rs re-exports from each.
+    let mut reexports: BTreeMap<String, String> = BTreeMap::new();
+    if let Some(text) = files.get(Path::new("ide/mod.rs")) {
+        for line in code_only(text).lines() {
+            let line = line.trim();
+            if let Some(rest) = line.strip_prefix("pub use ") {
+                let (unit, names) = rest.split_once("::").unwrap_or((rest, ""));
+                for name in names
+                    .trim_matches(|c| c == '{' || c == '}' || c == ';')
+                    .split(',')
+                {
+                    let name = name.trim();
+                    if !name.is_empty() {
+                        reexports.insert(name.to_owned(), unit.to_owned());
+                    }
+                }
+            }
+        }
+    }
+    let mut ide_edges: Edges = BTreeMap::new();
+    let mut module_edges: Edges = BTreeMap::new();
+    for (path, text) in files {
+        let module = module_of(path);
+        let Some(top) = module.first() else { continue };
+        let Some(layer) = layer_of(top) else {
+            out.push(format!(
+                "{}: the module `{top}` has no layer; add it to LAYERS (and to ARCHITECTURE.md)",
+                path.display()
+            ));
+            continue;
+        };
+        for reference in references(&module, text) {
+            let Some(target_top) = reference.target.first() else {
+                continue;
+            };
+            let Some(target_layer) = layer_of(target_top) else {
+                continue; // a name defined in lib.rs, or a macro's `$crate`
+            };
+            if target_layer > layer {
+                let file = path.to_string_lossy().replace('\\', "/");
+                if allowed.contains(&(file.as_str(), target_top.as_str())) {
+                    used_allowances.insert((file, target_top.clone()));
+                    continue;
+                }
+                out.push(format!(
+                    "{}:{}: `{top}` (layer {}) imports `{}` (layer {}), which is above it",
+                    path.display(),
+                    reference.line,
+                    layer + 1,
+                    reference.target.join("::"),
+                    target_layer + 1
+                ));
+            }
+            if target_top != top {
+                module_edges
+                    .entry(top.clone())
+                    .or_default()
+                    .entry(target_top.clone())
+                    .or_insert((path.clone(), reference.line));
+            }
+            // Inside ide: an edge between two of its units (mod.rs only declares and
+            // re-exports, so its own paths are no edges).
+            if top == "ide" && target_top == "ide" && module.len() > 1 {
+                let from = module[1].clone();
+                let Some(name) = reference.target.get(1) else {
+                    continue;
+                };
+                let to = reexports.get(name).cloned().unwrap_or_else(|| name.clone());
+                if to != from {
+                    ide_edges
+                        .entry(from)
+                        .or_default()
+                        .entry(to)
+                        .or_insert((path.clone(), reference.line));
+                }
+            }
+        }
+    }
+    for (file, module) in allowed {
+        if !used_allowances.contains(&(file.to_string(), module.to_string())) {
+            out.push(format!(
+                "{file}: no longer imports `{module}`; remove it from NOT_YET"
+            ));
+        }
+    }
+    out.extend(circle("the top-level modules", &module_edges));
+    out.extend(circle("ide's files", &ide_edges));
+    out
+}
+
+/// Importer -> imported -> the first place (file, line) the import is written.
+type Edges = BTreeMap<String, BTreeMap<String, (PathBuf, usize)>>;
+
+/// A circle among `units` importing each other, if there is one, found by repeatedly peeling the
+/// units that import nothing left (Kahn's algorithm, iterative); what cannot be peeled is on or
+/// behind a circle, and one circle through it is walked and printed.
+fn circle(units: &str, edges: &Edges) -> Option<String> {
+    let mut nodes: BTreeSet<&String> = edges.keys().collect();
+    for targets in edges.values() {
+        nodes.extend(targets.keys());
+    }
+    let mut out_degree: BTreeMap<&String, usize> = nodes
+        .iter()
+        .map(|n| (*n, edges.get(*n).map_or(0, |t| t.len())))
+        .collect();
+    let mut importers: BTreeMap<&String, Vec<&String>> = BTreeMap::new();
+    for (from, targets) in edges {
+        for to in targets.keys() {
+            importers.entry(to).or_default().push(from);
+        }
+    }
+    // Peel units that import nothing left: they cannot be on a circle.
+    let mut ready: Vec<&String> = out_degree
+        .iter()
+        .filter(|(_, d)| **d == 0)
+        .map(|(n, _)| *n)
+        .collect();
+    let mut removed = BTreeSet::new();
+    while let Some(node) = ready.pop() {
+        removed.insert(node);
+        for importer in importers.get(node).into_iter().flatten() {
+            let degree = out_degree.get_mut(importer).expect("known unit");
+            *degree -= 1;
+            if *degree == 0 {
+                ready.push(importer);
+            }
+        }
+    }
+    let start = nodes.iter().find(|n| !removed.contains(*n))?;
+    // Every remaining unit imports another remaining one: follow such edges until one repeats.
+    let mut walk: Vec<&String> = vec![start];
+    loop {
+        let current = walk[walk.len() - 1];
+        let next = edges[current]
+            .keys()
+            .find(|t| !removed.contains(t))
+            .expect("a remaining unit imports a remaining unit");
+        if let Some(at) = walk.iter().position(|n| *n == next) {
+            let circle = &walk[at..];
+            let mut text = format!("a circle among {units}: ");
+            for (i, from) in circle.iter().enumerate() {
+                let to = circle[(i + 1) % circle.len()];
+                let (file, line) = &edges[*from][to];
+                text.push_str(&format!("{from} -> {to} ({}:{line}); ", file.display()));
+            }
+            return Some(text.trim_end_matches("; ").to_owned());
+        }
+        walk.push(next);
+    }
+}
+
+fn source_files(src: &Path) -> BTreeMap<PathBuf, String> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![src.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("server/src is readable") {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let relative = path.strip_prefix(src).expect("below src").to_path_buf();
+                // The binary is a crate of its own, reaching the library as `skillgraph::`.
+                if relative == Path::new("main.rs") || relative == Path::new("lib.rs") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).expect("a source file is UTF-8");
+                out.insert(relative, text);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn imports_run_down_the_layers_and_ide_has_no_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let files = source_files(&src);
+    assert!(files.len() > 50, "found only {} source files", files.len());
+    let problems = problems(&files, NOT_YET);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+fn example(files: &[(&str, &str)]) -> BTreeMap<PathBuf, String> {
+    files
+        .iter()
+        .map(|(path, text)| (PathBuf::from(path), text.to_string()))
+        .collect()
+}
+
+#[test]
+fn an_upward_import_is_reported_with_its_place() {
+    let files = example(&[
+        ("model/config.rs", "//! uses `crate::rules::x` in a comment\nuse crate::syntax::TextRange;\nfn f() { let s = \"crate::lsp::x\"; crate::rules::catalogue::all(); }\n"),
+        ("index/mod.rs", "use crate::{diagnostic::FileId, rules::check_file};\n"),
+        ("rules/mod.rs", "mod tests {\n    use super::super::ide::hover;\n}\n"),
+    ]);
+    let found = problems(&files, &[]);
+    assert_eq!(found.len(), 3, "{found:#?}");
+    assert!(
+        found[0].starts_with("index/mod.rs:1: `index` (layer 4) imports `rules::check_file`"),
+        "{}",
+        found[0]
+    );
+    assert!(
+        found[1]
+            .starts_with("model/config.rs:3: `model` (layer 3) imports `rules::catalogue::all`"),
+        "{}",
+        found[1]
+    );
+    assert!(
+        found[2].starts_with("rules/mod.rs:2: `rules` (layer 6) imports `ide::hover`"),
+        "{}",
+        found[2]
+    );
+}
+
+#[test]
+fn a_circle_among_ide_files_is_reported_and_a_line_is_not() {
+    let circle = example(&[
+        (
+            "ide/mod.rs",
+            "mod a;\nmod b;\nmod c;\npub use c::{thing, other};\n",
+        ),
+        ("ide/a.rs", "use super::b::f;\n"),
+        ("ide/b.rs", "use super::thing;\n"),
+        ("ide/c.rs", "use crate::ide::a::g;\n"),
+    ]);
+    let found = problems(&circle, &[]);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].contains("a -> b (ide/a.rs:1); b -> c (ide/b.rs:1); c -> a (ide/c.rs:1)"),
+        "{}",
+        found[0]
+    );
+    let line = example(&[
+        ("ide/a.rs", "use super::b::f;\n"),
+        ("ide/b.rs", "use super::c::g;\n"),
+        ("ide/c.rs", "use crate::model::x;\n"),
+    ]);
+    assert!(problems(&line, &[]).is_empty());
+}
+
+#[test]
+fn an_allowance_no_longer_needed_is_reported() {
+    let files = example(&[("index/keys.rs", "use crate::model::x;\n")]);
+    let found = problems(&files, &[("index/keys.rs", "rules")]);
+    assert_eq!(
+        found,
+        vec!["index/keys.rs: no longer imports `rules`; remove it from NOT_YET"]
+    );
+}
+
+#[test]
+fn a_circle_between_modules_of_one_layer_is_reported() {
+    let files = example(&[
+        ("cli/mod.rs", "use crate::check::run;\n"),
+        ("check.rs", "fn f() { crate::cli::human::render(); }\n"),
+    ]);
+    let found = problems(&files, &[]);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].contains("check -> cli (check.rs:1); cli -> check (cli/mod.rs:1)"),
+        "{}",
+        found[0]
+    );
+}
