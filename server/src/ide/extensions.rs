@@ -285,4 +285,35 @@ mod tests {
             "{text}"
         );
     }
+
+    #[test]
+    fn a_chain_option_key_is_explained_from_the_table() {
+        let text = hover_text("//- /r/s/chain/SKILL.md\n---\nname: chain\ndescription: d\nmetadata:\n  chain: [unit]\n  early_ex$0it_on: failure\n---\n");
+        let option = crate::model::skill_md::extensions::chain_option("early_exit_on").unwrap();
+        assert_eq!(
+            text,
+            format!("**`early_exit_on`** — {}", option.documentation())
+        );
+        assert!(text.contains("`none`, `failure`, `success`, `critical`"), "{text}");
+        // Without a chain the same key is plain metadata: no option hover.
+        let f = fixture("//- /r/s/a/SKILL.md\n---\nname: a\ndescription: d\nmetadata:\n  early_ex$0it_on: failure\n---\n");
+        assert!(hover(&f.index, f.cursor_file, f.offset).is_none());
+    }
+
+    #[test]
+    fn a_precondition_operator_is_explained_from_the_table() {
+        for (op, place) in [
+            ("exists", "metadata:\n  precondition:\n    state: {path: order.id, op: exi$0sts}\n"),
+            ("in", "metadata:\n  precondition:\n    - state:\n        path: order.status\n        op: i$0n\n        value: [open]\n"),
+        ] {
+            let text = hover_text(&format!(
+                "//- /r/s/gate/SKILL.md\n---\nname: gate\ndescription: d\n{place}---\n"
+            ));
+            let doc = PRECONDITION_OPS.iter().find(|o| o.value == op).unwrap().doc;
+            assert_eq!(text, format!("**operator `{op}`** — {doc}"), "{place}");
+        }
+        // An operator the table does not hold gets no made-up explanation.
+        let f = fixture("//- /r/s/gate/SKILL.md\n---\nname: gate\ndescription: d\nmetadata:\n  precondition:\n    state: {path: a, op: gre$0ater}\n---\n");
+        assert!(hover(&f.index, f.cursor_file, f.offset).is_none());
+    }
 }
