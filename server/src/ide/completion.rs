@@ -20,7 +20,8 @@ use super::schema_shape::Shape;
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileEntry, FileRole, Index, Lookup};
 use crate::model::skill_md::extensions::{
-    chain_option, EnumValue, CHAIN_OPTIONS, PRECONDITION_OPS,
+    chain_option, EnumValue, CHAIN_OPTIONS, DEPENDENCY_GROUPS, DEPENDENCY_TYPES, PREDICATE_KEYS,
+    PRECONDITION_OPS, STATE_KEYS,
 };
 use crate::model::skill_md::skill_root;
 use crate::model::skill_md::{SkillMd, KNOWN_FIELDS};
@@ -1024,9 +1025,44 @@ fn skill_md(index: &Index, entry: &FileEntry, skill: &SkillMd, offset: u32) -> O
         });
     }
     if line.head.is_empty() {
-        return chain_option_keys(skill, text, &line);
+        let col = line.word.start as usize - line.start;
+        let path = enclosing_keys(text, line.start, col, false);
+        return chain_option_keys(skill, text, &line).or_else(|| {
+            let written = mapping_entries(text, line.start, col);
+            extension_keys(&path, &written, line.word)
+        });
     }
     extension_value(index, entry, text, &line)
+}
+
+/// The keys an extension's mapping takes, from the extension tables, those not `written` yet: the
+/// types under `dependencies`, the groups of a type (`all`, `any`), a precondition predicate's
+/// keys and a `state` predicate's keys. `path` runs from the mapping's own key outwards.
+fn extension_keys(
+    path: &[&str],
+    written: &[(&str, Option<&str>)],
+    range: TextRange,
+) -> Option<Completions> {
+    let (table, what) = match path {
+        ["dependencies"] => (DEPENDENCY_TYPES, "dependency type"),
+        [kind, "dependencies"] if DEPENDENCY_TYPES.iter().any(|t| t.value == *kind) => {
+            (DEPENDENCY_GROUPS, "dependency group")
+        }
+        ["precondition", "metadata"] => (PREDICATE_KEYS, "precondition predicate key"),
+        ["state", "precondition", "metadata"] => (STATE_KEYS, "state predicate key"),
+        _ => return None,
+    };
+    let items = table
+        .iter()
+        .filter(|key| !written.iter().any(|(w, _)| *w == key.value))
+        .map(|key| CompletionItem {
+            documentation: Some(format!("`{}` — {} ({what})", key.value, key.doc)),
+            label: key.value.to_owned(),
+            detail: Some(key.doc.to_owned()),
+            kind: CompletionKind::Field,
+        })
+        .collect();
+    Some(Completions { range, items })
 }
 
 /// A key being typed under `metadata` beside a `chain`: the chain options not written yet, from
@@ -1066,7 +1102,11 @@ fn extension_value(
     text: &str,
     line: &Line<'_>,
 ) -> Option<Completions> {
-    let (path, in_list) = frontmatter_slot(text, line)?;
+    let slot = flow_slot(text, line)?;
+    if slot.kind == SlotKind::Key {
+        return extension_keys(&slot.path, &slot.written, line.word);
+    }
+    let (path, in_list) = (slot.path, slot.kind == SlotKind::Item);
     let wants_tools = match path.as_slice() {
         ["tools", "dependencies"] | ["all" | "any", "tools", "dependencies"] => in_list,
         ["action_tool", "metadata"] | ["tool", "precondition", "metadata"] => !in_list,
@@ -1102,16 +1142,53 @@ fn inventory_tools(index: &Index, entry: &FileEntry, range: TextRange) -> Option
     Some(Completions { range, items })
 }
 
-/// Where in a (possibly half-typed) frontmatter the cursor's value goes, read from the text: the
-/// keys from the one whose value is being typed outwards, and whether it is a list item. Block
-/// keys come from the indentation above; flow collections on the cursor's line (`[{tool: `) are
-/// read left to right in one pass, skipping quoted text.
-fn frontmatter_slot<'t>(text: &'t str, line: &Line<'t>) -> Option<(Vec<&'t str>, bool)> {
+/// What is being typed at the cursor, read from the text of its line.
+#[derive(Debug, PartialEq, Eq)]
+enum SlotKind {
+    /// The value of the key `path[0]`.
+    Value,
+    /// An item of the list that is the value of `path[0]`.
+    Item,
+    /// A key of the flow mapping that is the value of `path[0]`.
+    Key,
+}
+
+/// Where in a (possibly half-typed) YAML document the cursor's value or key goes.
+#[derive(Debug)]
+struct Slot<'t> {
+    /// The keys from the one whose value is being typed outwards.
+    path: Vec<&'t str>,
+    kind: SlotKind,
+    /// For a key of a flow mapping: the keys already written in that mapping, with their plain
+    /// values (quotes taken off).
+    written: Vec<(&'t str, Option<&'t str>)>,
+    /// True when a flow collection opened on the cursor's line is still open at the cursor.
+    in_flow: bool,
+}
+
+impl Slot<'_> {
+    /// The path outermost first, as the schema is walked.
+    fn outermost_first(&self) -> Vec<&str> {
+        self.path.iter().rev().copied().collect()
+    }
+}
+
+/// Where the cursor's value goes: the keys from the one whose value is being typed outwards, and
+/// whether it is a value, a list item or a key of a flow mapping. Block keys come from the
+/// indentation above; flow collections opened on the cursor's line (`[{tool: `) are read left
+/// to right in one pass, skipping quoted text. (A flow collection spanning several lines is read
+/// from the line the cursor is on only.)
+fn flow_slot<'t>(text: &'t str, line: &Line<'t>) -> Option<Slot<'t>> {
     let head = line.head;
     let trimmed = head.trim_start();
     let indent = head.len() - trimmed.len();
     if trimmed == "-" {
-        return Some((enclosing_keys(text, line.start, indent, true), true));
+        return Some(Slot {
+            path: enclosing_keys(text, line.start, indent, true),
+            kind: SlotKind::Item,
+            written: Vec::new(),
+            in_flow: false,
+        });
     }
     let body = strip_dashes(trimmed);
     let col = head.len() - body.len();
@@ -1135,30 +1212,44 @@ fn frontmatter_slot<'t>(text: &'t str, line: &Line<'t>) -> Option<(Vec<&'t str>,
     } else {
         enclosing_keys(text, line.start, col, false)
     };
-    // One frame per open flow collection: the key that opened it, whether it is a list, and
-    // the key whose value is being written in it.
+    // One frame per open flow collection: the key that opened it, whether it is a list, the key
+    // whose value is being written in it, and (a mapping) the keys written in it so far.
     struct Frame<'t> {
         key: Option<&'t str>,
         list: bool,
         pending: Option<&'t str>,
+        written: Vec<(&'t str, Option<&'t str>)>,
     }
     let mut frames = vec![Frame {
         key: None,
         list: dashed_value,
         pending: block_key,
+        written: Vec::new(),
     }];
     let bytes = rest.as_bytes();
     let mut token = 0;
     let mut i = 0;
+    // A pending key's value ends at `,` or the closing bracket: note it as written.
+    let settle = |frame: &mut Frame<'t>, value: &'t str| {
+        if let Some(key) = frame.pending.take() {
+            let value = value.trim();
+            let value = value
+                .strip_prefix(['"', '\''])
+                .and_then(|v| v.strip_suffix(['"', '\'']))
+                .unwrap_or(value);
+            frame.written.push((key, (!value.is_empty()).then_some(value)));
+        }
+    };
     while i < bytes.len() {
         match bytes[i] {
             b'[' | b'{' => {
                 let top = frames.last_mut()?;
-                let key = top.pending.take();
+                let key = top.pending;
                 frames.push(Frame {
                     key,
                     list: bytes[i] == b'[',
                     pending: None,
+                    written: Vec::new(),
                 });
                 token = i + 1;
             }
@@ -1166,12 +1257,16 @@ fn frontmatter_slot<'t>(text: &'t str, line: &Line<'t>) -> Option<(Vec<&'t str>,
                 if frames.len() == 1 {
                     return None;
                 }
-                frames.pop();
-                frames.last_mut()?.pending = None;
+                let mut closed = frames.pop()?;
+                settle(&mut closed, &rest[token..i]);
+                // The collection was the value of the key that opened it.
+                let top = frames.last_mut()?;
+                settle(top, "");
                 token = i + 1;
             }
             b',' => {
-                frames.last_mut()?.pending = None;
+                let top = frames.last_mut()?;
+                settle(top, &rest[token..i]);
                 token = i + 1;
             }
             b':' if bytes.get(i + 1).is_none_or(|b| *b == b' ') => {
@@ -1194,15 +1289,29 @@ fn frontmatter_slot<'t>(text: &'t str, line: &Line<'t>) -> Option<(Vec<&'t str>,
         // Past a value already written on this line.
         return None;
     }
-    let top = frames.last()?;
+    let in_flow = frames.len() > 1;
+    let top = frames.pop()?;
+    let kind = match (top.pending, top.list) {
+        (Some(_), _) => SlotKind::Value,
+        (None, true) => SlotKind::Item,
+        (None, false) if in_flow => SlotKind::Key,
+        (None, false) => return None,
+    };
     let mut path: Vec<&str> = top.pending.into_iter().collect();
-    if top.pending.is_none() && !top.list {
-        return None;
-    }
-    let in_list = top.pending.is_none();
+    path.extend(top.key);
     path.extend(frames.iter().rev().filter_map(|f| f.key));
     path.extend(outer);
-    Some((path, in_list))
+    let written = if kind == SlotKind::Key {
+        top.written
+    } else {
+        Vec::new()
+    };
+    Some(Slot {
+        path,
+        kind,
+        written,
+        in_flow,
+    })
 }
 
 /// The SKILL.md skills a chain entry of `from` may name: each name that resolves (as
@@ -2086,6 +2195,65 @@ metadata:
             .as_deref()
             .unwrap()
             .contains("default `0`"));
+    }
+
+    #[test]
+    fn dependency_types_groups_and_predicate_keys_from_the_tables() {
+        let keys = |frontmatter: &str| {
+            let found = complete(&format!(
+                "//- /r/s/a/SKILL.md\n---\nname: a\ndescription: ü\n{frontmatter}---\n"
+            ));
+            found.map(|c| c.items).unwrap_or_default()
+        };
+        let labels = |frontmatter: &str| -> Vec<String> {
+            keys(frontmatter).into_iter().map(|i| i.label).collect()
+        };
+        // Block and flow mappings alike; a key written already is not offered again.
+        assert_eq!(
+            labels("dependencies:\n  $0\n"),
+            ["tools", "resources", "prompts"]
+        );
+        assert_eq!(
+            labels("dependencies:\n  tools: [Read]\n  re$0\n"),
+            ["resources", "prompts"]
+        );
+        assert_eq!(
+            labels("dependencies: {tools: [Read], $0}\n"),
+            ["resources", "prompts"]
+        );
+        assert_eq!(labels("dependencies:\n  tools:\n    $0\n"), ["all", "any"]);
+        assert_eq!(
+            labels("dependencies:\n  prompts: {all: [p], $0}\n"),
+            ["any"]
+        );
+        // Not under a type the table does not know, nor under `metadata`.
+        assert!(labels("dependencies:\n  widgets:\n    $0\n").is_empty());
+        assert!(labels("metadata:\n  owner: x\n  $0\n").is_empty());
+        assert_eq!(
+            labels("metadata:\n  precondition:\n    $0\n"),
+            ["tool", "state"]
+        );
+        assert_eq!(
+            labels("metadata:\n  precondition: [{tool: a}, {$0}]\n"),
+            ["tool", "state"]
+        );
+        assert_eq!(
+            labels("metadata:\n  precondition:\n    state:\n      path: a.b\n      $0\n"),
+            ["op", "value"]
+        );
+        assert_eq!(
+            labels("metadata:\n  precondition: {state: {path: a.b, op: eq, $0}}\n"),
+            ["value"]
+        );
+        let tools = keys("dependencies:\n  to$0\n");
+        let item = &tools[0];
+        assert_eq!(item.kind, CompletionKind::Field);
+        assert_eq!(item.detail.as_deref(), Some(DEPENDENCY_TYPES[0].doc));
+        assert!(item
+            .documentation
+            .as_deref()
+            .unwrap()
+            .contains("dependency type"));
     }
 
     #[test]
