@@ -20,8 +20,8 @@ use super::schema_shape::Shape;
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileEntry, FileRole, Index, Lookup};
 use crate::model::skill_md::extensions::{
-    chain_option, EnumValue, CHAIN_OPTIONS, DEPENDENCY_GROUPS, DEPENDENCY_TYPES, PREDICATE_KEYS,
-    PRECONDITION_OPS, STATE_KEYS,
+    chain_option, EnumValue, CHAIN_OPTIONS, DEPENDENCY_GROUPS, DEPENDENCY_TYPES, PRECONDITION_OPS,
+    PREDICATE_KEYS, STATE_KEYS,
 };
 use crate::model::skill_md::skill_root;
 use crate::model::skill_md::{SkillMd, KNOWN_FIELDS};
@@ -386,8 +386,15 @@ fn from_text(index: &Index, file: FileId, text: &str, offset: u32) -> Option<(Wa
         };
     }
     if let Some((key, _)) = trimmed.split_once(": [") {
-        // A flow list on this line: `skills: [a, |`.
+        // A flow list on this line: `skills: [a, |`; not a flow mapping inside it
+        // (`skills: [{abstract: {category: |`), which the schema answers.
         let key = key.trim_start_matches("- ").trim();
+        let item_of_key = line_at(text, offset as u32)
+            .and_then(|line| flow_slot(text, &line))
+            .is_some_and(|slot| slot.kind == SlotKind::Item && slot.path.first() == Some(&key));
+        if !item_of_key {
+            return None;
+        }
         if let Some(want) = skills_in(key) {
             return Some((want, range));
         }
@@ -594,7 +601,18 @@ fn schema_place(index: &Index, entry: &FileEntry, offset: u32) -> Option<Complet
     let workspace = index.workspace_of(entry.id)?;
     let text = &entry.text;
     let line = line_at(text, offset)?;
-    let shape = Shape::new(crate::rules::schema::bundled_schema(kind)?);
+    let shape = Shape::bundled(kind)?;
+    let place = Place {
+        index,
+        workspace,
+        entry,
+        kind,
+        shape: &shape,
+        range: line.word,
+    };
+    if let Some(slot) = flow_slot(text, &line).filter(|s| s.in_flow) {
+        return place.in_flow(&slot, &line);
+    }
     if let Some((key, col, range)) = key_and_value(text, line.start, offset) {
         let mut path = enclosing_keys(text, line.start, col, false);
         path.reverse();
@@ -606,24 +624,7 @@ fn schema_place(index: &Index, entry: &FileEntry, offset: u32) -> Option<Complet
         let mut path = enclosing_keys(text, line.start, col, false);
         path.reverse();
         path.push(key);
-        let view = shape.at(&path);
-        let values = shape.values(&view)?;
-        let documentation = property_schema(&shape, &path).and_then(|p| shape.description(p));
-        return Some(Completions {
-            range: line.word,
-            items: values
-                .into_iter()
-                .map(|value| CompletionItem {
-                    detail: Some(
-                        value_note(key, &value)
-                            .map_or_else(|| format!("a value of `{key}`"), str::to_owned),
-                    ),
-                    documentation: documentation.map(str::to_owned),
-                    label: value,
-                    kind: CompletionKind::Value,
-                })
-                .collect(),
-        });
+        return place.values_of(&path);
     }
     // A key being typed: nothing but spaces and list dashes before the word, and nothing after
     // it on the line but the `:` of a key already written.
@@ -666,37 +667,249 @@ fn schema_place(index: &Index, entry: &FileEntry, offset: u32) -> Option<Complet
         }
     }
     let siblings = mapping_entries(text, line.start, key_col);
-    let written: Vec<(&str, &str)> = siblings
-        .iter()
-        .filter_map(|(k, v)| Some((*k, (*v)?)))
-        .collect();
-    let items: Vec<CompletionItem> = shape
-        .keys(&view, &written)
-        .into_iter()
-        .filter(|k| !siblings.iter().any(|(s, _)| *s == k.name))
-        .map(|k| {
-            let summary = match shape.values(&shape.child(&view, k.name, 0)) {
-                Some(values) => format!("one of {}", values.join(", ")),
-                None => shape.summary(k.schema),
-            };
-            let mut documentation = shape
-                .description(k.schema)
-                .map_or_else(|| format!("A {summary}."), str::to_owned);
-            if k.required {
-                documentation.push_str("\n\nRequired.");
+    if !in_list {
+        if let Some(found) = parent_entries(text, line.start, key_col)
+            .and_then(|owner| place.override_keys(&path, &owner, &siblings))
+        {
+            return Some(found);
+        }
+    }
+    place.keys_of(&view, &siblings)
+}
+
+/// A place of a SwarmKit file being completed, and what answers there.
+struct Place<'a, 's> {
+    index: &'a Index,
+    workspace: FileId,
+    entry: &'a FileEntry,
+    kind: ArtifactKind,
+    shape: &'a Shape<'s>,
+    /// What the chosen item replaces.
+    range: TextRange,
+}
+
+impl Place<'_, '_> {
+    /// Inside a flow collection opened on the cursor's line (`{abstract: {category: `,
+    /// `- {id: a, transport: `): what the same place written in block style gets.
+    fn in_flow(&self, slot: &Slot<'_>, line: &Line<'_>) -> Option<Completions> {
+        let path = slot.outermost_first();
+        let shape = self.shape;
+        match slot.kind {
+            SlotKind::Value => {
+                let (key, parents) = path.split_last()?;
+                id_value(
+                    self.index,
+                    self.workspace,
+                    self.entry,
+                    self.kind,
+                    parents,
+                    key,
+                    self.range,
+                )
+                .or_else(|| self.values_of(&path))
             }
-            CompletionItem {
-                label: k.name.to_owned(),
-                detail: Some(summary),
-                documentation: Some(documentation),
-                kind: CompletionKind::Field,
+            SlotKind::Item => {
+                let values = shape.values(&shape.items(&shape.at(&path), 0))?;
+                Some(Completions {
+                    range: self.range,
+                    items: values
+                        .into_iter()
+                        .map(|value| CompletionItem {
+                            detail: Some("a value of the list".to_owned()),
+                            documentation: None,
+                            label: value,
+                            kind: CompletionKind::Value,
+                        })
+                        .collect(),
+                })
             }
+            SlotKind::Key => {
+                // The mapping's owner: the flow mapping around it, or the block mapping holding
+                // the key that opened it on this line.
+                let owner = if slot.parent_written.is_empty() {
+                    let body = strip_dashes(line.head.trim_start());
+                    mapping_entries(&self.entry.text, line.start, line.head.len() - body.len())
+                } else {
+                    slot.parent_written.clone()
+                };
+                self.override_keys(&path, &owner, &slot.written)
+                    .or_else(|| self.keys_of(&shape.at(&path), &slot.written))
+            }
+        }
+    }
+
+    /// The values the schema allows for the key at the end of `path` (an enum, a boolean).
+    fn values_of(&self, path: &[&str]) -> Option<Completions> {
+        let shape = self.shape;
+        let key = *path.last()?;
+        let values = shape.values(&shape.at(path))?;
+        let documentation = property_schema(shape, path).and_then(|p| shape.description(p));
+        Some(Completions {
+            range: self.range,
+            items: values
+                .into_iter()
+                .map(|value| CompletionItem {
+                    detail: Some(
+                        value_note(key, &value)
+                            .map_or_else(|| format!("a value of `{key}`"), str::to_owned),
+                    ),
+                    documentation: documentation.map(str::to_owned),
+                    label: value,
+                    kind: CompletionKind::Value,
+                })
+                .collect(),
         })
-        .collect();
-    (!items.is_empty()).then_some(Completions {
-        range: line.word,
-        items,
-    })
+    }
+
+    /// The keys the schema allows in the mapping at `view`, those not `written` yet, each with
+    /// its type and description.
+    fn keys_of(
+        &self,
+        view: &super::schema_shape::View<'_>,
+        written: &[(&str, Option<&str>)],
+    ) -> Option<Completions> {
+        let shape = self.shape;
+        let values: Vec<(&str, &str)> = written
+            .iter()
+            .filter_map(|(k, v)| Some((*k, (*v)?)))
+            .collect();
+        let items: Vec<CompletionItem> = shape
+            .keys(view, &values)
+            .into_iter()
+            .filter(|k| !written.iter().any(|(s, _)| *s == k.name))
+            .map(|k| {
+                let summary = match shape.values(&shape.child(view, k.name, 0)) {
+                    Some(values) => format!("one of {}", values.join(", ")),
+                    None => shape.summary(k.schema),
+                };
+                let mut documentation = shape
+                    .description(k.schema)
+                    .map_or_else(|| format!("A {summary}."), str::to_owned);
+                if k.required {
+                    documentation.push_str("\n\nRequired.");
+                }
+                CompletionItem {
+                    label: k.name.to_owned(),
+                    detail: Some(summary),
+                    documentation: Some(documentation),
+                    kind: CompletionKind::Field,
+                }
+            })
+            .collect();
+        (!items.is_empty()).then_some(Completions {
+            range: self.range,
+            items,
+        })
+    }
+
+    /// The keys of a command pack's `permission_overrides` and `timeout_overrides` (its
+    /// commands) and of an MCP server's `permission_overrides` (the tools of the server's saved
+    /// tool list), those not `written` yet. `path` ends with the overrides key, outermost
+    /// first; `owner` holds the entries of the pack or server, its `id` among them.
+    fn override_keys(
+        &self,
+        path: &[&str],
+        owner: &[(&str, Option<&str>)],
+        written: &[(&str, Option<&str>)],
+    ) -> Option<Completions> {
+        if self.kind != ArtifactKind::Workspace {
+            return None;
+        }
+        let id = owner.iter().find(|(k, _)| *k == "id")?.1?;
+        let fresh = |name: &str| !written.iter().any(|(w, _)| *w == name);
+        let items = match path {
+            ["command_packs", "permission_overrides" | "timeout_overrides"] => {
+                let Content::SwarmKit(Artifact::Workspace(w)) = &self.entry.parsed.content else {
+                    return None;
+                };
+                let pack = w.command_packs.iter().find(|p| p.id.value == id)?;
+                pack.commands
+                    .iter()
+                    .filter(|c| fresh(&c.id.value))
+                    .map(|c| {
+                        let effects = if c.read_only { "read" } else { "write" };
+                        CompletionItem {
+                            documentation: Some(format!(
+                                "Command `{}` of the command pack `{id}` (effects: {effects}), \
+                                 defined in `commands:` of this pack.",
+                                c.id.value
+                            )),
+                            detail: Some(format!("command of `{id}` ({effects})")),
+                            label: c.id.value.clone(),
+                            kind: CompletionKind::Value,
+                        }
+                    })
+                    .collect()
+            }
+            ["mcp_servers", "permission_overrides"] => {
+                server_tools(self.index, self.workspace, self.entry, id)?
+                    .into_iter()
+                    .filter(|i| fresh(&i.label))
+                    .collect()
+            }
+            _ => return None,
+        };
+        Some(Completions {
+            range: self.range,
+            items,
+        })
+    }
+}
+
+/// The tools of the MCP server `server`, from its saved `tools/list` result: the
+/// `mcp-tool-lists` file of the tool inventory that applies to `entry` named `<server>.json`.
+/// Without such a list there is nothing to offer (the runtime asks the server itself).
+fn server_tools(
+    index: &Index,
+    workspace: FileId,
+    entry: &FileEntry,
+    server: &str,
+) -> Option<Vec<CompletionItem>> {
+    let lookup = Lookup::new(index);
+    let inventory = Inventory::of(&lookup, &entry.path)?;
+    let (file, list) = inventory.server_tool_list(server)?;
+    let place = super::cursor::relative_path(index, workspace, file.id);
+    let mut seen = HashSet::new();
+    Some(
+        list.tools
+            .iter()
+            .filter(|t| seen.insert(t.as_str()))
+            .map(|tool| CompletionItem {
+                documentation: Some(format!(
+                    "Tool `{tool}` of the MCP server `{server}`, listed in `{place}` (its saved \
+                     `tools/list` result)."
+                )),
+                detail: Some(format!("tool of MCP server `{server}`")),
+                label: tool.clone(),
+                kind: CompletionKind::Tool,
+            })
+            .collect(),
+    )
+}
+
+/// The entries of the mapping holding the key whose value is the block mapping with keys at
+/// column `col` around the line at `line_start` (`id: git` beside `permission_overrides:`).
+fn parent_entries(text: &str, line_start: usize, col: usize) -> Option<Vec<(&str, Option<&str>)>> {
+    let key_column = |line: &str| line.len() - strip_dashes(line.trim_start_matches(' ')).len();
+    for above in text[..line_start].lines().rev() {
+        let body = above.trim_start_matches(' ');
+        if body.trim().is_empty() || body.starts_with('#') {
+            continue;
+        }
+        if key_column(above) < col {
+            let start = above.as_ptr() as usize - text.as_ptr() as usize;
+            let mut entries = mapping_entries(text, start, key_column(above));
+            // The parent's own line is its key (with no value on it).
+            entries.extend(
+                strip_dashes(body)
+                    .trim_end()
+                    .strip_suffix(':')
+                    .map(|k| (k, None)),
+            );
+            return Some(entries);
+        }
+    }
+    None
 }
 
 /// The schema of the property at the end of `path`, for its description.
@@ -841,6 +1054,12 @@ fn id_value(
                     )
                 })
                 .collect()
+        }
+        (ArtifactKind::Skill, ["implementation"], "tool") => {
+            let Content::SwarmKit(Artifact::Skill(skill)) = &entry.parsed.content else {
+                return None;
+            };
+            server_tools(index, workspace, entry, &skill.server.as_ref()?.value)?
         }
         (ArtifactKind::Skill, ["implementation"], "topology") => {
             let mut items = ids(
@@ -1162,6 +1381,9 @@ struct Slot<'t> {
     /// For a key of a flow mapping: the keys already written in that mapping, with their plain
     /// values (quotes taken off).
     written: Vec<(&'t str, Option<&'t str>)>,
+    /// For a key of a flow mapping that is itself a value in a flow mapping on the line
+    /// (`{id: git, permission_overrides: {`): the keys written in that outer mapping.
+    parent_written: Vec<(&'t str, Option<&'t str>)>,
     /// True when a flow collection opened on the cursor's line is still open at the cursor.
     in_flow: bool,
 }
@@ -1187,6 +1409,7 @@ fn flow_slot<'t>(text: &'t str, line: &Line<'t>) -> Option<Slot<'t>> {
             path: enclosing_keys(text, line.start, indent, true),
             kind: SlotKind::Item,
             written: Vec::new(),
+            parent_written: Vec::new(),
             in_flow: false,
         });
     }
@@ -1237,7 +1460,9 @@ fn flow_slot<'t>(text: &'t str, line: &Line<'t>) -> Option<Slot<'t>> {
                 .strip_prefix(['"', '\''])
                 .and_then(|v| v.strip_suffix(['"', '\'']))
                 .unwrap_or(value);
-            frame.written.push((key, (!value.is_empty()).then_some(value)));
+            frame
+                .written
+                .push((key, (!value.is_empty()).then_some(value)));
         }
     };
     while i < bytes.len() {
@@ -1277,10 +1502,15 @@ fn flow_slot<'t>(text: &'t str, line: &Line<'t>) -> Option<Slot<'t>> {
                 frames.last_mut()?.pending = Some(key);
                 token = i + 1;
             }
-            quote @ (b'"' | b'\'') => {
-                let close = rest[i + 1..].find(quote as char)?;
-                i += close + 1;
-            }
+            quote @ (b'"' | b'\'') => match rest[i + 1..].find(quote as char) {
+                Some(close) => i += close + 1,
+                // A quoted value being typed (`transport: "st|`).
+                None if rest[token..i].trim().is_empty() => {
+                    token = rest.len();
+                    break;
+                }
+                None => return None,
+            },
             _ => {}
         }
         i += 1;
@@ -1301,15 +1531,18 @@ fn flow_slot<'t>(text: &'t str, line: &Line<'t>) -> Option<Slot<'t>> {
     path.extend(top.key);
     path.extend(frames.iter().rev().filter_map(|f| f.key));
     path.extend(outer);
-    let written = if kind == SlotKind::Key {
-        top.written
-    } else {
-        Vec::new()
+    let (written, parent_written) = match (&kind, frames.last_mut()) {
+        (SlotKind::Key, Some(parent)) if !parent.list => {
+            (top.written, std::mem::take(&mut parent.written))
+        }
+        (SlotKind::Key, _) => (top.written, Vec::new()),
+        _ => (Vec::new(), Vec::new()),
     };
     Some(Slot {
         path,
         kind,
         written,
+        parent_written,
         in_flow,
     })
 }
@@ -1784,7 +2017,7 @@ metadata:
         };
         assert_eq!(
             skill("implementation:\n  type: mcp_tool\n  $0\n"),
-            ["arguments", "server", "tool"]
+            ["server", "tool", "arguments"]
         );
         let top = skill("$0\n");
         for key in ["category", "implementation", "inputs"] {
@@ -2195,6 +2428,156 @@ metadata:
             .as_deref()
             .unwrap()
             .contains("default `0`"));
+    }
+
+    #[test]
+    fn flow_mappings_answer_as_block_mappings_do() {
+        let skill = |body: &str| {
+            labels_of(&format!(
+                "{WORKSPACE}command_packs:\n  - id: git\n    commands:\n      - id: status\n//- /w/skills/s.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: s\n{body}"
+            ))
+        };
+        assert_eq!(
+            skill("implementation: {type: $0}\n"),
+            ["mcp_tool", "llm_prompt", "composed", "command", "agent"]
+        );
+        assert_eq!(
+            skill("implementation: {type: mcp_tool, $0}\n"),
+            ["server", "tool", "arguments"]
+        );
+        assert_eq!(
+            skill("implementation: {type: command, pack: $0}\n"),
+            ["git"]
+        );
+        assert_eq!(
+            skill("implementation: {type: command, pack: git, command: $0}\n"),
+            ["status"]
+        );
+        let servers = |line: &str| labels_of(&format!("{WORKSPACE}mcp_servers:\n{line}"));
+        assert_eq!(servers("  - {id: a, transport: $0}\n"), ["stdio", "http"]);
+        assert_eq!(
+            servers("  - {id: a, transport: \"h$0\"}\n"),
+            ["stdio", "http"]
+        );
+        let keys = servers("  - {id: a, $0}\n");
+        assert!(keys.contains(&"transport".to_owned()), "{keys:?}");
+        assert!(!keys.contains(&"id".to_owned()), "{keys:?}");
+        // An abstract grant in a flow list is the schema's, not a skill id.
+        let archetype = |body: &str| {
+            labels_of(&format!(
+                "{WORKSPACE}//- /w/skills/a.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: alpha\n//- /w/archetypes/e.yaml\napiVersion: swarmkit/v1\nkind: Archetype\nmetadata:\n  id: e\n{body}"
+            ))
+        };
+        assert_eq!(
+            archetype("defaults:\n  skills: [{abstract: {category: $0}}]\n"),
+            ["capability", "decision", "coordination", "persistence"]
+        );
+        assert_eq!(
+            archetype("defaults:\n  skills: [alpha, {abstract: {category: decision, $0}}]\n"),
+            ["capability"]
+        );
+        assert_eq!(
+            archetype("defaults:\n  skills:\n    - {abstract: {$0}}\n"),
+            ["category", "capability"]
+        );
+        assert!(archetype("defaults:\n  skills: [$0]\n").contains(&"alpha".to_owned()));
+        let topology = |body: &str| {
+            labels_of(&format!(
+                "{WORKSPACE}//- /w/skills/a.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: alpha\n//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nagents:\n  root:\n    id: root\n{body}"
+            ))
+        };
+        assert!(topology("    skills: [alpha, $0]\n").contains(&"topology-t".to_owned()));
+        assert_eq!(
+            topology("    children: [{id: w, role: $0}]\n"),
+            ["leader", "worker"]
+        );
+        // Past a flow value already written, nothing.
+        assert!(servers("  - {id: a, transport: stdio $0}\n").is_empty());
+    }
+
+    #[test]
+    fn an_mcp_tool_offers_the_tools_of_its_servers_saved_tool_list() {
+        let workspace = |tool_list: &str, body: &str| {
+            format!(
+                "//- /w/skillgraph.toml\n[tools]\nmcp-tool-lists = [\"tools/conventions.json\"]\n{tool_list}{WORKSPACE}mcp_servers:\n  - id: conventions\n  - id: other\n//- /w/skills/s.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: s\n{body}"
+            )
+        };
+        let list = "//- /w/tools/conventions.json\n{\"tools\": [{\"name\": \"get_convention\"}, {\"name\": \"list_conventions\"}]}\n";
+        for body in [
+            "implementation:\n  type: mcp_tool\n  server: conventions\n  tool: $0\n",
+            "implementation:\n  type: mcp_tool\n  server: conventions\n  tool: list_$0\n",
+            "implementation: {type: mcp_tool, server: conventions, tool: $0}\n",
+        ] {
+            let found = complete(&workspace(list, body)).expect("tools");
+            let labels: Vec<&str> = found.items.iter().map(|i| i.label.as_str()).collect();
+            assert_eq!(labels, ["get_convention", "list_conventions"], "{body}");
+            let item = &found.items[0];
+            assert_eq!(item.kind, CompletionKind::Tool);
+            assert_eq!(
+                item.detail.as_deref(),
+                Some("tool of MCP server `conventions`")
+            );
+            assert!(
+                item.documentation
+                    .as_deref()
+                    .unwrap()
+                    .contains("tools/conventions.json"),
+                "{item:?}"
+            );
+        }
+        // Another server has no saved list, and without a list there is nothing to offer.
+        assert!(labels_of(&workspace(
+            list,
+            "implementation:\n  type: mcp_tool\n  server: other\n  tool: $0\n"
+        ))
+        .is_empty());
+        assert!(labels_of(&workspace(
+            "",
+            "implementation:\n  type: mcp_tool\n  server: conventions\n  tool: $0\n"
+        ))
+        .is_empty());
+        // The server's `permission_overrides` keys are the same tools.
+        let manifest = format!(
+            "//- /w/skillgraph.toml\n[tools]\nmcp-tool-lists = [\"tools/conventions.json\"]\n{list}{WORKSPACE}mcp_servers:\n  - id: conventions\n    permission_overrides:\n      get_convention: open\n      $0\n"
+        );
+        assert_eq!(labels_of(&manifest), ["list_conventions"]);
+    }
+
+    #[test]
+    fn override_keys_are_the_packs_commands() {
+        let manifest = |overrides: &str| {
+            labels_of(&format!(
+                "{WORKSPACE}command_packs:\n  - id: git\n    commands:\n      - id: status\n        effects: read\n      - id: push\n{overrides}  - id: make\n    commands:\n      - id: build\n"
+            ))
+        };
+        assert_eq!(
+            manifest("    permission_overrides:\n      $0\n"),
+            ["status", "push"]
+        );
+        assert_eq!(
+            manifest("    timeout_overrides:\n      push: 60\n      st$0\n"),
+            ["status"]
+        );
+        assert_eq!(
+            manifest("    permission_overrides: {push: strict, $0}\n"),
+            ["status"]
+        );
+        let found = complete(&format!(
+            "{WORKSPACE}command_packs:\n  - {{id: git, commands: [{{id: status, effects: read}}], timeout_overrides: {{$0}}}}\n"
+        ))
+        .expect("commands");
+        assert_eq!(found.items.len(), 1);
+        assert_eq!(found.items[0].label, "status");
+        assert_eq!(
+            found.items[0].detail.as_deref(),
+            Some("command of `git` (read)")
+        );
+        assert!(found.items[0].documentation.is_some());
+        // The values are the tiers, as the schema has them.
+        assert_eq!(
+            manifest("    permission_overrides:\n      push: $0\n"),
+            ["open", "cautious", "strict", "readonly"]
+        );
     }
 
     #[test]

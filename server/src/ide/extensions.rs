@@ -294,7 +294,10 @@ mod tests {
             text,
             format!("**`early_exit_on`** — {}", option.documentation())
         );
-        assert!(text.contains("`none`, `failure`, `success`, `critical`"), "{text}");
+        assert!(
+            text.contains("`none`, `failure`, `success`, `critical`"),
+            "{text}"
+        );
         // Without a chain the same key is plain metadata: no option hover.
         let f = fixture("//- /r/s/a/SKILL.md\n---\nname: a\ndescription: d\nmetadata:\n  early_ex$0it_on: failure\n---\n");
         assert!(hover(&f.index, f.cursor_file, f.offset).is_none());

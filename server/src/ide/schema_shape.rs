@@ -11,6 +11,9 @@
 
 use serde_json::Value;
 
+use crate::model::swarmkit::ArtifactKind;
+use crate::rules::schema::KeyOrder;
+
 /// The schemas that apply at one place.
 #[derive(Debug)]
 pub enum View<'s> {
@@ -36,11 +39,17 @@ const MAX_NESTING: usize = 32;
 
 pub struct Shape<'s> {
     root: &'s Value,
+    /// The written order of the keys; without it keys come sorted.
+    order: Option<&'s KeyOrder>,
 }
 
 impl<'s> Shape<'s> {
-    pub fn new(root: &'s Value) -> Shape<'s> {
-        Shape { root }
+    /// The bundled schema of `kind`, its keys offered in the order the schema writes them.
+    pub fn bundled(kind: ArtifactKind) -> Option<Shape<'static>> {
+        Some(Shape {
+            root: crate::rules::schema::bundled_schema(kind)?,
+            order: crate::rules::schema::bundled_key_order(kind),
+        })
     }
 
     fn target(&self, schema: &'s Value) -> Option<&'s Value> {
@@ -175,8 +184,8 @@ impl<'s> Shape<'s> {
         }
     }
 
-    /// The keys the mapping at `view` accepts, sorted within each schema, the first description of
-    /// each kept. Branches that a key already `written` in the mapping rules out are skipped
+    /// The keys the mapping at `view` accepts, in the order each schema writes them (sorted
+    /// without a [`KeyOrder`]), the first description of each kept. Branches that a key already `written` in the mapping rules out are skipped
     /// (`type: mcp_tool` leaves the keys of an `mcp_tool` implementation).
     pub fn keys(&self, view: &View<'s>, written: &[(&str, &str)]) -> Vec<KeyInfo<'s>> {
         let mut out: Vec<KeyInfo<'s>> = Vec::new();
@@ -213,7 +222,14 @@ impl<'s> Shape<'s> {
                         .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name)))
                 };
                 if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
-                    for (name, property) in properties {
+                    let names = match self.order {
+                        Some(order) => order.keys(properties),
+                        None => properties.keys().map(String::as_str).collect(),
+                    };
+                    for (name, property) in names
+                        .into_iter()
+                        .filter_map(|name| Some((name, properties.get(name)?)))
+                    {
                         match out.iter_mut().find(|k| k.name == name) {
                             Some(known) => {
                                 known.required |= required(name);
@@ -345,10 +361,9 @@ fn union(parts: impl Iterator<Item = Option<Vec<String>>>) -> Option<Vec<String>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::swarmkit::ArtifactKind;
 
     fn shape(kind: ArtifactKind) -> Shape<'static> {
-        Shape::new(crate::rules::schema::bundled_schema(kind).expect("bundled"))
+        Shape::bundled(kind).expect("bundled")
     }
 
     #[test]

@@ -106,10 +106,15 @@ pub fn completion(
     let (file, offset) = at(index, &params.text_document_position, enc)?;
     let found = crate::ide::completion(index, file, offset)?;
     let range = convert::range(index, file, found.range, enc);
+    // Clients sort items by `sortText`, else by label; the core's order (a schema's keys as
+    // written, the nearest chain targets first) is the one meant, so it is spelled out.
+    let width = found.items.len().to_string().len();
     let items = found
         .items
         .into_iter()
-        .map(|item| CompletionItem {
+        .enumerate()
+        .map(|(i, item)| CompletionItem {
+            sort_text: Some(format!("{i:0width$}")),
             kind: Some(match item.kind {
                 crate::ide::CompletionKind::Skill => CompletionItemKind::FUNCTION,
                 crate::ide::CompletionKind::Archetype => CompletionItemKind::CLASS,

@@ -151,6 +151,123 @@ struct Compiled {
     validator: Validator,
     /// The schema itself, to read what an error's schema path points at (allowed keys, branches).
     schema: Value,
+    order: KeyOrder,
+}
+
+/// Where each key of the bundled schema's `properties` objects is written among its siblings.
+/// `serde_json` keeps object keys sorted, but completion offers a mapping's keys in the order
+/// the schema's authors wrote them (`id` and `name` before the rest).
+#[derive(Default)]
+pub struct KeyOrder {
+    /// By the address of a `properties` object of the parsed (never mutated) schema: its keys
+    /// in written order.
+    written: std::collections::HashMap<usize, Vec<String>>,
+}
+
+impl KeyOrder {
+    /// Reads the written order of every `properties` object of `source`, whose parse is
+    /// `schema`. Walks both trees side by side with a stack (the schemas nest deeply).
+    fn of(source: &str, schema: &Value) -> KeyOrder {
+        let Ok(ordered) = serde_json::from_str::<Ordered>(source) else {
+            return KeyOrder::default();
+        };
+        let mut written = std::collections::HashMap::new();
+        let mut stack = vec![(schema, &ordered)];
+        while let Some((value, ordered)) = stack.pop() {
+            match (value, ordered) {
+                (Value::Object(map), Ordered::Object(entries)) => {
+                    for (key, child) in entries {
+                        let Some(value) = map.get(key) else { continue };
+                        if key == "properties" {
+                            if let (Value::Object(properties), Ordered::Object(names)) =
+                                (value, child)
+                            {
+                                let at = properties as *const _ as usize;
+                                written.insert(at, names.iter().map(|(n, _)| n.clone()).collect());
+                            }
+                        }
+                        stack.push((value, child));
+                    }
+                }
+                (Value::Array(items), Ordered::Array(children)) => {
+                    stack.extend(items.iter().zip(children));
+                }
+                _ => {}
+            }
+        }
+        KeyOrder { written }
+    }
+
+    /// The keys of `properties` (an object of the bundled schema) in written order; sorted when
+    /// it is not one of them.
+    pub fn keys<'v>(&self, properties: &'v serde_json::Map<String, Value>) -> Vec<&'v str> {
+        let at = properties as *const _ as usize;
+        match self.written.get(&at) {
+            Some(names) => names
+                .iter()
+                .filter_map(|n| properties.get_key_value(n).map(|(k, _)| k.as_str()))
+                .collect(),
+            None => properties.keys().map(String::as_str).collect(),
+        }
+    }
+}
+
+/// JSON read with its object keys in written order (what `KeyOrder` needs and `Value` drops).
+enum Ordered {
+    Object(Vec<(String, Ordered)>),
+    Array(Vec<Ordered>),
+    Scalar,
+}
+
+impl<'de> serde::Deserialize<'de> for Ordered {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Ordered, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Ordered;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("JSON")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Ordered, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry::<String, Ordered>()? {
+                    entries.push(entry);
+                }
+                Ok(Ordered::Object(entries))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Ordered, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element::<Ordered>()? {
+                    items.push(item);
+                }
+                Ok(Ordered::Array(items))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar)
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar)
+            }
+            fn visit_unit<E>(self) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar)
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 fn compile(kind: SchemaKind) -> Result<Compiled, String> {
@@ -163,7 +280,12 @@ fn compile(kind: SchemaKind) -> Result<Compiled, String> {
         .with_format("regex", |_: &str| true)
         .build(&schema)
         .map_err(|e| e.to_string())?;
-    Ok(Compiled { validator, schema })
+    let order = KeyOrder::of(kind.source(), &schema);
+    Ok(Compiled {
+        validator,
+        schema,
+        order,
+    })
 }
 
 fn compiled(kind: SchemaKind) -> Option<&'static Compiled> {
@@ -187,6 +309,12 @@ fn compiled(kind: SchemaKind) -> Option<&'static Compiled> {
 pub fn bundled_schema(kind: crate::model::swarmkit::ArtifactKind) -> Option<&'static Value> {
     let kind = SchemaKind::from_kind_field(kind.kind_field())?;
     compiled(kind).map(|c| &c.schema)
+}
+
+/// The written order of the bundled schema's keys, for completion.
+pub fn bundled_key_order(kind: crate::model::swarmkit::ArtifactKind) -> Option<&'static KeyOrder> {
+    let kind = SchemaKind::from_kind_field(kind.kind_field())?;
+    compiled(kind).map(|c| &c.order)
 }
 
 /// Validates one artifact's tree against the schema of `kind` and reports every violation.

@@ -143,6 +143,18 @@ impl<'a> Inventory<'a> {
             .map(|file| Source::SwarmKit(file.path.clone()))
     }
 
+    /// The saved `tools/list` result of the MCP server `server`: the `mcp-tool-lists` file named
+    /// `<server>.json` (a saved result does not say which server answered, so its name does).
+    pub fn server_tool_list(&self, server: &str) -> Option<(&'a FileEntry, &'a ToolList)> {
+        self.lists
+            .iter()
+            .find(|(file, _)| {
+                file.path.file_stem().is_some_and(|stem| stem == server)
+                    && file.path.extension().is_some_and(|e| e == "json")
+            })
+            .copied()
+    }
+
     /// Every tool of the inventory with where it comes from, each once (its first source, in
     /// the order [`Inventory::find`] looks), sorted by name: what completion offers. SwarmKit MCP
     /// tools are those of the skills below the config's folder.
