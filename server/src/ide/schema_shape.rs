@@ -424,8 +424,8 @@ mod tests {
             .iter()
             .map(|k| k.name)
             .collect();
-        // (`serde_json` keeps an object's keys sorted.)
-        assert_eq!(mcp, ["arguments", "server", "tool", "type"]);
+        // In the order the schema writes them (`serde_json` alone would sort them).
+        assert_eq!(mcp, ["type", "server", "tool", "arguments"]);
         let all = skill.keys(&implementation, &[]);
         assert!(all.iter().any(|k| k.name == "composes") && all.iter().any(|k| k.name == "pack"));
     }
