@@ -1355,6 +1355,9 @@ fn skill_md_rename_moves_its_folder_only_for_clients_that_can() {
     assert!(client.shutdown().success());
 }
 
+/// A flow mapping with multi-byte text before the cursor's place (before the `}`).
+const FLOW_MODEL: &str = "        model: {name: \"技能🚀\", }";
+
 #[test]
 fn completion_places_in_utf16_and_utf8_clients() {
     let dir = tempfile::tempdir().unwrap();
@@ -1375,6 +1378,7 @@ fn completion_places_in_utf16_and_utf8_clients() {
         (vscode_capabilities(), 29, [59, 70]),
         (utf8_capabilities(), 35, [65, 76]),
     ] {
+        let capabilities_utf8 = capabilities["general"]["positionEncodings"][0] == "utf-8";
         let (mut client, _) = Client::start(root, capabilities);
         open(&mut client, root, TOPOLOGY, 1);
         client.diagnostics(&topology);
@@ -1383,7 +1387,7 @@ fn completion_places_in_utf16_and_utf8_clients() {
             &topology,
             2,
             [27, 0, 27, 0],
-            "        depends_on: [\"技能🚀\", ]\n        fu\n",
+            &format!("        depends_on: [\"技能🚀\", ]\n        fu\n{FLOW_MODEL}\n"),
         );
         // The other agents, after CJK and an emoji on the line.
         let agents = client.request(
@@ -1414,6 +1418,28 @@ fn completion_places_in_utf16_and_utf8_clients() {
         assert_eq!(
             funnel["textEdit"]["range"],
             json!({"start": {"line": 28, "character": 8}, "end": {"line": 28, "character": 10}})
+        );
+        // Keys of a flow mapping after CJK and an emoji, in the schema's order (kept by the
+        // client through `sortText`), less the one written.
+        let units = |text: &str| match capabilities_utf8 {
+            true => text.len() as u32,
+            false => text.encode_utf16().count() as u32,
+        };
+        let column = units(FLOW_MODEL.trim_end_matches('}'));
+        let keys = client.request("textDocument/completion", position(&topology, 29, column));
+        let offered = labels(&keys);
+        assert_eq!(offered[..2], ["provider", "temperature"], "{offered:?}");
+        assert!(!offered.contains(&"name".to_owned()), "{offered:?}");
+        let sort: Vec<&str> = keys
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["sortText"].as_str().unwrap())
+            .collect();
+        assert!(sort.windows(2).all(|w| w[0] < w[1]), "{sort:?}");
+        assert_eq!(
+            keys[0]["textEdit"]["range"],
+            json!({"start": {"line": 29, "character": column}, "end": {"line": 29, "character": column}})
         );
         // A grant after the emoji: the item replaces `search-code` in the client's units.
         let grants = client.request(
