@@ -739,3 +739,167 @@ fn bulk_and_abstract_grant_members_follow_their_skills() {
     ws.assert_consistent("moving it back");
     assert_eq!(ws.snapshot(), full);
 }
+
+/// A rename through the IDE is an edit like any other: every id and SKILL.md name of the example
+/// workspaces, renamed where it is defined, checks as clean after as before.
+mod renames {
+    use std::path::{Path, PathBuf};
+
+    use skillgraph::diagnostic::FileId;
+    use skillgraph::ide::rename::{Edit, Rename};
+    use skillgraph::ide::{occurrences, rename, Ref, Site};
+    use skillgraph::index::{Change, Content, FileRole, Index};
+
+    fn id_of(what: &Ref) -> String {
+        match what {
+            Ref::Artifact(_, id) | Ref::McpServer(id) | Ref::Agent(id) => id.clone(),
+        }
+    }
+
+    /// The discovered changes of a workspace with `rename` applied: texts edited, paths and skill
+    /// folder listings moved, as an editor applying the edit and a new check would see them.
+    fn renamed_changes(index: &Index, changes: &[Change], rename: &Rename) -> Vec<Change> {
+        let moved = |path: &Path| {
+            rename
+                .moves
+                .iter()
+                .find_map(|m| path.strip_prefix(&m.from).ok().map(|rest| m.to.join(rest)))
+                .map(|p| p.components().collect::<PathBuf>())
+                .unwrap_or_else(|| path.to_owned())
+        };
+        changes
+            .iter()
+            .map(|change| match change {
+                Change::Set { path, text } => {
+                    let mut text = text.clone();
+                    if let Some(id) = index.file_id(path) {
+                        let mut edits: Vec<&Edit> =
+                            rename.edits.iter().filter(|e| e.file == id).collect();
+                        edits.sort_by_key(|e| std::cmp::Reverse(e.range.start));
+                        for e in edits {
+                            text.replace_range(
+                                e.range.start as usize..e.range.end as usize,
+                                &e.new_text,
+                            );
+                        }
+                    }
+                    Change::Set {
+                        path: moved(path),
+                        text,
+                    }
+                }
+                Change::SetDecoded {
+                    path,
+                    text,
+                    invalid_at,
+                } => Change::SetDecoded {
+                    path: moved(path),
+                    text: text.clone(),
+                    invalid_at: *invalid_at,
+                },
+                Change::Remove { path } => Change::Remove { path: moved(path) },
+                Change::SkillFiles { dir, files } => Change::SkillFiles {
+                    dir: moved(dir),
+                    files: files.clone(),
+                },
+            })
+            .collect()
+    }
+
+    /// Every diagnostic as (path, code, line, what is wrong), with the new name read back as the
+    /// old one (in paths too), sorted: what "as clean after as before" compares.
+    fn said_as_before(
+        index: &Index,
+        new: &str,
+        old: &str,
+    ) -> Vec<(String, &'static str, usize, String)> {
+        let mut out: Vec<_> = index
+            .files()
+            .flat_map(|e| {
+                index.diagnostics(e.id).into_iter().map(move |d| {
+                    let line = e.text[..d.range.start as usize].matches('\n').count();
+                    (
+                        e.path.display().to_string().replace(new, old),
+                        d.code,
+                        line,
+                        // What is wrong, without the advice after `;`: a "did you mean" that
+                        // named the old id may find nothing near the new one.
+                        d.message
+                            .split("; ")
+                            .next()
+                            .unwrap_or_default()
+                            .replace(new, old),
+                    )
+                })
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// Codes about two things sharing a name, which a rename of one of them may end.
+    const COLLISIONS: &[&str] = &["skillmd.shadowed", "skillmd.duplicate-name"];
+
+    #[test]
+    fn every_rename_of_the_example_workspaces_checks_as_clean_after_as_before() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut performed = 0;
+        let mut refused = Vec::new();
+        for root in ["examples/demo", "tests/fixtures/estate"] {
+            let root = repo.join(root).canonicalize().unwrap();
+            let (changes, _) = skillgraph::discover::discover(std::slice::from_ref(&root));
+            let mut index = Index::new(&skillgraph::rules::CHECKS);
+            index.apply(changes.clone());
+            // Every definition: each id and SKILL.md name, renamed from where it is defined.
+            let mut targets: Vec<(FileId, u32, String)> = Vec::new();
+            for entry in index.files() {
+                if matches!(entry.role, FileRole::SkillMd)
+                    && matches!(entry.parsed.content, Content::SkillMd(_))
+                {
+                    if let Content::SkillMd(md) = &entry.parsed.content {
+                        if let (Some(range), Some(name)) = (md.name_range(), md.normalized_name()) {
+                            targets.push((entry.id, range.start, name));
+                        }
+                    }
+                    continue;
+                }
+                for o in occurrences(&index, entry.id) {
+                    if o.site == Site::Definition {
+                        targets.push((entry.id, o.range.start, id_of(&o.what)));
+                    }
+                }
+            }
+            targets.sort();
+            for (file, offset, old) in targets {
+                let new = format!("{old}-z");
+                let rename = match rename(&index, file, offset, &new, true) {
+                    Ok(rename) => rename,
+                    Err(why) => {
+                        refused.push(format!("{old}: {why}"));
+                        continue;
+                    }
+                };
+                performed += 1;
+                let mut after = Index::new(&skillgraph::rules::CHECKS);
+                after.apply(renamed_changes(&index, &changes, &rename));
+                let (before, now) = (
+                    said_as_before(&index, &new, &old),
+                    said_as_before(&after, &new, &old),
+                );
+                // Nothing new; and nothing gone but what the old name's collision with another
+                // caused (renaming one of two skills that shadow each other ends that).
+                let gone: Vec<_> = before
+                    .iter()
+                    .filter(|d| !now.contains(d) && !COLLISIONS.contains(&d.1))
+                    .collect();
+                let added: Vec<_> = now.iter().filter(|d| !before.contains(d)).collect();
+                assert!(
+                    gone.is_empty() && added.is_empty(),
+                    "renaming `{old}` to `{new}` in {}: gone {gone:#?}\nadded {added:#?}",
+                    root.display(),
+                );
+            }
+        }
+        assert!(performed > 40, "{performed} renames; refused: {refused:#?}");
+    }
+}

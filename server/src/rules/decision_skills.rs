@@ -134,8 +134,8 @@ fn unknown(
 
 #[cfg(test)]
 mod tests {
-    use crate::check::check_changes;
-    use crate::index::Change;
+    use crate::diagnostic::Diagnostic;
+    use crate::index::{Change, Index};
     use std::path::PathBuf;
 
     const SKILLS: &[(&str, &str)] = &[
@@ -148,6 +148,19 @@ mod tests {
             "apiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: say-hello\n  name: say\n  description: d\ncategory: capability\nimplementation:\n  type: llm_prompt\n  prompt: hi\n",
         ),
     ];
+
+    /// An index of `changes`, and every diagnostic of its files in path order.
+    fn checked(changes: Vec<Change>) -> (Index, Vec<Diagnostic>) {
+        let mut index = Index::new(&crate::rules::CHECKS);
+        index.apply(changes);
+        let mut files: Vec<_> = index.files().collect();
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        let diagnostics = files
+            .iter()
+            .flat_map(|entry| index.diagnostics(entry.id))
+            .collect();
+        (index, diagnostics)
+    }
 
     fn codes(manifest_bindings: &str, topology_bindings: &str) -> Vec<(String, String)> {
         let mut changes: Vec<Change> = SKILLS
@@ -169,17 +182,15 @@ mod tests {
                 "apiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\n  version: 0.1.0\nagents:\n  root:\n    id: root\n    role: root\n    skills: [say-hello]\ngovernance:\n  decision_skills:\n{topology_bindings}"
             ),
         });
-        let outcome = check_changes(changes, PathBuf::from("/w"));
-        outcome
-            .diagnostics
+        let (index, diagnostics) = checked(changes);
+        diagnostics
             .iter()
             .filter(|d| d.code.starts_with("governance."))
             .map(|d| {
-                let file = &outcome.index.file(d.file).expect("file").path;
-                let text = &outcome.index.file(d.file).expect("file").text;
+                let entry = index.file(d.file).expect("file");
                 (
-                    format!("{} {}", file.display(), d.code),
-                    text[d.range.start as usize..d.range.end as usize].to_owned(),
+                    format!("{} {}", entry.path.display(), d.code),
+                    entry.text[d.range.start as usize..d.range.end as usize].to_owned(),
                 )
             })
             .collect()
@@ -223,9 +234,8 @@ mod tests {
                 text: "apiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: w\n  name: w\nmemory:\n  enabled: false\ngovernance:\n  provider: mock\n  decision_skills:\n    - id: judge\n      trigger: post_output\n".to_owned(),
             },
         ];
-        let outcome = check_changes(changes, PathBuf::from("/w"));
-        let messages: Vec<&str> = outcome
-            .diagnostics
+        let (_, diagnostics) = checked(changes);
+        let messages: Vec<&str> = diagnostics
             .iter()
             .filter(|d| d.code == "governance.unknown-decision-skill")
             .map(|d| d.message.as_str())
