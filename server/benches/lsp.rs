@@ -11,161 +11,30 @@
 //! - the server's peak RSS (`VmHWM` in /proc/<pid>/status).
 //!
 //! A bench binary rather than a timed test: these machines are shared and noisy, so we print
-//! medians and the ratio between sizes, never assert a time. The generator is a copy of the one in
-//! benches/check.rs (bench targets cannot share modules without a path hack).
+//! medians and the ratio between sizes, never assert a time. The client is the end-to-end tests'
+//! one (`crates/lsp-client`).
 
 #[path = "common/workspace.rs"]
 #[allow(dead_code)] // each bench uses the generators it needs
 mod workspace;
 
-use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::json;
+use skillgraph_lsp_client::Client;
 
 const SAMPLES: usize = 200;
 const TIMEOUT: Duration = Duration::from_secs(120);
 
-/// A minimal LSP client over the server's stdio.
-struct Client {
-    child: Child,
-    stdin: ChildStdin,
-    incoming: Receiver<(Instant, Value)>,
-    pending: VecDeque<(Instant, Value)>,
-    next_id: i64,
-}
-
-fn read_message(reader: &mut impl BufRead) -> Option<Value> {
-    let mut length = None;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(value) = line.strip_prefix("Content-Length:") {
-            length = value.trim().parse::<usize>().ok();
-        }
-    }
-    let mut body = vec![0; length?];
-    reader.read_exact(&mut body).ok()?;
-    serde_json::from_slice(&body).ok()
-}
-
-impl Client {
-    fn spawn() -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_skillgraph"))
-            .arg("lsp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn skillgraph lsp");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, incoming) = mpsc::channel();
-        // The reader stamps each message as it arrives, so a slow consumer does not inflate times.
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            while let Some(message) = read_message(&mut reader) {
-                if tx.send((Instant::now(), message)).is_err() {
-                    break;
-                }
-            }
-        });
-        Client {
-            child,
-            stdin,
-            incoming,
-            pending: VecDeque::new(),
-            next_id: 1,
-        }
-    }
-
-    fn write(&mut self, message: &Value) {
-        let body = serde_json::to_vec(message).unwrap();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n", body.len()).unwrap();
-        self.stdin.write_all(&body).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.write(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
-    }
-
-    fn send_request(&mut self, method: &str, params: Value) -> i64 {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.write(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        id
-    }
-
-    /// Waits for the first message matching `accept`; answers the server's own requests
-    /// (progress tokens, registrations) on the way. Returns when it arrived, and the message.
-    fn wait_for(&mut self, what: &str, accept: impl Fn(&Value) -> bool) -> (Instant, Value) {
-        if let Some(at) = self.pending.iter().position(|(_, m)| accept(m)) {
-            return self.pending.remove(at).unwrap();
-        }
-        let deadline = Instant::now() + TIMEOUT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let (when, message) = self
-                .incoming
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("timed out waiting for {what}"));
-            if message.get("method").is_some() {
-                if let Some(id) = message.get("id") {
-                    let id = id.clone();
-                    self.write(&json!({"jsonrpc": "2.0", "id": id, "result": null}));
-                }
-            }
-            if accept(&message) {
-                return (when, message);
-            }
-            // Keep only what a later wait may look for; diagnostics of other versions are noise.
-            if message.get("method").is_none() {
-                self.pending.push_back((when, message));
-            }
-        }
-    }
-
-    /// Sends a request and returns its round-trip time.
-    fn timed_request(&mut self, method: &str, params: Value) -> (Duration, Value) {
-        let start = Instant::now();
-        let id = self.send_request(method, params);
-        let (when, response) = self.wait_for(method, |m| {
-            m.get("method").is_none() && m["id"] == json!(id)
-        });
-        assert!(response.get("error").is_none(), "{method}: {response}");
-        (when - start, response)
-    }
-
-    /// Peak resident set size of the server, in KiB.
-    fn peak_rss_kib(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .unwrap_or_default();
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmHWM:"))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            .unwrap_or(0)
-    }
-
-    fn shutdown(mut self) {
-        let id = self.send_request("shutdown", Value::Null);
-        self.wait_for("shutdown", |m| {
-            m.get("method").is_none() && m["id"] == json!(id)
-        });
-        self.notify("exit", Value::Null);
-        let _ = self.child.wait();
-    }
+/// Peak resident set size of the process `pid`, in KiB.
+fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
 }
 
 fn uri(path: &Path) -> String {
@@ -196,7 +65,12 @@ fn measure(skills: usize, agents: usize) -> Figures {
         + std::fs::read_dir(root.join("topologies")).unwrap().count()
         + 2;
 
-    let mut client = Client::spawn();
+    // The reader thread stamps each message as it arrives and answers the server's own
+    // requests (progress tokens, registrations); quiet, it keeps no history of the thousands of
+    // diagnostics a large workspace publishes.
+    let mut client = Client::spawn_binary(Path::new(env!("CARGO_BIN_EXE_skillgraph")), &[], true)
+        .with_timeout(TIMEOUT)
+        .quiet();
     let root_uri = uri(&root);
     let start = Instant::now();
     let id = client.send_request(
@@ -212,9 +86,11 @@ fn measure(skills: usize, agents: usize) -> Figures {
             },
         }),
     );
-    client.wait_for("initialize", |m| m["id"] == json!(id));
+    client.wait_for("initialize", |m| {
+        m.get("method").is_none() && m["id"] == json!(id)
+    });
     client.notify("initialized", json!({}));
-    let (ended, _) = client.wait_for("the end of the indexing progress", |m| {
+    let (ended, _) = client.wait_for_timed("the end of the indexing progress", |m| {
         m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end"
     });
     let initial_index = ended - start;
@@ -257,7 +133,7 @@ fn measure(skills: usize, agents: usize) -> Figures {
                 }],
             }),
         );
-        let (arrived, message) = client.wait_for("diagnostics after a keystroke", |m| {
+        let (arrived, message) = client.wait_for_timed("diagnostics after a keystroke", |m| {
             m["method"] == "textDocument/publishDiagnostics"
                 && m["params"]["uri"] == topology_uri.as_str()
                 && m["params"]["version"] == json!(version)
@@ -295,8 +171,8 @@ fn measure(skills: usize, agents: usize) -> Figures {
         definition.push(took);
     }
 
-    let peak_rss_kib = client.peak_rss_kib();
-    client.shutdown();
+    let peak_rss_kib = peak_rss_kib(client.pid());
+    assert!(client.shutdown().success());
     Figures {
         files,
         initial_index,

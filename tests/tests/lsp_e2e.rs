@@ -306,6 +306,24 @@ fn utf8_client_gets_byte_columns() {
         definition["uri"],
         file_uri(&root.join("skills/get-convention.yaml"))
     );
+    // Hover and references on it, their ranges in bytes after the CJK and the emoji.
+    let hover = client.request("textDocument/hover", position(&uri, 22, 55));
+    assert_eq!(range_of(&hover["range"]), [22, 49, 22, 63], "{hover:#}");
+    assert!(
+        hover["contents"].to_string().contains("get-convention"),
+        "{hover:#}"
+    );
+    let mut params = position(&uri, 22, 55);
+    params["context"] = json!({"includeDeclaration": false});
+    let references = client.request("textDocument/references", params);
+    let here: Vec<[u32; 4]> = references
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["uri"] == uri.as_str())
+        .map(|l| range_of(&l["range"]))
+        .collect();
+    assert!(here.contains(&[22, 49, 22, 63]), "{references:#}");
 
     // Closing without saving: the disk's text (with the typo) is back in force.
     client.notify(

@@ -652,18 +652,7 @@ fn schema_place(index: &Index, entry: &FileEntry, offset: u32) -> Option<Complet
         view = shape.items(&view, 0);
         // A list of plain values: the values, not keys.
         if let Some(values) = shape.values(&view) {
-            return Some(Completions {
-                range: line.word,
-                items: values
-                    .into_iter()
-                    .map(|value| CompletionItem {
-                        detail: Some("a value of the list".to_owned()),
-                        documentation: None,
-                        label: value,
-                        kind: CompletionKind::Value,
-                    })
-                    .collect(),
-            });
+            return Some(place.list_values(values));
         }
     }
     let siblings = mapping_entries(text, line.start, key_col);
@@ -710,18 +699,7 @@ impl Place<'_, '_> {
             }
             SlotKind::Item => {
                 let values = shape.values(&shape.items(&shape.at(&path), 0))?;
-                Some(Completions {
-                    range: self.range,
-                    items: values
-                        .into_iter()
-                        .map(|value| CompletionItem {
-                            detail: Some("a value of the list".to_owned()),
-                            documentation: None,
-                            label: value,
-                            kind: CompletionKind::Value,
-                        })
-                        .collect(),
-                })
+                Some(self.list_values(values))
             }
             SlotKind::Key => {
                 // The mapping's owner: the flow mapping around it, or the block mapping holding
@@ -735,6 +713,22 @@ impl Place<'_, '_> {
                 self.override_keys(&path, &owner, &slot.written)
                     .or_else(|| self.keys_of(&shape.at(&path), &slot.written))
             }
+        }
+    }
+
+    /// The values an item of a list of plain values takes.
+    fn list_values(&self, values: Vec<String>) -> Completions {
+        Completions {
+            range: self.range,
+            items: values
+                .into_iter()
+                .map(|value| CompletionItem {
+                    detail: Some("a value of the list".to_owned()),
+                    documentation: None,
+                    label: value,
+                    kind: CompletionKind::Value,
+                })
+                .collect(),
         }
     }
 
