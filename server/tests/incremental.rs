@@ -657,12 +657,10 @@ fn a_copy_and_its_original_change_independently() {
     let skills_before = skills(&original);
     assert!(!skills_before.iter().any(|id| id == "later"));
 
-    let skill = parse_fixture(&mcp_skill("later", "tools")).remove(0);
+    let later = mcp_skill("later", "tools");
+    let skill = parse_fixture(&later).remove(0);
     let mut copy = original.clone();
-    copy.apply(vec![Change::Set {
-        path: PathBuf::from(&skill.path),
-        text: skill.text.clone(),
-    }]);
+    copy.apply(changes(&later));
     assert_eq!(
         snapshot(&original),
         before,
@@ -672,10 +670,7 @@ fn a_copy_and_its_original_change_independently() {
     assert!(original.file_id(Path::new(&skill.path)).is_none());
 
     let mut with_skill = rich_changes();
-    with_skill.push(Change::Set {
-        path: PathBuf::from(&skill.path),
-        text: skill.text.clone(),
-    });
+    with_skill.extend(changes(&later));
     let copy_before = snapshot(&copy);
     assert_eq!(copy_before, batch_snapshot(with_skill));
     assert!(skills(&copy).iter().any(|id| id == "later"));

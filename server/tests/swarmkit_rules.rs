@@ -2017,10 +2017,9 @@ fn editing_the_property_file_or_the_environment_re_checks_the_references() {
         index.diagnostics(team).iter().map(|d| d.code).collect()
     };
     assert_eq!(codes_of(&index), Vec::<&str>::new());
-    let touched = index.apply(vec![Change::Set {
-        path: "/ws/workspace.env.yaml".into(),
-        text: "team:\n  skill: nope\n".into(),
-    }]);
+    let touched = index.apply(changes(
+        "//- /ws/workspace.env.yaml\nteam:\n  skill: nope\n",
+    ));
     assert!(touched.contains(&team));
     assert!(codes_of(&index).contains(&"agent.unknown-skill"));
     // Removing the file: the reference stays as written.

@@ -28,6 +28,16 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Writes the files of a fixture in the one fixture format (`skillgraph::testing`: each file
+/// after a `//- /path` line) below `root`, every `/path` taken relative to it.
+pub fn write_fixture(root: &Path, fixture: &str) {
+    for file in skillgraph::testing::parse_fixture(fixture) {
+        let path = root.join(file.path.trim_start_matches('/'));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, file.text).unwrap();
+    }
+}
+
 /// `(code, [start line, start char, end line, end char])` of each diagnostic, for exact
 /// comparisons.
 pub fn code_and_range(diagnostic: &Value) -> (String, [u64; 4]) {

@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{code_and_range, copy_fixture, file_uri, Client};
+use skillgraph_e2e::{code_and_range, copy_fixture, file_uri, write_fixture, Client};
 
 const TOPOLOGY: &str = "topologies/estate.yaml";
 
@@ -1298,23 +1298,30 @@ fn ordering_graph_command_answers_mermaid_and_refuses_bad_arguments() {
 /// A SKILL.md tree: `smoke` is named by a chain entry after CJK and an emoji, and a path entry
 /// names a skill inside its folder.
 fn skill_tree(root: &Path) {
-    let write = |relative: &str, text: &str| {
-        let path = root.join(relative);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
-    write("skillgraph.toml", "");
-    write(
-        "s/chain/SKILL.md",
-        "---\nname: chain\ndescription: Runs the checks in turn.\nmetadata:\n  chain: [\"技能🚀\", smoke, e2e/smoke/deep]\n---\nBody.\n",
-    );
-    write(
-        "s/e2e/smoke/SKILL.md",
-        "---\nname: smoke\ndescription: A quick check.\n---\nBody.\n",
-    );
-    write(
-        "s/e2e/smoke/deep/SKILL.md",
-        "---\nname: deep\ndescription: A longer check.\n---\nBody.\n",
+    write_fixture(
+        root,
+        "//- /skillgraph.toml
+//- /s/chain/SKILL.md
+---
+name: chain
+description: Runs the checks in turn.
+metadata:
+  chain: [\"技能🚀\", smoke, e2e/smoke/deep]
+---
+Body.
+//- /s/e2e/smoke/SKILL.md
+---
+name: smoke
+description: A quick check.
+---
+Body.
+//- /s/e2e/smoke/deep/SKILL.md
+---
+name: deep
+description: A longer check.
+---
+Body.
+",
     );
 }
 

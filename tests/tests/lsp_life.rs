@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{copy_fixture, file_uri, Client, TIMEOUT};
+use skillgraph_e2e::{copy_fixture, file_uri, write_fixture, Client, TIMEOUT};
 
 /// "Exits within 1 s", measured with room for a loaded machine.
 const EXIT_BOUND: Duration = Duration::from_secs(5);
@@ -117,22 +117,18 @@ fn a_root_inside_a_skill_folder_indexes_the_skill_tree() {
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path();
     std::fs::create_dir_all(repo.join(".git")).unwrap();
-    std::fs::create_dir_all(repo.join("testing/test-unit")).unwrap();
-    std::fs::create_dir_all(repo.join("testing/chain-test")).unwrap();
-    std::fs::write(
-        repo.join("testing/test-unit/SKILL.md"),
-        skill("test-unit", ""),
-    )
-    .unwrap();
-    let chain = repo.join("testing/chain-test/SKILL.md");
-    std::fs::write(
-        &chain,
-        skill(
-            "chain-test",
-            "metadata:\n  chain: [test-unit, no-such-skill]\n",
+    write_fixture(
+        repo,
+        &format!(
+            "//- /testing/test-unit/SKILL.md\n{}//- /testing/chain-test/SKILL.md\n{}",
+            skill("test-unit", ""),
+            skill(
+                "chain-test",
+                "metadata:\n  chain: [test-unit, no-such-skill]\n"
+            ),
         ),
-    )
-    .unwrap();
+    );
+    let chain = repo.join("testing/chain-test/SKILL.md");
     // Neovim 0.7 with no marker: the skill's own folder as the root.
     let (mut client, _) = Client::start(&repo.join("testing/chain-test"), json!({}));
     let uri = open(&mut client, &chain);

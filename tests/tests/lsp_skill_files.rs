@@ -3,7 +3,7 @@
 //! definition.
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{file_uri, Client};
+use skillgraph_e2e::{file_uri, write_fixture, Client};
 
 fn capabilities() -> Value {
     json!({
@@ -24,13 +24,18 @@ fn bundled_files_appearing_and_going_are_followed() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let skill_dir = root.join(".claude/skills/pdf");
-    std::fs::create_dir_all(skill_dir.join("references")).unwrap();
-    std::fs::write(
-        skill_dir.join("SKILL.md"),
-        "---\nname: pdf\ndescription: Reads PDFs.\n---\nSee [api](references/api.md) and [forms](references/forms.md).\n",
-    )
-    .unwrap();
-    std::fs::write(skill_dir.join("references/forms.md"), "# Forms\n").unwrap();
+    write_fixture(
+        root,
+        "//- /.claude/skills/pdf/SKILL.md
+---
+name: pdf
+description: Reads PDFs.
+---
+See [api](references/api.md) and [forms](references/forms.md).
+//- /.claude/skills/pdf/references/forms.md
+# Forms
+",
+    );
     let (mut client, init) = Client::start(root, capabilities());
     assert_eq!(
         init["capabilities"]["documentLinkProvider"]["resolveProvider"],
@@ -97,19 +102,26 @@ fn bundled_files_appearing_and_going_are_followed() {
 fn skill_md_precondition_tools_complete_after_multi_byte_text() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    std::fs::write(
-        root.join("skillgraph.toml"),
-        "[tools]\navailable = [\"get_order\", \"get_status\"]\n",
-    )
-    .unwrap();
     let skill_dir = root.join(".claude/skills/refund");
-    std::fs::create_dir_all(&skill_dir).unwrap();
     // CJK and an emoji (two UTF-16 units) before the cursor on its line.
     let tool_line = "  precondition: [\"日本語🚀\", {tool: get_o}]";
-    let text = format!(
-        "---\nname: refund\ndescription: Refunds — für Kunden.\nmetadata:\n{tool_line}\n  action_tool: get_status\n---\n"
+    write_fixture(
+        root,
+        &format!(
+            "//- /skillgraph.toml
+[tools]
+available = [\"get_order\", \"get_status\"]
+//- /.claude/skills/refund/SKILL.md
+---
+name: refund
+description: Refunds — für Kunden.
+metadata:
+{tool_line}
+  action_tool: get_status
+---
+"
+        ),
     );
-    std::fs::write(skill_dir.join("SKILL.md"), &text).unwrap();
     let (mut client, _) = Client::start(root, capabilities());
     let skill = file_uri(&skill_dir.join("SKILL.md"));
     client.diagnostics(&skill);
