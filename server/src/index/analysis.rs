@@ -265,18 +265,7 @@ mod tests {
     use super::*;
 
     /// No checks: these tests are about what analysis keeps.
-    const NONE: Checks = Checks {
-        swarmkit_file: |_, _, _| Vec::new(),
-        substitutions: |_, _, _| {},
-        env_file: |_, _, _| Vec::new(),
-        skill_md: |_, _, _, _| Vec::new(),
-        config: |_, _, _, _| {},
-        cross_file: |_, _| Vec::new(),
-        suppress: |_, diagnostics| diagnostics,
-        is_suppression_code: |_| false,
-        cap_per_file: |_, diagnostics| diagnostics,
-        disable_fix: |_, _| None,
-    };
+    const NONE: Checks = Checks::NONE;
 
     #[test]
     fn a_swarmkit_file_keeps_its_artifact_and_drops_its_tree() {

@@ -38,6 +38,23 @@ pub struct Checks {
     pub disable_fix: fn(&FileEntry, &Diagnostic) -> Option<Fix>,
 }
 
+impl Checks {
+    /// No checks at all: for the tests of what the index and the layers between it and the
+    /// rules compute, which must not reach up to the rules for a table.
+    pub const NONE: Checks = Checks {
+        swarmkit_file: |_, _, _| Vec::new(),
+        substitutions: |_, _, _| {},
+        env_file: |_, _, _| Vec::new(),
+        skill_md: |_, _, _, _| Vec::new(),
+        config: |_, _, _, _| {},
+        cross_file: |_, _| Vec::new(),
+        suppress: |_, diagnostics| diagnostics,
+        is_suppression_code: |_| false,
+        cap_per_file: |_, diagnostics| diagnostics,
+        disable_fix: |_, _| None,
+    };
+}
+
 impl std::fmt::Debug for Checks {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Checks")

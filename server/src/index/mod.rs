@@ -880,22 +880,17 @@ impl Index {
             return Vec::new();
         };
         // Found once per file, not once per diagnostic.
-        let config = self.nearest_config(&entry.path);
+        let config_file = self.nearest_config_file(&entry.path);
+        let config = config_file.and_then(|file| match &file.parsed.content {
+            Content::Config(config) => Some(config),
+            _ => None,
+        });
         // The file's path below its config's folder, for `[[overrides]]` (looked up only when
         // the config has some).
         let relative = config
             .filter(|c| !c.overrides.is_empty())
-            .and_then(|config| {
-                entry.path.ancestors().skip(1).find_map(|dir| {
-                    let id = self.file_id(&dir.join("skillgraph.toml"))?;
-                    match &self.file(id)?.parsed.content {
-                        Content::Config(c) if std::ptr::eq(c, config) => {
-                            entry.path.strip_prefix(dir).ok()
-                        }
-                        _ => None,
-                    }
-                })
-            });
+            .and(config_file)
+            .and_then(|file| entry.path.strip_prefix(file.path.parent()?).ok());
         let mut all: Vec<Diagnostic> = entry
             .parsed
             .local
@@ -950,11 +945,14 @@ impl Index {
         }
     }
 
-    /// The parsed `skillgraph.toml` nearest above `path`, if any.
-    pub fn nearest_config(&self, path: &Path) -> Option<&crate::model::config::Config> {
-        let config_of = |id: FileId| match &self.file(id)?.parsed.content {
-            Content::Config(config) => Some(config),
-            _ => None,
+    /// The `skillgraph.toml` nearest above `path` (its own folder first), if any: the one walk
+    /// every config question goes through. The index reads the levels of a file's diagnostics
+    /// from it; the checks ask through [`Lookup::nearest_config_file`], which records the walk,
+    /// and `semantics::config` adds the editor's settings where no file is found.
+    pub fn nearest_config_file(&self, path: &Path) -> Option<&FileEntry> {
+        let config_of = |id: FileId| {
+            let entry = self.file(id)?;
+            matches!(entry.parsed.content, Content::Config(_)).then_some(entry)
         };
         let dir = path.parent()?;
         let mut table = self.config_dirs.table();
@@ -1028,6 +1026,24 @@ impl<'a> Lookup<'a> {
             .unwrap_or_else(|| NONE.get_or_init(imbl::OrdSet::new))
     }
 
+    /// [`Index::nearest_config_file`], recording each folder the walk looks in (from the
+    /// file's own up to the one holding the answer, or all of them): a config appearing nearer,
+    /// or the one found changing or going away, re-checks the reader.
+    pub fn nearest_config_file(&self, path: &Path) -> Option<&'a FileEntry> {
+        let found = self.index.nearest_config_file(path);
+        let holding = found.and_then(|entry| entry.path.parent());
+        let mut reads = self.reads.borrow_mut();
+        for dir in path.ancestors().skip(1) {
+            reads.push(Key::Config {
+                dir: dir.to_owned(),
+            });
+            if Some(dir) == holding {
+                break;
+            }
+        }
+        found
+    }
+
     /// The editor's settings as a config, recording the read (for files with no
     /// `skillgraph.toml` above them).
     pub fn editor_config(&self) -> Option<&'a crate::model::config::Config> {
@@ -1084,7 +1100,7 @@ impl<'a> Lookup<'a> {
         entries
     }
 
-    fn into_reads(self) -> Vec<Key> {
+    pub(crate) fn into_reads(self) -> Vec<Key> {
         let mut reads = self.reads.into_inner();
         reads.sort();
         reads.dedup();

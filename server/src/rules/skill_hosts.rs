@@ -159,7 +159,7 @@ fn folder_root(path: &Path) -> Option<(&Path, &'static crate::model::hosts::Skil
 /// The hosts that load the SKILL.md at `path`, reading the config and the plugin manifest
 /// through `lookup` so either changing re-checks the skill.
 pub fn hosts_of<'a>(lookup: &Lookup<'a>, path: &Path) -> Hosts<'a> {
-    if let Some((config_file, config)) = super::skill_md::nearest_config(lookup, path) {
+    if let Some((config_file, config)) = crate::semantics::config::settings_for(lookup, path) {
         if let Some(ids) = &config.hosts {
             let mut hosts: Vec<Host> = ids.iter().filter_map(|id| Host::from_id(id)).collect();
             hosts.sort();

@@ -12,13 +12,13 @@ use unicode_general_category::get_general_category;
 
 use super::catalogue::RuleDoc;
 use crate::diagnostic::{Diagnostic, FileId, Fix, PathRename, Severity};
-use crate::index::{Content, FileEntry, Key, Lookup};
-use crate::model::config::Config;
+use crate::index::{Content, Key, Lookup};
 use crate::model::hosts::{host_list, Host};
 use crate::model::skill_md::{
     is_metadata_extension_key, known_field, nfkc, normalize_name, skill_root, FieldOrigin,
     FieldValue, SkillMd, KNOWN_FIELDS,
 };
+use crate::semantics::config::settings_for;
 use crate::syntax::yaml::Style;
 use crate::syntax::{
     Frontmatter, Node, NodeKind, ScalarValue, TextRange, YamlDocument, YamlErrorKind,
@@ -655,26 +655,6 @@ fn check_metadata(file: FileId, metadata: Node<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The nearest `skillgraph.toml` above `path` (its directory first), recording each read so a
-/// config appearing, changing or going away re-checks the file. Shared by every SKILL.md rule
-/// that reads settings.
-pub fn nearest_config<'a>(
-    lookup: &Lookup<'a>,
-    path: &Path,
-) -> Option<(Option<&'a FileEntry>, &'a Config)> {
-    for dir in path.ancestors().skip(1) {
-        for entry in lookup.get(Key::Config {
-            dir: dir.to_owned(),
-        }) {
-            if let Content::Config(config) = &entry.parsed.content {
-                return Some((Some(entry), config));
-            }
-        }
-    }
-    // No skillgraph.toml above the file: the editor's settings, if it sent any.
-    lookup.editor_config().map(|config| (None, config))
-}
-
 /// Where `strict` is written in a config file's text (for the related location).
 fn strict_key_range(text: &str) -> TextRange {
     text.find("strict").map_or(TextRange::empty(0), |at| {
@@ -783,7 +763,7 @@ fn check_name_mismatch(
     if !skipping.is_empty() {
         diagnostic = hosts.relate(diagnostic.with_severity(Severity::Error));
     }
-    if let Some((config_file, config)) = nearest_config(lookup, path) {
+    if let Some((config_file, config)) = settings_for(lookup, path) {
         if config.strict {
             diagnostic = diagnostic.with_severity(Severity::Error);
             if let Some(config_file) = config_file {
@@ -805,7 +785,7 @@ fn check_unknown_fields(
     skill: &SkillMd,
     out: &mut Vec<Diagnostic>,
 ) {
-    let config = nearest_config(lookup, path);
+    let config = settings_for(lookup, path);
     let (strict, extra): (bool, &[String]) = match &config {
         Some((_, config)) => (config.strict, &config.extra_fields),
         None => (false, &[]),

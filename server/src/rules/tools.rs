@@ -82,7 +82,7 @@ fn file_name(path: &Path) -> String {
 impl<'a> Inventory<'a> {
     /// The inventory of the skill at `path`: `None` when its nearest config configures none.
     pub fn of(lookup: &Lookup<'a>, path: &Path) -> Option<Inventory<'a>> {
-        let (config, settings) = super::skill_md::nearest_config(lookup, path)?;
+        let (config, settings) = crate::semantics::config::settings_for(lookup, path)?;
         if settings.tools_available.is_empty()
             && settings.presets.is_empty()
             && settings.mcp_tool_lists.is_empty()

@@ -7,6 +7,7 @@
 
 pub mod chain;
 pub mod composes;
+pub mod config;
 pub mod depends_on;
 pub mod grants;
 pub mod registry;
