@@ -82,7 +82,7 @@ fn time_check(name: &str, files: Vec<(&'static str, String)>, runs: usize) {
         let start = Instant::now();
         let outcome = skillgraph::check::run_check(&roots).unwrap();
         samples.push(start.elapsed());
-        codes = outcome.diagnostics.iter().map(|d| d.code).collect();
+        codes = outcome.diagnostics.iter().map(|d| d.code.name()).collect();
     }
     codes.sort();
     codes.dedup();

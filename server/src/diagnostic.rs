@@ -7,6 +7,8 @@ use crate::syntax::TextRange;
 
 pub mod codes;
 
+pub use codes::Code;
+
 /// A file known to the engine. Ids are handed out by [`crate::index::Index`]; the path behind an
 /// id is looked up there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -55,8 +57,7 @@ pub struct Diagnostic {
     pub file: FileId,
     pub range: TextRange,
     pub severity: Severity,
-    /// A code of the table in [`codes`].
-    pub code: &'static str,
+    pub code: Code,
     pub message: String,
     pub related: Vec<Related>,
     /// Mechanical fixes, preferred first; empty when the fix needs a decision only a person can
@@ -138,16 +139,11 @@ impl Fix {
 
 impl Diagnostic {
     /// A diagnostic with the code's default severity from [`codes`].
-    pub fn new(
-        code: &'static str,
-        file: FileId,
-        range: TextRange,
-        message: impl Into<String>,
-    ) -> Self {
+    pub fn new(code: Code, file: FileId, range: TextRange, message: impl Into<String>) -> Self {
         Diagnostic {
             file,
             range,
-            severity: default_severity(code),
+            severity: code.default_severity(),
             code,
             message: message.into(),
             related: Vec::new(),
@@ -181,18 +177,11 @@ impl Diagnostic {
 
     /// Sort key: position first, then code and message, so output is deterministic.
     pub fn sort_key(&self) -> (u32, u32, &'static str, &str) {
-        (self.range.start, self.range.end, self.code, &self.message)
+        (
+            self.range.start,
+            self.range.end,
+            self.code.name(),
+            &self.message,
+        )
     }
-}
-
-/// The default severity of a code. Every code the engine emits is in the table (a test walks the
-/// catalogue against it); an unknown code would be a bug, and reads as an error rather than
-/// vanishing.
-fn default_severity(code: &str) -> Severity {
-    let known = codes::lookup(code);
-    debug_assert!(
-        known.is_some(),
-        "diagnostic code {code} is not in the table"
-    );
-    known.map_or(Severity::Error, codes::Code::default_severity)
 }

@@ -100,6 +100,7 @@ fn conflicts(taken: &BTreeMap<FileId, Vec<TextEdit>>, fix: &Fix) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::codes;
 
     fn edit(start: u32, end: u32, text: &str) -> TextEdit {
         TextEdit {
@@ -140,7 +141,7 @@ mod tests {
         };
         let diagnostic = |fix: Fix| {
             Diagnostic::new(
-                "agent.duplicate-grant",
+                codes::AGENT_DUPLICATE_GRANT,
                 FileId(0),
                 TextRange::new(0, 1),
                 "m",
@@ -172,7 +173,7 @@ mod tests {
             .flat_map(|f| index.diagnostics(f.id))
             .map(|d| {
                 let path = index.file(d.file).unwrap().path.clone();
-                (path, d.code, d.range, d.message)
+                (path, d.code.name(), d.range, d.message)
             })
             .collect();
         all.sort();
@@ -277,7 +278,7 @@ mod tests {
                         };
                         let (old, after) = (count(&before), said(&fixed));
                         let now = count(&after);
-                        let this = (moved(&file.path), diagnostic.code);
+                        let this = (moved(&file.path), diagnostic.code.name());
                         assert!(
                             now.get(&this).copied().unwrap_or(0) < old[&this],
                             "`{}` on {} leaves {}: {}",
@@ -307,25 +308,28 @@ mod tests {
         }
         // The fixtures hold at least one case of each fix.
         for code in [
-            "agent.unknown-skill",
-            "agent.unknown-archetype",
-            "agent.duplicate-grant",
-            "agent.requires-duplicate",
-            "agent.depends-on-self",
-            "agent.depends-on-unknown",
-            "agent.requires-unknown-skill",
-            "trigger.unknown-target",
-            "agent.unknown-bulk-grant",
-            "schema.unknown-field",
-            "skill.unknown-mcp-server",
-            "skillmd.chain-unknown-skill",
-            "skillmd.name-format",
-            "skillmd.name-mismatch",
-            "skillmd.unknown-field",
-            "skillmd.metadata-shape",
-            "skillmd.yaml-parse",
+            codes::AGENT_UNKNOWN_SKILL,
+            codes::AGENT_UNKNOWN_ARCHETYPE,
+            codes::AGENT_DUPLICATE_GRANT,
+            codes::AGENT_REQUIRES_DUPLICATE,
+            codes::AGENT_DEPENDS_ON_SELF,
+            codes::AGENT_DEPENDS_ON_UNKNOWN,
+            codes::AGENT_REQUIRES_UNKNOWN_SKILL,
+            codes::TRIGGER_UNKNOWN_TARGET,
+            codes::AGENT_UNKNOWN_BULK_GRANT,
+            codes::SCHEMA_UNKNOWN_FIELD,
+            codes::SKILL_UNKNOWN_MCP_SERVER,
+            codes::SKILLMD_CHAIN_UNKNOWN_SKILL,
+            codes::SKILLMD_NAME_FORMAT,
+            codes::SKILLMD_NAME_MISMATCH,
+            codes::SKILLMD_UNKNOWN_FIELD,
+            codes::SKILLMD_METADATA_SHAPE,
+            codes::SKILLMD_YAML_PARSE,
         ] {
-            assert!(codes.contains(code), "no fix offered for {code}: {codes:?}");
+            assert!(
+                codes.contains(&code),
+                "no fix offered for {code}: {codes:?}"
+            );
         }
         assert!(offered > 20, "{offered}");
         assert!(disabled > 100, "{disabled}");

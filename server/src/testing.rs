@@ -227,7 +227,7 @@ pub fn snapshot(index: &Index) -> Vec<Found> {
                 related.sort();
                 (
                     file.path.display().to_string(),
-                    d.code.to_owned(),
+                    d.code.name().to_owned(),
                     d.range.start,
                     d.range.end,
                     d.message,

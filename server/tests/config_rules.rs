@@ -24,7 +24,7 @@ fn levels(index: &Index) -> Vec<(&'static str, Severity)> {
     index
         .diagnostics(id)
         .into_iter()
-        .map(|d| (d.code, d.severity))
+        .map(|d| (d.code.name(), d.severity))
         .collect()
 }
 
@@ -152,7 +152,7 @@ fn editor_settings_apply_where_no_config_file_does() {
     let found: Vec<_> = index
         .diagnostics(id)
         .into_iter()
-        .map(|d| (d.code, d.severity))
+        .map(|d| (d.code.name(), d.severity))
         .collect();
     assert_eq!(found, [("skillmd.unknown-field", Severity::Error)]);
 
@@ -197,7 +197,11 @@ fn overrides_apply_to_matching_paths_only() {
     let other = index
         .file_id(&PathBuf::from("/r/ws/skills/other.yaml"))
         .unwrap();
-    let codes: Vec<_> = index.diagnostics(other).iter().map(|d| d.code).collect();
+    let codes: Vec<_> = index
+        .diagnostics(other)
+        .iter()
+        .map(|d| d.code.name())
+        .collect();
     assert_eq!(codes, ["skill.unknown-mcp-server"]);
 }
 
@@ -220,7 +224,7 @@ fn suppression_comments_silence_the_next_line_and_report_their_mistakes() {
     let found: Vec<(&str, String)> = index
         .diagnostics(file)
         .into_iter()
-        .map(|d| (d.code, d.message))
+        .map(|d| (d.code.name(), d.message))
         .collect();
     assert_eq!(found.len(), 2, "{found:#?}");
     assert_eq!(found[0].0, "suppression.unused");

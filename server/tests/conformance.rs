@@ -68,7 +68,7 @@ fn listing(outcome: &CheckOutcome, severity: Severity) -> Vec<String> {
                 outcome.display_path(&file.path),
                 at.line + 1,
                 at.col + 1,
-                d.code,
+                d.code.name(),
                 d.message
             )
         })
@@ -138,7 +138,7 @@ fn hello_swarm_broken_reports_the_misspelt_archetype() {
             let file = outcome.index.file(d.file).expect("known file");
             (
                 outcome.display_path(&file.path),
-                d.code,
+                d.code.name(),
                 file.text[d.range.start as usize..d.range.end as usize].to_owned(),
             )
         })

@@ -16,14 +16,14 @@ fn assert_bounded(diagnostics: &[Diagnostic]) {
         assert!(
             d.message.len() <= MAX_MESSAGE,
             "{}: {} bytes: {}",
-            d.code,
+            d.code.name(),
             d.message.len(),
             d.message
         );
         assert!(
             d.related.len() <= MAX_RELATED,
             "{}: {} related locations",
-            d.code,
+            d.code.name(),
             d.related.len()
         );
     }

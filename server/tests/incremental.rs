@@ -815,7 +815,7 @@ mod renames {
                     let line = e.text[..d.range.start as usize].matches('\n').count();
                     (
                         e.path.display().to_string().replace(new, old),
-                        d.code,
+                        d.code.name(),
                         line,
                         // What is wrong, without the advice after `;`: a "did you mean" that
                         // named the old id may find nothing near the new one.

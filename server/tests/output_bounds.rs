@@ -24,17 +24,21 @@ fn assert_bounded(name: &str, outcome: &CheckOutcome) {
         assert!(
             d.message.len() <= MAX_MESSAGE,
             "{name}: {} message of {} bytes",
-            d.code,
+            d.code.name(),
             d.message.len()
         );
         assert!(
             d.related.len() <= MAX_RELATED,
             "{name}: {} with {} related locations",
-            d.code,
+            d.code.name(),
             d.related.len()
         );
         for related in &d.related {
-            assert!(related.message.len() <= MAX_MESSAGE, "{name}: {}", d.code);
+            assert!(
+                related.message.len() <= MAX_MESSAGE,
+                "{name}: {}",
+                d.code.name()
+            );
         }
     }
     for (file, count) in per_file {

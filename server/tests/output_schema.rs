@@ -44,7 +44,7 @@ fn findings(agents: &str, extra: &[(&str, &str)]) -> Vec<(&'static str, String)>
         .map(|d| {
             let text = &outcome.index.file(d.file).unwrap().text;
             (
-                d.code,
+                d.code.name(),
                 text[d.range.start as usize..d.range.end as usize].to_owned(),
             )
         })

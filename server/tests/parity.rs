@@ -87,13 +87,13 @@ fn ours(name: &str) -> Pairs {
     outcome
         .diagnostics
         .iter()
-        .filter(|d| SWARMKIT_CODES.contains(&d.code))
+        .filter(|d| SWARMKIT_CODES.contains(&d.code.name()))
         .map(|d| {
             let path = &outcome.index.file(d.file).expect("known file").path;
             let relative = path.strip_prefix(&ws).expect("inside the workspace");
             (
                 relative.to_string_lossy().replace('\\', "/"),
-                d.code.to_owned(),
+                d.code.name().to_owned(),
             )
         })
         .collect()
@@ -159,13 +159,13 @@ fn ours_for(name: &str, codes: &BTreeSet<&str>) -> Pairs {
         .collect();
     diagnostics
         .iter()
-        .filter(|d| codes.contains(d.code))
+        .filter(|d| codes.contains(d.code.name()))
         .map(|d| {
             let path = &outcome.index.file(d.file).expect("known file").path;
             let relative = path.strip_prefix(&ws).expect("inside the workspace");
             (
                 relative.to_string_lossy().replace('\\', "/"),
-                d.code.to_owned(),
+                d.code.name().to_owned(),
             )
         })
         .collect()

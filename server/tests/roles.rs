@@ -32,7 +32,7 @@ fn role_findings(files: &[(&str, String)]) -> Vec<(String, &'static str, String)
     outcome
         .diagnostics
         .iter()
-        .filter(|d| d.code.starts_with("role.") || d.code.starts_with("schema."))
+        .filter(|d| d.code.name().starts_with("role.") || d.code.name().starts_with("schema."))
         .map(|d| {
             let entry = outcome.index.file(d.file).unwrap();
             let name = entry
@@ -42,7 +42,7 @@ fn role_findings(files: &[(&str, String)]) -> Vec<(String, &'static str, String)
                 .to_string_lossy()
                 .into_owned();
             let text = entry.text[d.range.start as usize..d.range.end as usize].to_owned();
-            (name, d.code, text)
+            (name, d.code.name(), text)
         })
         .collect()
 }

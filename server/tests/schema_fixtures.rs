@@ -27,7 +27,7 @@ impl Checked {
                 .text
                 .get(d.range.start as usize..d.range.end as usize)
                 .unwrap_or("<out of the file>");
-            out.push_str(&format!("  {} on {on:?}: {}\n", d.code, d.message));
+            out.push_str(&format!("  {} on {on:?}: {}\n", d.code.name(), d.message));
         }
         out
     }
@@ -87,7 +87,7 @@ fn failures(checked: &[Checked]) -> Vec<String> {
         let outside = file.diagnostics.iter().any(|d| {
             d.range.start > d.range.end
                 || d.range.end as usize > file.text.len()
-                || !d.code.starts_with("schema.")
+                || !d.code.name().starts_with("schema.")
         });
         let ok = if file.expect_valid {
             file.diagnostics.is_empty()
@@ -196,7 +196,7 @@ fn bundled_schema_fixtures() {
             .iter()
             .map(|d| {
                 (
-                    d.code,
+                    d.code.name(),
                     found.text[d.range.start as usize..d.range.end as usize].to_owned(),
                 )
             })

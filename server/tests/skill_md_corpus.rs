@@ -81,7 +81,10 @@ fn run(root: &Path, config: Option<&str>) -> (usize, Findings) {
             .unwrap()
             .to_string_lossy()
             .replace('\\', "/");
-        findings.entry(dir).or_default().push((d.code, d.severity));
+        findings
+            .entry(dir)
+            .or_default()
+            .push((d.code.name(), d.severity));
     }
     (count, findings)
 }

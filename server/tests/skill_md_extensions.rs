@@ -48,7 +48,7 @@ fn check(files: &[(&str, &str)]) -> Vec<Found> {
                 .path
                 .display()
                 .to_string(),
-            code: d.code,
+            code: d.code.name(),
             severity: d.severity,
             text: text_of(d.file, d.range),
             message: d.message.clone(),
@@ -214,7 +214,7 @@ fn fixing_a_tool_list_clears_its_diagnostics_incrementally() {
         let mut all: Vec<&str> = index
             .files()
             .flat_map(|f| index.diagnostics(f.id))
-            .map(|d| d.code)
+            .map(|d| d.code.name())
             .collect();
         all.sort();
         all
@@ -603,13 +603,13 @@ fn the_demo_shows_every_skill_md_code() {
     assert!(errors.is_empty(), "{errors:?}");
     let outcome = check_changes(found, demo);
     let shown: std::collections::BTreeSet<&str> =
-        outcome.diagnostics.iter().map(|d| d.code).collect();
+        outcome.diagnostics.iter().map(|d| d.code.name()).collect();
     for rule in skillgraph::rules::catalogue::all() {
-        let ours = rule.code.starts_with("skillmd.")
-            || rule.code.starts_with("tools.")
+        let ours = rule.code.name().starts_with("skillmd.")
+            || rule.code.name().starts_with("tools.")
             || rule.code == "config.unknown-preset";
         assert!(
-            !ours || shown.contains(rule.code),
+            !ours || shown.contains(rule.code.name()),
             "examples/demo shows no {}",
             rule.code
         );

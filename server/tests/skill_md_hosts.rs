@@ -34,7 +34,7 @@ fn check(files: &[(&str, &str)]) -> Vec<Found> {
             let entry = outcome.index.file(d.file).expect("file of a diagnostic");
             Found {
                 path: entry.path.to_string_lossy().into_owned(),
-                code: d.code,
+                code: d.code.name(),
                 severity: d.severity,
                 text: entry.text[d.range.start as usize..d.range.end as usize].to_owned(),
                 message: d.message.clone(),

@@ -34,7 +34,7 @@ fn check(text: &str, files: &[&str]) -> Vec<Found> {
         .map(|d| {
             let entry = outcome.index.file(d.file).unwrap();
             Found {
-                code: d.code,
+                code: d.code.name(),
                 text: entry.text[d.range.start as usize..d.range.end as usize].to_owned(),
                 message: d.message.clone(),
             }
@@ -114,7 +114,7 @@ fn plugin_root_paths_resolve_through_the_plugin() {
         skill_files("/plug/skills/pdf", FILES),
     ];
     let outcome = check_changes(changes, PathBuf::from("/"));
-    let codes: Vec<&str> = outcome.diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<&str> = outcome.diagnostics.iter().map(|d| d.code.name()).collect();
     // Only the missing file inside the skill; the hook elsewhere in the plugin is not judged.
     assert_eq!(codes, ["skillmd.broken-link"]);
 }
@@ -180,7 +180,7 @@ fn discovery_hands_in_the_bundled_files() {
         ["LICENSE.txt", "SKILL.md", "references/api.md"].map(PathBuf::from)
     );
     let outcome = check_changes(changes, root.clone());
-    let codes: Vec<&str> = outcome.diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<&str> = outcome.diagnostics.iter().map(|d| d.code.name()).collect();
     assert_eq!(codes, ["skillmd.broken-link"]);
     // A SKILL.md checked on its own still has its folder listed.
     let (changes, _) = skillgraph::discover::discover(&[dir.join("SKILL.md")]);

@@ -38,7 +38,7 @@ fn check(files: &[(&str, &str)]) -> Vec<Found> {
             let entry = outcome.index.file(d.file).expect("file of a diagnostic");
             Found {
                 path: entry.path.to_string_lossy().into_owned(),
-                code: d.code,
+                code: d.code.name(),
                 severity: d.severity,
                 start: d.range.start as usize,
                 text: entry.text[d.range.start as usize..d.range.end as usize].to_owned(),
@@ -594,7 +594,7 @@ fn duplicate_name_is_incremental() {
         !affected.contains(&c),
         "an unrelated skill is not re-checked"
     );
-    let codes: Vec<_> = index.diagnostics(a).iter().map(|d| d.code).collect();
+    let codes: Vec<_> = index.diagnostics(a).iter().map(|d| d.code.name()).collect();
     assert_eq!(codes, ["skillmd.duplicate-name"]);
     index.apply(changes(&[(
         "/r/skills/b/SKILL.md",

@@ -2014,7 +2014,11 @@ fn editing_the_property_file_or_the_environment_re_checks_the_references() {
         .file_id(std::path::Path::new("/ws/topologies/team.yaml"))
         .unwrap();
     let codes_of = |index: &Index| -> Vec<&'static str> {
-        index.diagnostics(team).iter().map(|d| d.code).collect()
+        index
+            .diagnostics(team)
+            .iter()
+            .map(|d| d.code.name())
+            .collect()
     };
     assert_eq!(codes_of(&index), Vec::<&str>::new());
     let touched = index.apply(changes(

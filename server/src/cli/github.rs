@@ -43,7 +43,7 @@ pub(super) fn render(report: &Report, out: &mut dyn io::Write) -> io::Result<()>
             at.start.col + 1,
             at.end.line + 1,
             at.end.col + 1,
-            escape_property(diagnostic.code),
+            escape_property(diagnostic.code.name()),
             escape_data(&message),
         )?;
     }
@@ -68,6 +68,7 @@ mod tests {
 
     use super::*;
     use crate::cli::fixture;
+    use crate::diagnostic::Code;
 
     fn render_to_string(report: &Report) -> String {
         let mut out = Vec::new();
@@ -101,7 +102,7 @@ mod tests {
             file: fixture::CRLF,
             range: fixture::find(fixture::CRLF_TEXT, "b", 0),
             severity: Severity::Error,
-            code: "test.odd-path",
+            code: Code::made_up("test.odd-path", Severity::Error),
             message: "odd".into(),
             related: vec![],
             fixes: Vec::new(),

@@ -350,6 +350,7 @@ mod tests {
 
     use super::*;
     use crate::cli::fixture::{self, Fixture};
+    use crate::diagnostic::Code;
     use crate::diagnostic::FileId;
 
     fn render_to_string(report: &Report, color: bool) -> String {
@@ -441,7 +442,7 @@ mod tests {
             file: FileId(0),
             range: x,
             severity: Severity::Warning,
-            code: "test.controls",
+            code: Code::made_up("test.controls", Severity::Error),
             message: "escape \u{1b}[2J here".into(),
             related: vec![],
             fixes: Vec::new(),
@@ -468,7 +469,7 @@ mod tests {
             file: FileId(0),
             range,
             severity: Severity::Error,
-            code: "test.long",
+            code: Code::made_up("test.long", Severity::Error),
             message: "long".into(),
             related: vec![],
             fixes: Vec::new(),
@@ -493,7 +494,7 @@ mod tests {
                 file: FileId(0),
                 range: TextRange::new(5, 5),
                 severity: Severity::Error,
-                code: "test.empty-line",
+                code: Code::made_up("test.empty-line", Severity::Error),
                 message: "on an empty line".into(),
                 related: vec![],
                 fixes: Vec::new(),
@@ -502,7 +503,7 @@ mod tests {
                 file: FileId(0),
                 range: TextRange::new(2, 500),
                 severity: Severity::Error,
-                code: "test.past-end",
+                code: Code::made_up("test.past-end", Severity::Error),
                 message: "runs past the end".into(),
                 related: vec![],
                 fixes: Vec::new(),

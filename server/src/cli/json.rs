@@ -82,7 +82,7 @@ pub(super) fn render(report: &Report, out: &mut dyn io::Write) -> io::Result<()>
                 path,
                 range,
                 severity: diagnostic.severity.as_str(),
-                code: diagnostic.code,
+                code: diagnostic.code.name(),
                 message: &diagnostic.message,
                 related: diagnostic
                     .related
@@ -117,6 +117,7 @@ pub(super) fn render(report: &Report, out: &mut dyn io::Write) -> io::Result<()>
 
 #[cfg(test)]
 mod tests {
+    use crate::diagnostic::codes;
     use expect_test::expect;
 
     use super::*;
@@ -136,7 +137,7 @@ mod tests {
         // `skills: ["😀 技能", alpha]`: the emoji is two UTF-16 units, each CJK character one, so
         // `alpha` starts at 10 + 2 + 1 + 2 + 3 = 18 (it is the 18th character, 0-based 17).
         let error = &document["diagnostics"][3];
-        assert_eq!(error["code"], "yaml.duplicate-key");
+        assert_eq!(error["code"], codes::YAML_DUPLICATE_KEY.name());
         assert_eq!(error["range"]["start"]["line"], 1);
         assert_eq!(error["range"]["start"]["character"], 18);
         assert_eq!(error["range"]["end"]["character"], 23);

@@ -132,7 +132,7 @@ pub(crate) mod fixture {
     use std::collections::HashMap;
 
     use super::{Report, ReportFile};
-    use crate::diagnostic::{Diagnostic, FileId, Related, Severity};
+    use crate::diagnostic::{codes, Code, Diagnostic, FileId, Related, Severity};
     use crate::syntax::{LineIndex, TextRange};
 
     pub const CRLF: FileId = FileId(0);
@@ -201,7 +201,7 @@ pub(crate) mod fixture {
                 file: CRLF,
                 range: skills_list,
                 severity: Severity::Hint,
-                code: "test.sort-list",
+                code: Code::made_up("test.sort-list", Severity::Error),
                 message: "sort this list".into(),
                 related: vec![],
                 fixes: Vec::new(),
@@ -210,7 +210,7 @@ pub(crate) mod fixture {
                 file: CRLF,
                 range: find(CRLF_TEXT, "alpha", 1),
                 severity: Severity::Warning,
-                code: "test.duplicate-grant",
+                code: Code::made_up("test.duplicate-grant", Severity::Error),
                 message: "`alpha` is granted twice".into(),
                 related: vec![
                     Related {
@@ -231,7 +231,7 @@ pub(crate) mod fixture {
                 // Starts and ends inside the emoji's four bytes.
                 range: TextRange::new(emoji + 1, emoji + 3),
                 severity: Severity::Info,
-                code: "test.emoji",
+                code: Code::made_up("test.emoji", Severity::Error),
                 message: "an emoji in a skill name\nsecond line".into(),
                 related: vec![],
                 fixes: Vec::new(),
@@ -240,7 +240,7 @@ pub(crate) mod fixture {
                 file: EMOJI,
                 range: find(EMOJI_TEXT, "alpha", 0),
                 severity: Severity::Error,
-                code: "yaml.duplicate-key",
+                code: codes::YAML_DUPLICATE_KEY,
                 message: "`alpha` appears twice".into(),
                 related: vec![],
                 fixes: Vec::new(),
@@ -284,7 +284,7 @@ pub(crate) mod fixture {
                     file,
                     range,
                     severity: Severity::Error,
-                    code: "test.hostile",
+                    code: Code::made_up("test.hostile", Severity::Error),
                     message: "bad \u{1b}[2J range".into(),
                     related: vec![Related {
                         file: FileId(77),

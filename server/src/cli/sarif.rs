@@ -6,13 +6,13 @@
 //! documentation. Paths are relative URI references with `/` (percent-encoded where needed);
 //! a path outside the current directory becomes a `file://` URI.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 
 use serde::Serialize;
 
 use super::Report;
-use crate::diagnostic::{FileId, Severity};
+use crate::diagnostic::{Code, FileId, Severity};
 use crate::rules::catalogue;
 use crate::syntax::{PositionEncoding, TextRange};
 
@@ -138,12 +138,20 @@ fn level(severity: Severity) -> &'static str {
 pub(super) fn render(report: &Report, out: &mut dyn io::Write) -> io::Result<()> {
     // Rule index by code, in code order.
     let codes: BTreeMap<&'static str, usize> = {
-        let mut codes: Vec<&'static str> = report.diagnostics.iter().map(|d| d.code).collect();
+        let mut codes: Vec<&'static str> =
+            report.diagnostics.iter().map(|d| d.code.name()).collect();
         codes.sort_unstable();
         codes.dedup();
         codes.into_iter().enumerate().map(|(i, c)| (c, i)).collect()
     };
-    let rules = codes.keys().map(|&code| rule(code)).collect();
+    let rules = report
+        .diagnostics
+        .iter()
+        .map(|d| d.code)
+        .collect::<BTreeSet<Code>>()
+        .into_iter()
+        .map(rule)
+        .collect();
 
     let physical = |file: FileId, range: TextRange| {
         let located = report.locate(file, range, PositionEncoding::Utf16);
@@ -163,8 +171,8 @@ pub(super) fn render(report: &Report, out: &mut dyn io::Write) -> io::Result<()>
         .diagnostics
         .iter()
         .map(|diagnostic| SarifResult {
-            rule_id: diagnostic.code,
-            rule_index: codes[diagnostic.code],
+            rule_id: diagnostic.code.name(),
+            rule_index: codes[diagnostic.code.name()],
             level: level(diagnostic.severity),
             message: Text {
                 text: &diagnostic.message,
@@ -209,11 +217,11 @@ pub(super) fn render(report: &Report, out: &mut dyn io::Write) -> io::Result<()>
     writeln!(out)
 }
 
-fn rule(code: &'static str) -> Rule {
+fn rule(code: Code) -> Rule {
     let doc = catalogue::lookup(code);
     Rule {
-        id: code,
-        help_uri: doc.map(|doc| format!("{RULES_DOC}#{}", rules_anchor(doc.code))),
+        id: code.name(),
+        help_uri: doc.map(|doc| format!("{RULES_DOC}#{}", rules_anchor(doc.code.name()))),
         short_description: doc.map(|doc| Text { text: doc.summary }),
         full_description: doc.map(|doc| Text {
             text: doc.explanation,
@@ -223,7 +231,7 @@ fn rule(code: &'static str) -> Rule {
             markdown: doc.explanation,
         }),
         default_configuration: doc.map(|doc| Configuration {
-            level: level(doc.severity),
+            level: level(doc.code.default_severity()),
         }),
     }
 }
@@ -271,6 +279,7 @@ fn artifact_uri(path: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use crate::diagnostic::codes;
     use expect_test::expect;
 
     use super::*;
@@ -309,8 +318,8 @@ mod tests {
         let log: serde_json::Value =
             serde_json::from_str(&render_to_string(&fixture.report())).unwrap();
         let rules = &log["runs"][0]["tool"]["driver"]["rules"];
-        let doc = catalogue::lookup("yaml.duplicate-key").unwrap();
-        assert_eq!(rules[3]["id"], "yaml.duplicate-key");
+        let doc = catalogue::lookup(codes::YAML_DUPLICATE_KEY).unwrap();
+        assert_eq!(rules[3]["id"], codes::YAML_DUPLICATE_KEY.name());
         assert_eq!(rules[3]["shortDescription"]["text"], doc.summary);
         assert_eq!(rules[3]["fullDescription"]["text"], doc.explanation);
         assert_eq!(
@@ -325,7 +334,7 @@ mod tests {
     fn standard_report() {
         let mut fixture = fixture::standard();
         // The catalogue's prose is checked above; keep the snapshot to the structure.
-        fixture.diagnostics[3].code = "test.error";
+        fixture.diagnostics[3].code = Code::made_up("test.error", Severity::Error);
         expect![[r#"
             {
               "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

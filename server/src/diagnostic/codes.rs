@@ -21,6 +21,13 @@ impl Code {
         Code { name, severity }
     }
 
+    /// A code outside the table, for tests of the output formats that must not depend on what
+    /// any real rule says.
+    #[cfg(test)]
+    pub(crate) const fn made_up(name: &'static str, severity: Severity) -> Code {
+        Code::new(name, severity)
+    }
+
     /// The code as users write it and every output format prints it.
     pub const fn name(self) -> &'static str {
         self.name
@@ -35,6 +42,38 @@ impl Code {
 impl std::fmt::Display for Code {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name)
+    }
+}
+
+/// A code equals its name, so tests and tools outside the engine can compare with the text
+/// they read (inside `server/src` a test forbids spelling a code as a string).
+impl PartialEq<str> for Code {
+    fn eq(&self, other: &str) -> bool {
+        self.name == other
+    }
+}
+
+impl PartialEq<&str> for Code {
+    fn eq(&self, other: &&str) -> bool {
+        self.name == *other
+    }
+}
+
+impl PartialEq<String> for Code {
+    fn eq(&self, other: &String) -> bool {
+        self.name == other
+    }
+}
+
+impl PartialEq<Code> for &str {
+    fn eq(&self, other: &Code) -> bool {
+        *self == other.name
+    }
+}
+
+impl PartialEq<Code> for String {
+    fn eq(&self, other: &Code) -> bool {
+        self == other.name
     }
 }
 

@@ -703,7 +703,7 @@ mod tests {
         let mut out: Vec<&'static str> = index
             .files()
             .flat_map(|e| index.diagnostics(e.id))
-            .map(|d| d.code)
+            .map(|d| d.code.name())
             .collect();
         out.sort();
         out

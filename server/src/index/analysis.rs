@@ -2,7 +2,7 @@
 
 use super::classify::FileRole;
 use super::Checks;
-use crate::diagnostic::{Diagnostic, FileId};
+use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::model::config::Config;
 use crate::model::skill_md::SkillMd;
 use crate::model::swarmkit::{Artifact, ArtifactKind, EnvFile, StrayArtifact};
@@ -104,7 +104,7 @@ pub(crate) fn analyze(
     }
     if text.len() > MAX_FILE_BYTES {
         return ParsedFile::empty(vec![Diagnostic::new(
-            "file.too-large",
+            codes::FILE_TOO_LARGE,
             id,
             crate::syntax::TextRange::empty(0),
             format!(
@@ -116,7 +116,7 @@ pub(crate) fn analyze(
     }
     if text.contains('\0') {
         return ParsedFile::empty(vec![Diagnostic::new(
-            "file.encoding",
+            codes::FILE_ENCODING,
             id,
             crate::syntax::TextRange::empty(0),
             "this file holds NUL bytes, so it is binary, not text; it was not checked",
@@ -128,7 +128,7 @@ pub(crate) fn analyze(
     // just a character.
     if let Some(at) = invalid_utf8_at.filter(|&at| text[at as usize..].starts_with('\u{fffd}')) {
         parsed.local.push(Diagnostic::new(
-            "file.encoding",
+            codes::FILE_ENCODING,
             id,
             crate::syntax::TextRange::new(at, at + '\u{fffd}'.len_utf8() as u32),
             "this file is not valid UTF-8 here (read as the replacement character �); re-save it as UTF-8",

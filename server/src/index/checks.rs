@@ -4,7 +4,7 @@
 //! So the index knows the rules only as this table and imports nothing above it.
 
 use super::{FileEntry, FileRole, Lookup};
-use crate::diagnostic::{Diagnostic, FileId, Fix};
+use crate::diagnostic::{Code, Diagnostic, FileId, Fix};
 use crate::model::config::Config;
 use crate::model::skill_md::SkillMd;
 use crate::model::swarmkit::EnvFile;
@@ -31,7 +31,7 @@ pub struct Checks {
     pub suppress: fn(&FileEntry, Vec<Diagnostic>) -> Vec<Diagnostic>,
     /// Whether a code is one the suppressions report about themselves, which gets its level
     /// after `suppress` has run.
-    pub is_suppression_code: fn(&str) -> bool,
+    pub is_suppression_code: fn(Code) -> bool,
     /// At most so many diagnostics per file, the rest summed up in one.
     pub cap_per_file: fn(FileId, Vec<Diagnostic>) -> Vec<Diagnostic>,
     /// "Disable this rule on this line" for a diagnostic of the file, where a comment can go.

@@ -935,7 +935,7 @@ impl Index {
         let level = from_config.or_else(|| {
             self.settings
                 .severity_overrides
-                .get(diagnostic.code)
+                .get(diagnostic.code.name())
                 .copied()
         });
         match level {

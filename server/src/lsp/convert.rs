@@ -89,7 +89,7 @@ pub fn diagnostic(index: &Index, d: &Diagnostic, enc: PositionEncoding) -> lsp::
             Severity::Info => DiagnosticSeverity::INFORMATION,
             Severity::Hint => DiagnosticSeverity::HINT,
         }),
-        code: Some(NumberOrString::String(d.code.to_owned())),
+        code: Some(NumberOrString::String(d.code.name().to_owned())),
         source: Some("skillgraph".to_owned()),
         message: d.message.clone(),
         related_information: (!related.is_empty()).then_some(related),

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{codes, Code, Diagnostic, FileId, Severity};
 use crate::rules::catalogue::RuleDoc;
 use crate::syntax::TextRange;
 
@@ -66,13 +66,13 @@ impl Config {
     /// the config's folder: `Some(None)` is `off`, `None` when neither mentions the code.
     pub fn level_for(
         &self,
-        code: &str,
+        code: Code,
         relative: Option<&std::path::Path>,
     ) -> Option<Option<Severity>> {
         let find = |rules: &[(String, Option<Severity>)]| {
             rules
                 .iter()
-                .find(|(c, _)| c == code)
+                .find(|(c, _)| c == code.name())
                 .map(|(_, level)| *level)
         };
         relative
@@ -189,7 +189,7 @@ impl Config {
             Err(error) => {
                 let range = error.span().map_or(TextRange::empty(0), span_range);
                 diagnostics.push(Diagnostic::new(
-                    "config.invalid",
+                    codes::CONFIG_INVALID,
                     file,
                     range,
                     format!(
@@ -255,7 +255,7 @@ impl Config {
                         let ids: Vec<&str> =
                             crate::model::hosts::Host::ALL.iter().map(|h| h.id()).collect();
                         diagnostics.push(Diagnostic::new(
-                            "config.invalid",
+                            codes::CONFIG_INVALID,
                             file,
                             quoted_range(text, host),
                             format!(
@@ -324,7 +324,7 @@ fn readable_section<'i, T: DeserializeOwned>(
     let section: &str = section.get_ref();
     let DeValue::Table(table) = value.get_ref() else {
         diagnostics.push(Diagnostic::new(
-            "config.invalid",
+            codes::CONFIG_INVALID,
             file,
             span_range(value.span()),
             format!("`{section}` must be a table (`[{section}]`), so it is ignored"),
@@ -345,7 +345,7 @@ fn readable_section<'i, T: DeserializeOwned>(
                 readable.insert(key.clone(), entry.clone());
             }
             Err(error) => diagnostics.push(Diagnostic::new(
-                "config.invalid",
+                codes::CONFIG_INVALID,
                 file,
                 span_range(entry.span()),
                 format!(
@@ -378,7 +378,7 @@ fn readable_rules<'i>(
 ) -> Option<Spanned<DeValue<'i>>> {
     let DeValue::Table(table) = value.get_ref() else {
         diagnostics.push(Diagnostic::new(
-            "config.invalid",
+            codes::CONFIG_INVALID,
             file,
             span_range(value.span()),
             "`rules` must be a table (`[rules]`) of code = level, so it is ignored".to_owned(),
@@ -403,16 +403,16 @@ fn readable_rules<'i>(
         };
         if let Some(problem) = problem {
             diagnostics.push(Diagnostic::new(
-                "config.invalid",
+                codes::CONFIG_INVALID,
                 file,
                 span_range(entry.span()),
                 problem,
             ));
             continue;
         }
-        if crate::rules::catalogue::lookup(code).is_none() {
-            let codes = crate::rules::catalogue::all().map(|rule| rule.code);
-            let message = match crate::suggest::closest(code, codes) {
+        if codes::lookup(code).is_none() {
+            let names = codes::ALL.iter().map(|code| code.name());
+            let message = match crate::suggest::closest(code, names) {
                 Some(nearest) => format!(
                     "no rule has the code `{code}`, so this line has no effect; did you mean `{nearest}`?"
                 ),
@@ -421,7 +421,7 @@ fn readable_rules<'i>(
                 ),
             };
             diagnostics.push(Diagnostic::new(
-                "config.unknown-rule",
+                codes::CONFIG_UNKNOWN_RULE,
                 file,
                 span_range(key.span()),
                 message,
@@ -450,7 +450,7 @@ fn readable_overrides<'i>(
 ) -> Option<Spanned<DeValue<'i>>> {
     let DeValue::Array(entries) = value.get_ref() else {
         diagnostics.push(Diagnostic::new(
-            "config.invalid",
+            codes::CONFIG_INVALID,
             file,
             span_range(value.span()),
             "`overrides` must be a list of tables (`[[overrides]]`), so it is ignored".to_owned(),
@@ -461,7 +461,7 @@ fn readable_overrides<'i>(
     for entry in entries {
         let DeValue::Table(table) = entry.get_ref() else {
             diagnostics.push(Diagnostic::new(
-                "config.invalid",
+                codes::CONFIG_INVALID,
                 file,
                 span_range(entry.span()),
                 "each `[[overrides]]` entry must be a table with `paths` and `rules`, so this one is ignored".to_owned(),
@@ -476,7 +476,7 @@ fn readable_overrides<'i>(
                         DeValue::Array(patterns) => patterns,
                         _ => {
                             diagnostics.push(Diagnostic::new(
-                                "config.invalid",
+                                codes::CONFIG_INVALID,
                                 file,
                                 span_range(item.span()),
                                 "`paths` must be a list of glob patterns, e.g. `[\"legacy/**\"]`, so this override applies nowhere".to_owned(),
@@ -497,7 +497,7 @@ fn readable_overrides<'i>(
                         };
                         match problem {
                             Some(problem) => diagnostics.push(Diagnostic::new(
-                                "config.invalid",
+                                codes::CONFIG_INVALID,
                                 file,
                                 span_range(pattern.span()),
                                 problem,
@@ -541,7 +541,7 @@ fn unknown_key(
         None => format!("the known ones are {}", known.join(", ")),
     };
     Diagnostic::new(
-        "config.invalid",
+        codes::CONFIG_INVALID,
         file,
         span_range(key.span()),
         format!("{place}, so it is ignored; {hint}"),
@@ -582,8 +582,7 @@ fn field_names<T: DeserializeOwned>() -> &'static [&'static str] {
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "config.invalid",
-        severity: Severity::Error,
+        code: codes::CONFIG_INVALID,
         summary: "`skillgraph.toml` is malformed.",
         explanation: "The file is not valid TOML, has a key of the wrong type, an unknown section or key, or a \
 `[rules]` level that is not one of off, error, warning, info, hint. Only what is reported is ignored (a file \
@@ -591,8 +590,7 @@ that is not TOML at all falls back to the defaults); the rest of the file applie
 the line shown; `docs/skillgraph.toml.schema.json` describes every key.",
     },
     RuleDoc {
-        code: "config.unknown-rule",
-        severity: Severity::Warning,
+        code: codes::CONFIG_UNKNOWN_RULE,
         summary: "A `[rules]` entry names a code that no rule has.",
         explanation: "The override has no effect, usually because of a typo in the code; the message names the \
 nearest code when one is close. `docs/rules.md` lists every code.",
@@ -637,7 +635,7 @@ mod tests {
         let (config, diagnostics) = Config::parse(FileId(0), text);
         assert_eq!(config, Config::default());
         assert_eq!(diagnostics.len(), 1);
-        assert_eq!(diagnostics[0].code, "config.invalid");
+        assert_eq!(diagnostics[0].code, codes::CONFIG_INVALID);
         assert!(diagnostics[0].message.contains("not valid TOML"));
     }
 
@@ -646,7 +644,7 @@ mod tests {
         let text = "[tools]\navailable = \"Read\"\npresets = [\"claude-code\"]\n[skill-md]\nstrict = true\n";
         let (config, diagnostics) = Config::parse(FileId(0), text);
         assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
-        assert_eq!(diagnostics[0].code, "config.invalid");
+        assert_eq!(diagnostics[0].code, codes::CONFIG_INVALID);
         assert_eq!(slice(text, diagnostics[0].range), "\"Read\"");
         assert!(config.tools_available.is_empty());
         assert_eq!(config.presets, ["claude-code"]);
@@ -658,7 +656,7 @@ mod tests {
         let text = "[skill-md]\nstrict = true\nextra-field = [\"x-owner\"]\n[tools]\navailable = [\"Read\"]\n[rules]\n\"agent.duplicate-grant\" = \"off\"\n";
         let (config, diagnostics) = Config::parse(FileId(0), text);
         assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
-        assert_eq!(diagnostics[0].code, "config.invalid");
+        assert_eq!(diagnostics[0].code, codes::CONFIG_INVALID);
         assert_eq!(slice(text, diagnostics[0].range), "extra-field");
         assert!(
             diagnostics[0]
@@ -669,7 +667,10 @@ mod tests {
         );
         assert!(config.strict);
         assert_eq!(config.tools_available, ["Read"]);
-        assert_eq!(config.rules, [("agent.duplicate-grant".to_owned(), None)]);
+        assert_eq!(
+            config.rules,
+            [(codes::AGENT_DUPLICATE_GRANT.name().to_owned(), None)]
+        );
     }
 
     #[test]
@@ -706,7 +707,10 @@ mod tests {
         let (config, diagnostics) = Config::parse(FileId(0), text);
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         let level = |path: &str| {
-            config.level_for("agent.duplicate-grant", Some(std::path::Path::new(path)))
+            config.level_for(
+                codes::AGENT_DUPLICATE_GRANT,
+                Some(std::path::Path::new(path)),
+            )
         };
         assert_eq!(level("legacy/a/b.yaml"), Some(None));
         assert_eq!(level("top.yaml"), Some(None));
@@ -714,7 +718,10 @@ mod tests {
         // `*` does not cross a folder; elsewhere `[rules]` decides.
         assert_eq!(level("skills/d.yaml"), Some(Some(Severity::Error)));
         assert_eq!(
-            config.level_for("agent.bad-role", Some(std::path::Path::new("top.yaml"))),
+            config.level_for(
+                codes::AGENT_BAD_ROLE,
+                Some(std::path::Path::new("top.yaml"))
+            ),
             None
         );
     }
@@ -725,16 +732,19 @@ mod tests {
         let (config, diagnostics) = Config::parse(FileId(0), text);
         let found: Vec<(&str, &str)> = diagnostics
             .iter()
-            .map(|d| (d.code, slice(text, d.range)))
+            .map(|d| (d.code.name(), slice(text, d.range)))
             .collect();
         assert_eq!(
             found,
             [
-                ("config.invalid", "\"a/[\""),
-                ("config.invalid", "rule"),
-                ("config.unknown-rule", "\"agent.duplicat-grant\""),
-                ("config.invalid", "\"loud\""),
-                ("config.invalid", "\"c\""),
+                (codes::CONFIG_INVALID.name(), "\"a/[\""),
+                (codes::CONFIG_INVALID.name(), "rule"),
+                (
+                    codes::CONFIG_UNKNOWN_RULE.name(),
+                    "\"agent.duplicat-grant\""
+                ),
+                (codes::CONFIG_INVALID.name(), "\"loud\""),
+                (codes::CONFIG_INVALID.name(), "\"c\""),
             ]
         );
         assert_eq!(config.overrides.len(), 2);
@@ -763,9 +773,9 @@ mod tests {
         assert_eq!(
             codes,
             [
-                "config.invalid",
-                "config.unknown-rule",
-                "config.unknown-rule"
+                codes::CONFIG_INVALID,
+                codes::CONFIG_UNKNOWN_RULE,
+                codes::CONFIG_UNKNOWN_RULE
             ]
         );
         assert_eq!(slice(text, diagnostics[0].range), "\"loud\"");
@@ -783,9 +793,10 @@ mod tests {
             "{}",
             diagnostics[2].message
         );
-        assert!(config
-            .rules
-            .contains(&("yaml.duplicate-key".to_owned(), Some(Severity::Warning))));
+        assert!(config.rules.contains(&(
+            codes::YAML_DUPLICATE_KEY.name().to_owned(),
+            Some(Severity::Warning)
+        )));
         assert_eq!(config.rules.len(), 3, "{:?}", config.rules);
     }
 

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::catalogue::RuleDoc;
 use super::grants::check_duplicate_grants;
-use crate::diagnostic::{Diagnostic, FileId, Fix, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::graph::path;
 use crate::index::Lookup;
 use crate::model::swarmkit::{ArtifactKind, Topology};
@@ -16,37 +16,32 @@ use crate::semantics::grants::effective_skills;
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "agent.duplicate-id",
-        severity: Severity::Error,
+        code: codes::AGENT_DUPLICATE_ID,
         summary: "Two agents of one topology share an id.",
         explanation: "Agent ids are unique across the whole topology tree, not only among siblings: delegation, \
 `depends_on` and the audit trail all name agents by id. Rename one; the related location is the other agent.",
     },
     RuleDoc {
-        code: "agent.bad-role",
-        severity: Severity::Error,
+        code: codes::AGENT_BAD_ROLE,
         summary: "An agent's role does not fit where it sits in the tree.",
         explanation: "The agent under `agents.root` has role `root`, and every agent below it is a `leader` or a \
 `worker`. The runtime builds delegation from these roles, so a second root or a root that is not `root` is \
 refused. Change the role.",
     },
     RuleDoc {
-        code: "agent.depends-on-self",
-        severity: Severity::Error,
+        code: codes::AGENT_DEPENDS_ON_SELF,
         summary: "An agent lists itself in `depends_on`.",
         explanation: "`depends_on` says which sibling agents must finish first; an agent waiting for itself never \
 starts. Remove the entry.",
     },
     RuleDoc {
-        code: "agent.depends-on-unknown",
-        severity: Severity::Error,
+        code: codes::AGENT_DEPENDS_ON_UNKNOWN,
         summary: "`depends_on` names an agent id that is not in the topology.",
         explanation: "Entries of `depends_on` are agent ids of the same topology. Fix the id; the message \
 suggests the closest.",
     },
     RuleDoc {
-        code: "agent.depends-on-cycle",
-        severity: Severity::Error,
+        code: codes::AGENT_DEPENDS_ON_CYCLE,
         summary: "Agents wait for each other in a loop through `depends_on`.",
         explanation: "Each agent on the loop waits for the next, so none of them ever runs. The message names the \
 shortest loop through the tangle's first agent (first and last hops of a long one, with a count of the rest) and \
@@ -78,7 +73,7 @@ pub fn check(
             };
             if let Some(problem) = misplaced {
                 out.push(Diagnostic::new(
-                    "agent.bad-role",
+                    codes::AGENT_BAD_ROLE,
                     file,
                     role.range,
                     format!(
@@ -96,7 +91,7 @@ pub fn check(
                 file,
                 ArtifactKind::Archetype,
                 archetype,
-                "agent.unknown-archetype",
+                codes::AGENT_UNKNOWN_ARCHETYPE,
                 out,
             );
         }
@@ -107,7 +102,7 @@ pub fn check(
                 file,
                 ArtifactKind::Funnel,
                 funnel,
-                "agent.unknown-funnel",
+                codes::AGENT_UNKNOWN_FUNNEL,
                 out,
             );
         }
@@ -132,7 +127,7 @@ fn check_duplicate_agent_ids(file: FileId, topology: &Topology, out: &mut Vec<Di
         match first_seen.get(id.value.as_str()) {
             Some(first) => out.push(
                 Diagnostic::new(
-                    "agent.duplicate-id",
+                    codes::AGENT_DUPLICATE_ID,
                     file,
                     id.range,
                     format!("another agent of this topology already has the id `{}`; agent ids are unique across the whole tree, so rename one", id.value),
@@ -158,7 +153,7 @@ fn check_depends_on(
         match target {
             Dependency::Itself => {
                 let mut diagnostic = Diagnostic::new(
-                    "agent.depends-on-self",
+                    codes::AGENT_DEPENDS_ON_SELF,
                     file,
                     dependency.range,
                     format!(
@@ -186,7 +181,7 @@ fn check_depends_on(
                 let suggestion =
                     best.map_or_else(String::new, |best| format!("; did you mean `{best}`?"));
                 let mut diagnostic = Diagnostic::new(
-                    "agent.depends-on-unknown",
+                    codes::AGENT_DEPENDS_ON_UNKNOWN,
                     file,
                     dependency.range,
                     format!(
@@ -235,7 +230,7 @@ fn check_depends_on(
         };
         let range = edge(0).map_or(topology.agents[cycle[0]].anchor_range, |d| d.range);
         let mut d = Diagnostic::new(
-            "agent.depends-on-cycle",
+            codes::AGENT_DEPENDS_ON_CYCLE,
             file,
             range,
             format!(

@@ -1,7 +1,7 @@
 //! Archetypes on their own: the plain skill ids of `defaults.skills` and the executor.
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::{Key, Lookup};
 use crate::model::swarmkit::{Archetype, ArtifactKind, Grant};
 use crate::semantics::grants::{GrantResolver, GrantSource};
@@ -17,8 +17,7 @@ pub const BUILT_IN_EXECUTORS: &[&str] = &[
 ];
 
 pub const RULES: &[RuleDoc] = &[RuleDoc {
-    code: "archetype.executor-invalid",
-    severity: Severity::Error,
+    code: codes::ARCHETYPE_EXECUTOR_INVALID,
     summary: "An archetype's executor names no known executor or adapter.",
     explanation: "`executor.kind` must be `model`, a bundled harness (claude-code, codex, copilot, gemini-cli, \
 opencode), `harness` with a `ref` naming an adapter, or the id of an adapter in `adapters/`. Anything else cannot \
@@ -50,7 +49,7 @@ pub fn check(
         resolver.expand(
             grant,
             file,
-            "archetype.unknown-skill",
+            codes::ARCHETYPE_UNKNOWN_SKILL,
             &source,
             &mut expanded,
             out,
@@ -83,13 +82,13 @@ fn check_executor(
     if kind.value == "harness" {
         match &executor.reference {
             None => out.push(Diagnostic::new(
-                "archetype.executor-invalid",
+                codes::ARCHETYPE_EXECUTOR_INVALID,
                 file,
                 kind.range,
                 "a `harness` executor needs `ref:` naming the adapter to run (claude-code, codex, copilot, gemini-cli, opencode, or an adapter in adapters/)",
             )),
             Some(reference) if !adapter_exists(&reference.value) => out.push(Diagnostic::new(
-                "archetype.executor-invalid",
+                codes::ARCHETYPE_EXECUTOR_INVALID,
                 file,
                 reference.range,
                 format!("no adapter is called `{}`; use claude-code, codex, copilot, gemini-cli, opencode, or add adapters/{}.yaml", reference.value, reference.value),
@@ -100,7 +99,7 @@ fn check_executor(
     }
     if !BUILT_IN_EXECUTORS.contains(&kind.value.as_str()) && !adapter_exists(&kind.value) {
         out.push(Diagnostic::new(
-            "archetype.executor-invalid",
+            codes::ARCHETYPE_EXECUTOR_INVALID,
             file,
             kind.range,
             format!(

@@ -1,18 +1,17 @@
-//! The rule catalogue: every diagnostic code the engine can emit, with its default severity and
-//! its documentation. Each rule family declares its own entries next to its checks (`RULES` in
+//! The rule catalogue: the documentation of every diagnostic code the engine can emit (the codes
+//! and their default severities are the table in [`crate::diagnostic::codes`]). Each rule family declares its own entries next to its checks (`RULES` in
 //! each family's file); this module only gathers them, so `docs/rules.md`, hover text and the
 //! `[rules]` configuration all read one list.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::Code;
+use std::sync::OnceLock;
 
 /// Documentation of one diagnostic code.
 #[derive(Debug)]
 pub struct RuleDoc {
-    pub code: &'static str,
-    pub severity: Severity,
+    pub code: Code,
     /// One line: what the rule finds.
     pub summary: &'static str,
     /// One paragraph: why it matters and how to fix it (Markdown, may hold a short example).
@@ -48,8 +47,8 @@ fn families() -> [&'static [RuleDoc]; 23] {
     ]
 }
 
-fn by_code() -> &'static HashMap<&'static str, &'static RuleDoc> {
-    static TABLE: OnceLock<HashMap<&'static str, &'static RuleDoc>> = OnceLock::new();
+fn by_code() -> &'static HashMap<Code, &'static RuleDoc> {
+    static TABLE: OnceLock<HashMap<Code, &'static RuleDoc>> = OnceLock::new();
     TABLE.get_or_init(|| all().map(|rule| (rule.code, rule)).collect())
 }
 
@@ -57,13 +56,15 @@ pub fn all() -> impl Iterator<Item = &'static RuleDoc> {
     families().into_iter().flatten()
 }
 
-pub fn lookup(code: &str) -> Option<&'static RuleDoc> {
-    by_code().get(code).copied()
+/// The documentation of a code (every code has some: a test walks the table).
+pub fn lookup(code: Code) -> Option<&'static RuleDoc> {
+    by_code().get(&code).copied()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::codes;
 
     #[test]
     fn codes_are_unique_and_documented() {
@@ -80,22 +81,13 @@ mod tests {
 
     #[test]
     fn the_catalogue_documents_exactly_the_codes_of_the_table() {
-        let table: std::collections::HashSet<&str> = crate::diagnostic::codes::ALL
+        let documented: std::collections::HashSet<Code> = all().map(|rule| rule.code).collect();
+        let undocumented: Vec<&str> = codes::ALL
             .iter()
+            .filter(|code| !documented.contains(code))
             .map(|code| code.name())
             .collect();
-        for rule in all() {
-            let code = crate::diagnostic::codes::lookup(rule.code)
-                .unwrap_or_else(|| panic!("{} is documented but not in the table", rule.code));
-            assert_eq!(
-                code.default_severity(),
-                rule.severity,
-                "{} has another severity in the table",
-                rule.code
-            );
-        }
-        let documented: std::collections::HashSet<&str> = all().map(|rule| rule.code).collect();
-        let undocumented: Vec<&&str> = table.difference(&documented).collect();
         assert!(undocumented.is_empty(), "no docs for {undocumented:?}");
+        assert_eq!(documented.len(), codes::ALL.len());
     }
 }

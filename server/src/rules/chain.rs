@@ -13,7 +13,7 @@
 use std::path::Path;
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId, Severity};
 use crate::graph::path;
 use crate::index::{Content, FileEntry, Key, Lookup};
 use crate::model::skill_md::extensions::{Chain, Extensions, OptionType, Shape};
@@ -23,8 +23,7 @@ use crate::syntax::TextRange;
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "skillmd.chain-shape",
-        severity: Severity::Error,
+        code: codes::SKILLMD_CHAIN_SHAPE,
         summary: "`metadata.chain` or one of its options has the wrong type or value.",
         explanation: "`chain` is a non-empty list of skill names (or relative paths to skill folders). Its \
 options sit beside it under `metadata`: `async`, `continue_on_error`, `validate_on_load`, `cleanup_after`, \
@@ -35,8 +34,7 @@ default silently (`timeout: \"30s\"` becomes no timeout). Write the value in the
 makes it a string.",
     },
     RuleDoc {
-        code: "skillmd.chain-unknown-skill",
-        severity: Severity::Error,
+        code: codes::SKILLMD_CHAIN_UNKNOWN_SKILL,
         summary: "A chain entry names no skill the chain can reach.",
         explanation: "Entries resolve as the proposal describes: a skill of that name in the same parent folder \
 as the chain's own skill folder first, then in folders at the same level or deeper. When nothing matches, a \
@@ -45,8 +43,7 @@ default; a warning when the chain sets `validate_on_load: false`. Fix the name (
 is close), or create the skill.",
     },
     RuleDoc {
-        code: "skillmd.chain-escape",
-        severity: Severity::Error,
+        code: codes::SKILLMD_CHAIN_ESCAPE,
         summary: "A chain entry reaches above the chain's parent folder.",
         explanation: "A chain at one level may call skills at the same level or deeper, never above: this keeps \
 a chain's reach inside its own subtree. Reported for an entry that is a path going up (`../audit`), an \
@@ -54,8 +51,7 @@ absolute path, and a name that resolves only to a skill outside the chain's pare
 location shows it). Move the skill into the chain's subtree, or move the chain up.",
     },
     RuleDoc {
-        code: "skillmd.chain-cycle",
-        severity: Severity::Error,
+        code: codes::SKILLMD_CHAIN_CYCLE,
         summary: "Chains call each other in a loop.",
         explanation: "A chain that, through the chains it calls, calls itself again never finishes (or is cut \
 off at `max_depth` with a half-run state). Each tangle of chains calling each other is reported once, on the entry \
@@ -64,8 +60,7 @@ hops and a count of the rest when long) and a related location on its other edge
 the entries on the path.",
     },
     RuleDoc {
-        code: "skillmd.chain-depth",
-        severity: Severity::Error,
+        code: codes::SKILLMD_CHAIN_DEPTH,
         summary: "Chains nest deeper than the chain's `max_depth` (default 10).",
         explanation: "A chain that calls only plain skills has depth 1; each chain it calls adds its own depth. \
 The runtime stops at `max_depth`, so the skills beyond it never run. Also reported when the chain reaches a \
@@ -74,8 +69,7 @@ the middle of a long one. Flatten the chains, or raise \
 `max_depth` if the nesting is intended.",
     },
     RuleDoc {
-        code: "skillmd.chain-option-conflict",
-        severity: Severity::Warning,
+        code: codes::SKILLMD_CHAIN_OPTION_CONFLICT,
         summary: "`parallel_limit` or `race_mode` is set on a chain that does not run in parallel.",
         explanation: "Both options only mean something when the chain's skills run in parallel, which takes \
 `async: true`; chains are sequential by default, so the option is ignored and the chain does not behave as the \
@@ -90,7 +84,7 @@ pub(crate) fn check_local(file: FileId, extensions: &Extensions, out: &mut Vec<D
         return;
     };
     let shape = |range: TextRange, message: String| {
-        Diagnostic::new("skillmd.chain-shape", file, range, message)
+        Diagnostic::new(codes::SKILLMD_CHAIN_SHAPE, file, range, message)
     };
     let list = &chain.value;
     if !list.is_list() {
@@ -116,7 +110,7 @@ pub(crate) fn check_local(file: FileId, extensions: &Extensions, out: &mut Vec<D
             Some(entry) if !entry.trim().is_empty() => {
                 if let Some(why) = is_path(entry).then(|| path_escape(entry)).flatten() {
                     out.push(Diagnostic::new(
-                        "skillmd.chain-escape",
+                        codes::SKILLMD_CHAIN_ESCAPE,
                         file,
                         item.range,
                         format!("`{entry}` is {why}; a chain may only call skills in its own parent folder or below it"),
@@ -185,7 +179,7 @@ pub(crate) fn check_local(file: FileId, extensions: &Extensions, out: &mut Vec<D
             };
             if set {
                 out.push(Diagnostic::new(
-                    "skillmd.chain-option-conflict",
+                    codes::SKILLMD_CHAIN_OPTION_CONFLICT,
                     file,
                     setting.key,
                     format!("`{option}` only applies when the chain runs in parallel, and this chain is sequential (no `async: true`), so it is ignored; add `async: true` or remove `{option}`"),
@@ -222,7 +216,7 @@ pub(crate) fn check(
                 };
                 out.push(
                     Diagnostic::new(
-                        "skillmd.chain-escape",
+                        codes::SKILLMD_CHAIN_ESCAPE,
                         file,
                         entry.range,
                         format!("`{name}` resolves only to a skill outside `{}`, this chain's parent folder; a chain may only call skills at its own level or below", folder_name(&parent)),
@@ -250,7 +244,7 @@ pub(crate) fn check(
                     message.push_str(&format!("; did you mean `{best}`?"));
                 }
                 let mut diagnostic =
-                    Diagnostic::new("skillmd.chain-unknown-skill", file, entry.range, "");
+                    Diagnostic::new(codes::SKILLMD_CHAIN_UNKNOWN_SKILL, file, entry.range, "");
                 let fix = best.zip(lookup.file(file)).and_then(|(best, me)| {
                     super::fixes::replace_scalar(&me.text, file, entry.range, name, best)
                 });
@@ -296,7 +290,7 @@ fn check_graph(lookup: &Lookup<'_>, me: &FileEntry, chain: &Chain, out: &mut Vec
             return;
         };
         let mut diagnostic = Diagnostic::new(
-            "skillmd.chain-cycle",
+            codes::SKILLMD_CHAIN_CYCLE,
             me.id,
             first,
             format!(
@@ -363,7 +357,7 @@ fn check_graph(lookup: &Lookup<'_>, me: &FileEntry, chain: &Chain, out: &mut Vec
     let range = calls[first].1;
     if reaches_loop {
         out.push(Diagnostic::new(
-            "skillmd.chain-depth",
+            codes::SKILLMD_CHAIN_DEPTH,
             me.id,
             range,
             format!(
@@ -374,7 +368,7 @@ fn check_graph(lookup: &Lookup<'_>, me: &FileEntry, chain: &Chain, out: &mut Vec
         return;
     }
     let mut diagnostic = Diagnostic::new(
-        "skillmd.chain-depth",
+        codes::SKILLMD_CHAIN_DEPTH,
         me.id,
         range,
         format!(

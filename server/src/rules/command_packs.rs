@@ -4,15 +4,14 @@
 //! the machine come from the edge as data (`Lookup::executable`).
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::Lookup;
 use crate::model::machine::{constraint_has_no_number, satisfies, Executable, VersionProbe};
 use crate::model::swarmkit::Workspace;
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "command-pack.missing-binary",
-        severity: Severity::Error,
+        code: codes::COMMAND_PACK_MISSING_BINARY,
         summary: "A command pack requires a binary that is not on `PATH` here: `swarmkit run` refuses to start.",
         explanation: "`swarmkit run` looks up every `command_packs[].requires[].binary` on `PATH` when it loads \
 the workspace and refuses to start when one is missing (`check_requirements` in `commands/_config.py`, raising \
@@ -24,8 +23,7 @@ says nothing. The answer is about the machine that runs the check: install the b
 turn the code off (`[rules]`) where the workspace is only checked, not run.",
     },
     RuleDoc {
-        code: "command-pack.binary-version",
-        severity: Severity::Error,
+        code: codes::COMMAND_PACK_BINARY_VERSION,
         summary: "A command pack's binary is at a version its constraint refuses: `swarmkit run` refuses to start.",
         explanation: "A `requires[].version` constraint (`>=1.7`, `<2`, `==1.2.3`; a bare `1.7` means `>=`) is \
 compared with the first `N.N[.N]` in the output of `<binary> --version`, missing parts counting as 0; an output \
@@ -52,7 +50,7 @@ pub fn check_manifest(
                 None => {}
                 Some(Executable::Missing) => {
                     out.push(Diagnostic::new(
-                        "command-pack.missing-binary",
+                        codes::COMMAND_PACK_MISSING_BINARY,
                         file,
                         binary.range,
                         format!(
@@ -71,7 +69,7 @@ pub fn check_manifest(
             if constraint_has_no_number(&constraint.value) {
                 // No version meets it, wherever the workspace runs.
                 out.push(Diagnostic::new(
-                    "command-pack.binary-version",
+                    codes::COMMAND_PACK_BINARY_VERSION,
                     file,
                     constraint.range,
                     format!(
@@ -101,7 +99,7 @@ pub fn check_manifest(
                 _ => continue,
             };
             out.push(Diagnostic::new(
-                "command-pack.binary-version",
+                codes::COMMAND_PACK_BINARY_VERSION,
                 file,
                 constraint.range,
                 message,
@@ -112,6 +110,7 @@ pub fn check_manifest(
 
 #[cfg(test)]
 mod tests {
+    use crate::diagnostic::codes;
     use crate::index::{Change, Index, Settings};
     use crate::model::machine::{Executable, VersionProbe};
     use std::collections::BTreeMap;
@@ -143,10 +142,10 @@ mod tests {
         index
             .diagnostics(id)
             .into_iter()
-            .filter(|d| d.code.starts_with("command-pack."))
+            .filter(|d| d.code.name().starts_with("command-pack."))
             .map(|d| {
                 (
-                    d.code.to_owned(),
+                    d.code.name().to_owned(),
                     text[d.range.start as usize..d.range.end as usize].to_owned(),
                 )
             })
@@ -164,12 +163,15 @@ mod tests {
             found,
             vec![
                 (
-                    "command-pack.binary-version".to_owned(),
+                    codes::COMMAND_PACK_BINARY_VERSION.name().to_owned(),
                     "\">=2.40\"".to_owned()
                 ),
-                ("command-pack.missing-binary".to_owned(), "jq".to_owned()),
                 (
-                    "command-pack.binary-version".to_owned(),
+                    codes::COMMAND_PACK_MISSING_BINARY.name().to_owned(),
+                    "jq".to_owned()
+                ),
+                (
+                    codes::COMMAND_PACK_BINARY_VERSION.name().to_owned(),
                     "latest".to_owned()
                 ),
             ]
@@ -182,11 +184,11 @@ mod tests {
             unreadable,
             vec![
                 (
-                    "command-pack.binary-version".to_owned(),
+                    codes::COMMAND_PACK_BINARY_VERSION.name().to_owned(),
                     "\">=2.40\"".to_owned()
                 ),
                 (
-                    "command-pack.missing-binary".to_owned(),
+                    codes::COMMAND_PACK_MISSING_BINARY.name().to_owned(),
                     "kubectl".to_owned()
                 ),
             ]
@@ -199,7 +201,7 @@ mod tests {
         assert_eq!(
             reported(&[]),
             vec![(
-                "command-pack.binary-version".to_owned(),
+                codes::COMMAND_PACK_BINARY_VERSION.name().to_owned(),
                 "latest".to_owned()
             )]
         );

@@ -3,7 +3,7 @@
 //! topologies. Each binding names a skill of the registry, which must be a decision skill.
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Fix, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::index::Lookup;
 use crate::model::swarmkit::{DecisionBinding, MEMORY_HOOKS};
 use crate::semantics::registry;
@@ -14,8 +14,7 @@ pub const DECISION_CATEGORY: &str = "decision";
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "governance.unknown-decision-skill",
-        severity: Severity::Error,
+        code: codes::GOVERNANCE_UNKNOWN_DECISION_SKILL,
         summary: "A `governance.decision_skills` binding names no skill of the workspace.",
         explanation: "A binding's `id` must be a skill of the workspace's registry (the schema says so; \
 `memory-reader` and `memory-writer` are the memory hooks and need no skill). Neither `swarmkit validate` nor \
@@ -29,8 +28,7 @@ Either way the gate you wrote does not run. Fix the id (the message suggests the
 the skill to `skills/`.",
     },
     RuleDoc {
-        code: "governance.not-a-decision-skill",
-        severity: Severity::Error,
+        code: codes::GOVERNANCE_NOT_A_DECISION_SKILL,
         summary: "A `governance.decision_skills` binding names a skill whose category is not `decision`.",
         explanation: "The runtime hands only the skills with `category: decision` to the decision-skill \
 judge (`_workspace_runtime.py`, `WorkspaceRuntime.from_workspace_path`, swarmkit-runtime 1.265.0), so a binding \
@@ -63,7 +61,7 @@ pub fn check(
                     .map_or("no category".to_owned(), |c| format!("category `{c}`"));
                 let decision = registry::granted_by_category(lookup, workspace, DECISION_CATEGORY);
                 let mut diagnostic = Diagnostic::new(
-                    "governance.not-a-decision-skill",
+                    codes::GOVERNANCE_NOT_A_DECISION_SKILL,
                     file,
                     id.range,
                     format!(
@@ -126,14 +124,19 @@ fn unknown(
             id.value, id.value
         ),
     };
-    let mut diagnostic =
-        Diagnostic::new("governance.unknown-decision-skill", file, id.range, message);
+    let mut diagnostic = Diagnostic::new(
+        codes::GOVERNANCE_UNKNOWN_DECISION_SKILL,
+        file,
+        id.range,
+        message,
+    );
     diagnostic.fixes.extend(fix.map(Fix::preferred));
     diagnostic
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::diagnostic::codes;
     use crate::diagnostic::Diagnostic;
     use crate::index::{Change, Index};
     use std::path::PathBuf;
@@ -185,7 +188,7 @@ mod tests {
         let (index, diagnostics) = checked(changes);
         diagnostics
             .iter()
-            .filter(|d| d.code.starts_with("governance."))
+            .filter(|d| d.code.name().starts_with("governance."))
             .map(|d| {
                 let entry = index.file(d.file).expect("file");
                 (
@@ -237,7 +240,7 @@ mod tests {
         let (_, diagnostics) = checked(changes);
         let messages: Vec<&str> = diagnostics
             .iter()
-            .filter(|d| d.code == "governance.unknown-decision-skill")
+            .filter(|d| d.code == codes::GOVERNANCE_UNKNOWN_DECISION_SKILL)
             .map(|d| d.message.as_str())
             .collect();
         assert_eq!(messages.len(), 1, "{messages:?}");

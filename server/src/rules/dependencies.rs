@@ -7,15 +7,14 @@ use std::path::Path;
 
 use super::catalogue::RuleDoc;
 use super::tools::Inventory;
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::Lookup;
 use crate::model::skill_md::extensions::{Dependencies, Extensions, Value, DEPENDENCY_TYPES};
 use crate::syntax::TextRange;
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "skillmd.dependencies-shape",
-        severity: Severity::Error,
+        code: codes::SKILLMD_DEPENDENCIES_SHAPE,
         summary: "`dependencies:` does not have the proposed shape.",
         explanation: "`dependencies` maps a type (`tools`, `resources` or `prompts`) to either a list of names \
 (every one needed; shorthand for `all`) or a mapping with `all` (every one needed) and/or `any` (at least one \
@@ -25,8 +24,7 @@ which would then surface a skill that cannot run. Example:\n\n```yaml\ndependenc
 [get_order, get_check_details]\n    any: [dispute_chargeback, dispute_chargeback_v2]\n```",
     },
     RuleDoc {
-        code: "skillmd.dependencies-unsatisfied",
-        severity: Severity::Warning,
+        code: codes::SKILLMD_DEPENDENCIES_UNSATISFIED,
         summary: "A tool the skill declares in `dependencies.tools` is not in the configured tool inventory.",
         explanation: "Reported per missing `all` entry, and once per `any` group none of whose members is \
 available. A host evaluating the declaration would hide the skill, or the agent would start it and stop at the \
@@ -58,7 +56,7 @@ fn read<'a>(
     let mut report = |range: TextRange, message: String| {
         if let Some(out) = out.as_deref_mut() {
             out.push(Diagnostic::new(
-                "skillmd.dependencies-shape",
+                codes::SKILLMD_DEPENDENCIES_SHAPE,
                 file,
                 range,
                 message,
@@ -213,7 +211,7 @@ pub(crate) fn check(
         let name = entry.as_str().unwrap_or_default();
         if inventory.find(lookup, name).is_none() {
             out.push(related(Diagnostic::new(
-                "skillmd.dependencies-unsatisfied",
+                codes::SKILLMD_DEPENDENCIES_UNSATISFIED,
                 file,
                 entry.range,
                 format!("the skill needs the tool `{name}`, which is not in the tool inventory; a host would not offer this skill here. Add `{name}` to the inventory if the environment has it, or fix the name"),
@@ -232,7 +230,7 @@ pub(crate) fn check(
                 .map(|m| format!("`{}`", m.as_str().unwrap_or_default()))
                 .collect();
             out.push(related(Diagnostic::new(
-                "skillmd.dependencies-unsatisfied",
+                codes::SKILLMD_DEPENDENCIES_UNSATISFIED,
                 file,
                 key.range,
                 format!(

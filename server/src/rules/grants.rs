@@ -3,14 +3,13 @@
 //! resolved, in `semantics::grants`), and the same skill granted twice (here).
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Fix, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::model::swarmkit::Agent;
 use crate::semantics::grants::{EffectiveSkills, GrantSource};
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "agent.unknown-skill",
-        severity: Severity::Error,
+        code: codes::AGENT_UNKNOWN_SKILL,
         summary: "An agent grants a skill id that no file in `skills/` defines.",
         explanation: "Grants resolve by `metadata.id` among the workspace's skills. An unknown id fails \
 `swarmkit validate` and the agent cannot start. When the unknown id comes from the agent's archetype, the \
@@ -18,46 +17,40 @@ diagnostic sits on the `archetype:` line of every agent that inherits it. Fix th
 suggests the closest id), or add `skills/<id>.yaml`.",
     },
     RuleDoc {
-        code: "archetype.unknown-skill",
-        severity: Severity::Error,
+        code: codes::ARCHETYPE_UNKNOWN_SKILL,
         summary: "An archetype's `defaults.skills` names a skill id that no file defines.",
         explanation: "Every agent built from the archetype inherits the broken grant, so SwarmKit reports it on \
 the archetype and again on each agent that inherits it. Fix the id or define the skill.",
     },
     RuleDoc {
-        code: "agent.bad-skill-entry",
-        severity: Severity::Error,
+        code: codes::AGENT_BAD_SKILL_ENTRY,
         summary: "A grant is neither a skill id, a `server:`/`pack:` grant nor an abstract grant.",
         explanation: "Entries of `skills`, `skills_additional` and `defaults.skills` are skill ids (`search-code`), \
 bulk grants (`server:github`, `pack:git-read`) or, in archetypes, `{abstract: {category, capability}}`. \
 Anything else (a number, a nested list, a map of another shape) grants nothing. Write one of those forms.",
     },
     RuleDoc {
-        code: "agent.unknown-bulk-grant",
-        severity: Severity::Error,
+        code: codes::AGENT_UNKNOWN_BULK_GRANT,
         summary: "A `server:` or `pack:` grant names no MCP server or command pack of the workspace.",
         explanation: "`server:<id>` grants every `mcp_tool` skill on that MCP server and `pack:<id>` every command \
 skill of that pack; the id must be an entry of `mcp_servers` or `command_packs` in `workspace.yaml`. Fix the id \
 or declare the server.",
     },
     RuleDoc {
-        code: "agent.abstract-no-match",
-        severity: Severity::Error,
+        code: codes::AGENT_ABSTRACT_NO_MATCH,
         summary: "An abstract grant matches no skill.",
         explanation: "`{abstract: {category, capability}}` resolves to the skill of that category whose id \
 contains the capability text. None does, so the agent gets no skill from it. Add a matching skill, or change \
 the capability text.",
     },
     RuleDoc {
-        code: "agent.abstract-ambiguous",
-        severity: Severity::Error,
+        code: codes::AGENT_ABSTRACT_AMBIGUOUS,
         summary: "An abstract grant matches more than one skill.",
         explanation: "The resolver needs exactly one match and will not guess. Make the capability text more \
 specific, or grant the skill by id.",
     },
     RuleDoc {
-        code: "agent.duplicate-grant",
-        severity: Severity::Warning,
+        code: codes::AGENT_DUPLICATE_GRANT,
         summary: "The same skill is granted twice to one agent.",
         explanation: "The second grant adds nothing, and usually means two lists (`skills` and \
 `skills_additional`, or a `server:` grant and an explicit id) disagree about who owns the skill. Remove one of \
@@ -97,7 +90,7 @@ pub fn check_duplicate_grants(
         })
         .flatten();
         let mut diagnostic = Diagnostic::new(
-                "agent.duplicate-grant",
+                codes::AGENT_DUPLICATE_GRANT,
                 file,
                 skill.grant_range,
                 format!(

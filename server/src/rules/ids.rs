@@ -1,7 +1,7 @@
 //! Ids across files: duplicates, and references to archetypes, funnels and topologies.
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Fix, Severity};
+use crate::diagnostic::{codes, Code, Diagnostic, FileId, Fix};
 use crate::index::{Key, Lookup};
 use crate::model::swarmkit::{Artifact, ArtifactKind};
 use crate::model::SpannedStr;
@@ -9,10 +9,9 @@ use crate::model::SpannedStr;
 /// `$source` names where swarmkit-runtime 1.265.0 reports the clash (file under
 /// `swarmkit_runtime/`, and function), for the note on how its report differs from ours.
 macro_rules! duplicate_rule {
-    ($code:literal, $what:literal, $source:literal) => {
+    ($code:expr, $what:literal, $source:literal) => {
         RuleDoc {
             code: $code,
-            severity: Severity::Error,
             summary: concat!("Two ", $what, " files in one workspace have the same id."),
             explanation: concat!(
                 "Ids must be unique per workspace: references go by id, so with two definitions SwarmKit ",
@@ -32,33 +31,32 @@ macro_rules! duplicate_rule {
 
 pub const RULES: &[RuleDoc] = &[
     duplicate_rule!(
-        "skill.duplicate-id",
+        codes::SKILL_DUPLICATE_ID,
         "skill",
         "`skills/__init__.py`, `build_skill_registry`"
     ),
     duplicate_rule!(
-        "archetype.duplicate-id",
+        codes::ARCHETYPE_DUPLICATE_ID,
         "archetype",
         "`archetypes/__init__.py`, `build_archetype_registry`"
     ),
     duplicate_rule!(
-        "topology.duplicate-id",
+        codes::TOPOLOGY_DUPLICATE_ID,
         "topology",
         "`resolver/_topology.py`, `build_topology_registry`, where two files of one name clash only when their `metadata.version` is equal too"
     ),
     duplicate_rule!(
-        "trigger.duplicate-id",
+        codes::TRIGGER_DUPLICATE_ID,
         "trigger",
         "`resolver/_triggers.py`, `build_trigger_registry`"
     ),
     duplicate_rule!(
-        "funnel.duplicate-id",
+        codes::FUNNEL_DUPLICATE_ID,
         "funnel",
         "`resolver/_funnels.py`, `build_funnel_registry`"
     ),
     RuleDoc {
-        code: "role.duplicate-id",
-        severity: Severity::Error,
+        code: codes::ROLE_DUPLICATE_ID,
         summary: "A role id is declared twice across the workspace's role registries.",
         explanation: "Roles are looked up by id, so a second declaration (in another file of `roles/`, or \
 further down the same file) makes it unclear which one applies, and SwarmKit refuses it. The repeat is reported, \
@@ -67,41 +65,38 @@ declaration (swarmkit-runtime 1.265.0, `resolver/_roles.py`, `build_role_registr
 is kept, each later one is refused on its file).",
     },
     duplicate_rule!(
-        "contract.duplicate-id",
+        codes::CONTRACT_DUPLICATE_ID,
         "contract",
         "`resolver/_contracts.py`, `build_contract_registry`"
     ),
     RuleDoc {
-        code: "agent.unknown-archetype",
-        severity: Severity::Error,
+        code: codes::AGENT_UNKNOWN_ARCHETYPE,
         summary: "An agent's `archetype:` names no archetype of the workspace.",
         explanation: "The agent would inherit its model, prompt and default skills from the archetype, so \
 SwarmKit refuses it. Fix the id (the message suggests the closest) or add `archetypes/<id>.yaml`.",
     },
     RuleDoc {
-        code: "agent.unknown-funnel",
-        severity: Severity::Error,
+        code: codes::AGENT_UNKNOWN_FUNNEL,
         summary: "An agent's `funnel:` names no funnel of the workspace.",
         explanation: "The funnel is the quality gate the agent's output must pass; an unknown id fails \
 validation. Fix the id or add `funnels/<id>.yaml`.",
     },
     RuleDoc {
-        code: "trigger.unknown-target",
-        severity: Severity::Error,
+        code: codes::TRIGGER_UNKNOWN_TARGET,
         summary: "A trigger targets a topology that does not exist.",
         explanation: "Each string entry of `targets` is a topology id (`metadata.name` of a file in \
 `topologies/`). A trigger firing an unknown topology fails validation. Fix the name or add the topology.",
     },
 ];
 
-fn duplicate_code(kind: ArtifactKind) -> Option<&'static str> {
+fn duplicate_code(kind: ArtifactKind) -> Option<Code> {
     Some(match kind {
-        ArtifactKind::Skill => "skill.duplicate-id",
-        ArtifactKind::Archetype => "archetype.duplicate-id",
-        ArtifactKind::Topology => "topology.duplicate-id",
-        ArtifactKind::Trigger => "trigger.duplicate-id",
-        ArtifactKind::Funnel => "funnel.duplicate-id",
-        ArtifactKind::Contract => "contract.duplicate-id",
+        ArtifactKind::Skill => codes::SKILL_DUPLICATE_ID,
+        ArtifactKind::Archetype => codes::ARCHETYPE_DUPLICATE_ID,
+        ArtifactKind::Topology => codes::TOPOLOGY_DUPLICATE_ID,
+        ArtifactKind::Trigger => codes::TRIGGER_DUPLICATE_ID,
+        ArtifactKind::Funnel => codes::FUNNEL_DUPLICATE_ID,
+        ArtifactKind::Contract => codes::CONTRACT_DUPLICATE_ID,
         _ => return None,
     })
 }
@@ -165,7 +160,7 @@ pub fn check_reference(
     file: FileId,
     kind: ArtifactKind,
     reference: &SpannedStr,
-    code: &'static str,
+    code: Code,
     out: &mut Vec<Diagnostic>,
 ) -> bool {
     let found = !lookup
@@ -238,7 +233,7 @@ pub fn check_roles(
         if let Some(first) = roles[..i].iter().find(|r| r.value == role.value) {
             out.push(
                 Diagnostic::new(
-                    "role.duplicate-id",
+                    codes::ROLE_DUPLICATE_ID,
                     file,
                     role.range,
                     format!(
@@ -270,7 +265,7 @@ pub fn check_roles(
                 _ => None,
             };
             let mut d = Diagnostic::new(
-                "role.duplicate-id",
+                codes::ROLE_DUPLICATE_ID,
                 file,
                 role.range,
                 format!("the role `{}` is already declared in another role registry; remove this one or rename it", role.value),

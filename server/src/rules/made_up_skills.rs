@@ -3,38 +3,34 @@
 //! when memory is off.
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::Lookup;
 use crate::model::swarmkit::{Topology, Workspace};
 use crate::semantics::registry::{self, Origin};
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "command-pack.id-collision",
-        severity: Severity::Error,
+        code: codes::COMMAND_PACK_ID_COLLISION,
         summary: "A command pack's command would become a skill whose id is already taken.",
         explanation: "Each command of a command pack is exposed to agents as the skill `<pack>-<command>`. When a \
 file in `skills/` (or a bundled skill) already has that id, an agent granting it could mean either, so SwarmKit \
 refuses the workspace. Rename the skill, the pack or the command.",
     },
     RuleDoc {
-        code: "workspace-pack.id-collision",
-        severity: Severity::Error,
+        code: codes::WORKSPACE_PACK_ID_COLLISION,
         summary: "A topology's skill id `topology-<name>` is already taken by another skill.",
         explanation: "Every topology can be called by agents as the skill `topology-<name>` (granted one by one or \
 all together with `pack:workspace`). A skill already named that way makes the grant ambiguous. Rename the \
 topology or the skill.",
     },
     RuleDoc {
-        code: "memory.disabled-but-bound",
-        severity: Severity::Error,
+        code: codes::MEMORY_DISABLED_BUT_BOUND,
         summary: "`memory.enabled: false`, yet `governance.decision_skills` binds memory-reader or memory-writer.",
         explanation: "With memory off the runtime bundles no memory skills, so a binding to them cannot run. Drop \
 `memory.enabled: false`, or remove the memory-reader / memory-writer bindings.",
     },
     RuleDoc {
-        code: "command-pack.reserved-id",
-        severity: Severity::Error,
+        code: codes::COMMAND_PACK_RESERVED_ID,
         summary: "A command pack has the id `workspace`, which is reserved: SwarmKit cannot load the workspace.",
         explanation: "`pack:workspace` is the bulk grant of every topology of the workspace, so no command pack may \
 be called `workspace`. SwarmKit refuses it while resolving the workspace (`parse_command_packs` in \
@@ -52,7 +48,7 @@ pub fn check_manifest(
     if !manifest.memory_enabled {
         for binding in &manifest.memory_bindings {
             out.push(Diagnostic::new(
-                "memory.disabled-but-bound",
+                codes::MEMORY_DISABLED_BUT_BOUND,
                 file,
                 binding.range,
                 format!(
@@ -65,7 +61,7 @@ pub fn check_manifest(
     for pack in &manifest.command_packs {
         if pack.id.value == registry::WORKSPACE_PACK {
             out.push(Diagnostic::new(
-                "command-pack.reserved-id",
+                codes::COMMAND_PACK_RESERVED_ID,
                 file,
                 pack.id.range,
                 "SwarmKit cannot load this workspace: the command pack id `workspace` is reserved for `pack:workspace`, the grant of every topology; rename the pack",
@@ -79,7 +75,7 @@ pub fn check_manifest(
                 .find(|s| matches!(s.origin, Origin::File | Origin::Memory));
             if let Some(taken_by) = taken_by {
                 let mut d = Diagnostic::new(
-                    "command-pack.id-collision",
+                    codes::COMMAND_PACK_ID_COLLISION,
                     file,
                     command.id.range,
                     format!(
@@ -115,7 +111,7 @@ pub fn check_topology(
     if let Some(taken_by) = taken_by {
         out.push(
             Diagnostic::new(
-                "workspace-pack.id-collision",
+                codes::WORKSPACE_PACK_ID_COLLISION,
                 file,
                 name.range,
                 format!("this topology is callable as the skill `{id}`, but another skill already has that id; rename the topology or the skill"),

@@ -2,13 +2,12 @@
 //! workspace before it reads anything else, so nothing in it is checked either.
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::{Key, Lookup};
 use crate::model::swarmkit::StrayArtifact;
 
 pub const RULES: &[RuleDoc] = &[RuleDoc {
-    code: "workspace.missing-workspace-yaml",
-    severity: Severity::Error,
+    code: codes::WORKSPACE_MISSING_WORKSPACE_YAML,
     summary: "SwarmKit artifacts sit in a folder that has no `workspace.yaml`.",
     explanation: "A SwarmKit workspace declares itself with a `workspace.yaml` (or `workspace.yml`) at its root; \
 without one, `swarmkit validate` and `swarmkit run` stop at once with this code, naming the folder \
@@ -47,7 +46,7 @@ pub fn check(lookup: &Lookup<'_>, file: FileId, stray: &StrayArtifact, out: &mut
         "; create `{folder}/workspace.yaml` declaring `apiVersion: swarmkit/v1` and `kind: Workspace`"
     ));
     out.push(Diagnostic::new(
-        "workspace.missing-workspace-yaml",
+        codes::WORKSPACE_MISSING_WORKSPACE_YAML,
         file,
         stray.kind_range,
         message,
@@ -56,6 +55,7 @@ pub fn check(lookup: &Lookup<'_>, file: FileId, stray: &StrayArtifact, out: &mut
 
 #[cfg(test)]
 mod tests {
+    use crate::diagnostic::codes;
     use crate::index::{Change, Index};
     use std::path::PathBuf;
 
@@ -78,7 +78,7 @@ mod tests {
                 index
                     .diagnostics(id)
                     .into_iter()
-                    .map(move |d| (path.display().to_string(), d.code.to_owned()))
+                    .map(move |d| (path.display().to_string(), d.code.name().to_owned()))
             })
             .collect()
     }
@@ -101,11 +101,11 @@ mod tests {
             vec![
                 (
                     "/elsewhere/skills/a.yaml".to_owned(),
-                    "workspace.missing-workspace-yaml".to_owned()
+                    codes::WORKSPACE_MISSING_WORKSPACE_YAML.name().to_owned()
                 ),
                 (
                     "/r/skills/say-hello.yaml".to_owned(),
-                    "workspace.missing-workspace-yaml".to_owned()
+                    codes::WORKSPACE_MISSING_WORKSPACE_YAML.name().to_owned()
                 ),
             ]
         );
@@ -129,7 +129,7 @@ mod tests {
         }]);
         assert!(reported(&index).contains(&(
             "/r/topologies/hello.yaml".to_owned(),
-            "workspace.missing-workspace-yaml".to_owned()
+            codes::WORKSPACE_MISSING_WORKSPACE_YAML.name().to_owned()
         )));
         // With a manifest the folder is a workspace: its files are checked, this is gone.
         index.apply(vec![set(
@@ -140,12 +140,12 @@ mod tests {
         assert!(
             !found
                 .iter()
-                .any(|(p, c)| p.starts_with("/r/") && c == "workspace.missing-workspace-yaml"),
+                .any(|(p, c)| p.starts_with("/r/") && *c == codes::WORKSPACE_MISSING_WORKSPACE_YAML),
             "{found:?}"
         );
         assert!(found.contains(&(
             "/r/topologies/hello.yaml".to_owned(),
-            "agent.unknown-skill".to_owned()
+            codes::AGENT_UNKNOWN_SKILL.name().to_owned()
         )));
     }
 
@@ -168,7 +168,7 @@ mod tests {
         assert!(
             !found
                 .iter()
-                .any(|(_, c)| c == "workspace.missing-workspace-yaml"),
+                .any(|(_, c)| *c == codes::WORKSPACE_MISSING_WORKSPACE_YAML),
             "{found:?}"
         );
     }

@@ -30,7 +30,7 @@ pub mod tools;
 pub use crate::diagnostic::fixes;
 pub use crate::suggest;
 
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::{Checks, Content, FileRole, Lookup};
 use crate::model::swarmkit::{Artifact, ArtifactKind};
 use catalogue::RuleDoc;
@@ -52,7 +52,7 @@ pub static CHECKS: Checks = Checks {
             diagnostics,
         )
     },
-    is_suppression_code: |code| code.starts_with("suppression."),
+    is_suppression_code: |code| code.name().starts_with("suppression."),
     cap_per_file: output::cap_per_file,
     disable_fix: |entry, diagnostic| {
         suppress::disable_fix(
@@ -135,7 +135,7 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
                         file,
                         ArtifactKind::Topology,
                         target,
-                        "trigger.unknown-target",
+                        codes::TRIGGER_UNKNOWN_TARGET,
                         &mut out,
                     );
                 }
@@ -152,24 +152,21 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
 /// Codes about the file itself rather than its content.
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "file.too-large",
-        severity: Severity::Error,
+        code: codes::FILE_TOO_LARGE,
         summary: "The file is larger than the size cap and was not checked.",
         explanation: "Files over the cap (4 MiB) are skipped so that one generated or binary file cannot stall \
 the checker or the editor. Nothing in the file is checked, and ids it defines are not known to other files. \
 Split the file, or move it out of the workspace if it is not a SwarmKit artifact or skill.",
     },
     RuleDoc {
-        code: "file.encoding",
-        severity: Severity::Error,
+        code: codes::FILE_ENCODING,
         summary: "The file is not valid UTF-8 text, or is binary.",
         explanation: "YAML and SKILL.md files must be UTF-8. Bytes that are not valid UTF-8 are read as the \
 replacement character (so the rest of the file is still checked), and a file holding NUL bytes is treated \
 as binary and not parsed. Re-save the file as UTF-8.",
     },
     RuleDoc {
-        code: "file.too-many-diagnostics",
-        severity: Severity::Warning,
+        code: codes::FILE_TOO_MANY_DIAGNOSTICS,
         summary: "The file has more than 1,000 diagnostics; the rest are left out.",
         explanation: "A file reports at most 1,000 diagnostics, so that one generated or broken file cannot \
 flood the editor or a CI log. When there are more, this diagnostic (at the top of the file) says how many \
@@ -178,8 +175,7 @@ encoding, aliases) first, then root causes (cycles, duplicate and unknown ids), 
 errors before warnings, in order of position. Fix the ones shown and check again.",
     },
     RuleDoc {
-        code: "workspace.yaml-parse",
-        severity: Severity::Error,
+        code: codes::WORKSPACE_YAML_PARSE,
         summary: "The YAML does not parse.",
         explanation: "The range points at the place the parser stopped. Everything read before that point is \
 still checked and its ids are still known, so one typo does not flood the workspace with unknown-id errors. \
@@ -191,8 +187,7 @@ goes on and reports the problems of every phase at once, on purpose: fixing the 
 them one round later. Compared with `swarmkit validate`, these later problems are the difference.",
     },
     RuleDoc {
-        code: "yaml.duplicate-key",
-        severity: Severity::Error,
+        code: codes::YAML_DUPLICATE_KEY,
         summary: "A key appears twice in one mapping.",
         explanation: "Most YAML loaders silently keep one of the two values, so half of what is written has no \
 effect. SwarmKit reads files with PyYAML's `safe_load`, which keeps the last value (its mapping constructor \
@@ -204,8 +199,7 @@ This is a code of our own, an error on purpose: a duplicate key is almost always
 the value that counts is the one further down, which is easy to miss.",
     },
     RuleDoc {
-        code: "yaml.alias-expansion",
-        severity: Severity::Error,
+        code: codes::YAML_ALIAS_EXPANSION,
         summary: "The document's aliases stand for too much once expanded (an alias bomb).",
         explanation: "Every use of an alias (`*name`) stands for everything its anchor (`&name`) names, so a few \
 hundred bytes of anchors and aliases can stand for billions of nodes. A document may expand by at most 100,000 \
@@ -214,8 +208,7 @@ is read as null and the file is checked as if it held null there. SwarmKit's loa
 Write the shared content out, or share less through aliases.",
     },
     RuleDoc {
-        code: "yaml.alias-depth",
-        severity: Severity::Error,
+        code: codes::YAML_ALIAS_DEPTH,
         summary: "An alias nests deeper than 256 levels once expanded.",
         explanation: "Anchors can hold aliases of earlier anchors, so a short file can nest thousands of levels \
 deep once its aliases are expanded (`&a2 [*a1]`, `&a3 [*a2]`, ...). Nesting is capped at 256 levels, as \

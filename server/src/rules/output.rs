@@ -3,7 +3,7 @@
 //! cuts, root causes are kept before what they cause: [`PRIORITY`] ranks the codes. The code is
 //! documented with the other `file.*` codes in `rules/mod.rs`.
 
-use crate::diagnostic::{Diagnostic, FileId};
+use crate::diagnostic::{codes, Code, Diagnostic, FileId};
 use crate::syntax::TextRange;
 
 /// Most diagnostics one file reports (the summary of what was left out comes on top).
@@ -12,56 +12,56 @@ pub const MAX_DIAGNOSTICS_PER_FILE: usize = 1_000;
 /// How early a code is kept when the cap cuts: lower first. Codes not listed rank [`LATER`]:
 /// they are either consequences of the ones here (a rule a cycle blocks, a field a broken
 /// parse leaves missing) or stand alone.
-pub const PRIORITY: &[(&str, u8)] = &[
+pub const PRIORITY: &[(Code, u8)] = &[
     // The file itself: nothing else in it can be trusted until these are fixed.
-    ("file.too-large", 0),
-    ("file.encoding", 0),
-    ("workspace.yaml-parse", 0),
-    ("yaml.alias-expansion", 0),
-    ("yaml.alias-depth", 0),
-    ("yaml.duplicate-key", 0),
-    ("workspace.kind-mismatch", 0),
-    ("workspace.deep-nesting", 0),
-    ("workspace.malformed", 0),
-    ("skillmd.no-frontmatter", 0),
-    ("skillmd.unclosed-frontmatter", 0),
-    ("skillmd.yaml-parse", 0),
-    ("skillmd.not-a-mapping", 0),
-    ("config.invalid", 0),
+    (codes::FILE_TOO_LARGE, 0),
+    (codes::FILE_ENCODING, 0),
+    (codes::WORKSPACE_YAML_PARSE, 0),
+    (codes::YAML_ALIAS_EXPANSION, 0),
+    (codes::YAML_ALIAS_DEPTH, 0),
+    (codes::YAML_DUPLICATE_KEY, 0),
+    (codes::WORKSPACE_KIND_MISMATCH, 0),
+    (codes::WORKSPACE_DEEP_NESTING, 0),
+    (codes::WORKSPACE_MALFORMED, 0),
+    (codes::SKILLMD_NO_FRONTMATTER, 0),
+    (codes::SKILLMD_UNCLOSED_FRONTMATTER, 0),
+    (codes::SKILLMD_YAML_PARSE, 0),
+    (codes::SKILLMD_NOT_A_MAPPING, 0),
+    (codes::CONFIG_INVALID, 0),
     // Root causes: each explains diagnostics elsewhere (blocked or unsatisfiable rules, chains
     // that never end, references resolving to the wrong definition).
-    ("agent.depends-on-cycle", 1),
-    ("agent.requires-cycle", 1),
-    ("skill.composed-cycle", 1),
-    ("skillmd.chain-cycle", 1),
-    ("skill.duplicate-id", 1),
-    ("archetype.duplicate-id", 1),
-    ("topology.duplicate-id", 1),
-    ("trigger.duplicate-id", 1),
-    ("funnel.duplicate-id", 1),
-    ("role.duplicate-id", 1),
-    ("contract.duplicate-id", 1),
-    ("agent.duplicate-id", 1),
-    ("skillmd.duplicate-name", 1),
-    ("command-pack.id-collision", 1),
-    ("workspace-pack.id-collision", 1),
-    ("agent.unknown-archetype", 1),
-    ("agent.unknown-funnel", 1),
-    ("trigger.unknown-target", 1),
-    ("agent.depends-on-unknown", 1),
-    ("agent.unknown-skill", 1),
-    ("archetype.unknown-skill", 1),
-    ("agent.unknown-bulk-grant", 1),
-    ("agent.requires-unknown-skill", 1),
-    ("skill.composed-unknown", 1),
-    ("skill.unknown-mcp-server", 1),
-    ("skillmd.chain-unknown-skill", 1),
+    (codes::AGENT_DEPENDS_ON_CYCLE, 1),
+    (codes::AGENT_REQUIRES_CYCLE, 1),
+    (codes::SKILL_COMPOSED_CYCLE, 1),
+    (codes::SKILLMD_CHAIN_CYCLE, 1),
+    (codes::SKILL_DUPLICATE_ID, 1),
+    (codes::ARCHETYPE_DUPLICATE_ID, 1),
+    (codes::TOPOLOGY_DUPLICATE_ID, 1),
+    (codes::TRIGGER_DUPLICATE_ID, 1),
+    (codes::FUNNEL_DUPLICATE_ID, 1),
+    (codes::ROLE_DUPLICATE_ID, 1),
+    (codes::CONTRACT_DUPLICATE_ID, 1),
+    (codes::AGENT_DUPLICATE_ID, 1),
+    (codes::SKILLMD_DUPLICATE_NAME, 1),
+    (codes::COMMAND_PACK_ID_COLLISION, 1),
+    (codes::WORKSPACE_PACK_ID_COLLISION, 1),
+    (codes::AGENT_UNKNOWN_ARCHETYPE, 1),
+    (codes::AGENT_UNKNOWN_FUNNEL, 1),
+    (codes::TRIGGER_UNKNOWN_TARGET, 1),
+    (codes::AGENT_DEPENDS_ON_UNKNOWN, 1),
+    (codes::AGENT_UNKNOWN_SKILL, 1),
+    (codes::ARCHETYPE_UNKNOWN_SKILL, 1),
+    (codes::AGENT_UNKNOWN_BULK_GRANT, 1),
+    (codes::AGENT_REQUIRES_UNKNOWN_SKILL, 1),
+    (codes::SKILL_COMPOSED_UNKNOWN, 1),
+    (codes::SKILL_UNKNOWN_MCP_SERVER, 1),
+    (codes::SKILLMD_CHAIN_UNKNOWN_SKILL, 1),
 ];
 
 /// The rank of codes [`PRIORITY`] does not list.
 pub const LATER: u8 = 2;
 
-pub fn priority(code: &str) -> u8 {
+pub fn priority(code: Code) -> u8 {
     PRIORITY
         .iter()
         .find(|(c, _)| *c == code)
@@ -89,7 +89,7 @@ pub fn cap_per_file(file: FileId, mut diagnostics: Vec<Diagnostic>) -> Vec<Diagn
         keep[index - 1]
     });
     let summary = Diagnostic::new(
-        "file.too-many-diagnostics",
+        codes::FILE_TOO_MANY_DIAGNOSTICS,
         file,
         TextRange::empty(0),
         format!(
@@ -105,7 +105,7 @@ pub fn cap_per_file(file: FileId, mut diagnostics: Vec<Diagnostic>) -> Vec<Diagn
 mod tests {
     use super::*;
 
-    fn diagnostic(code: &'static str, at: u32) -> Diagnostic {
+    fn diagnostic(code: Code, at: u32) -> Diagnostic {
         Diagnostic::new(
             code,
             FileId(0),
@@ -117,14 +117,14 @@ mod tests {
     #[test]
     fn every_ranked_code_is_in_the_catalogue() {
         for (code, _) in PRIORITY {
-            assert!(super::super::catalogue::lookup(code).is_some(), "{code}");
+            assert!(super::super::catalogue::lookup(*code).is_some(), "{code}");
         }
     }
 
     #[test]
     fn under_the_cap_nothing_changes() {
         let all: Vec<_> = (0..MAX_DIAGNOSTICS_PER_FILE as u32)
-            .map(|i| diagnostic("agent.requires-unsatisfiable", i))
+            .map(|i| diagnostic(codes::AGENT_REQUIRES_UNSATISFIABLE, i))
             .collect();
         assert_eq!(cap_per_file(FileId(0), all.clone()), all);
     }
@@ -134,14 +134,14 @@ mod tests {
         // 1,500 consequences first in the file, then a cycle and an unknown id, then a syntax
         // error at the very end.
         let mut all: Vec<_> = (0..1_500)
-            .map(|i| diagnostic("agent.requires-unsatisfiable", i))
+            .map(|i| diagnostic(codes::AGENT_REQUIRES_UNSATISFIABLE, i))
             .collect();
-        all.push(diagnostic("agent.requires-cycle", 2_000));
-        all.push(diagnostic("agent.unknown-skill", 2_001));
-        all.push(diagnostic("workspace.yaml-parse", 2_002));
+        all.push(diagnostic(codes::AGENT_REQUIRES_CYCLE, 2_000));
+        all.push(diagnostic(codes::AGENT_UNKNOWN_SKILL, 2_001));
+        all.push(diagnostic(codes::WORKSPACE_YAML_PARSE, 2_002));
         let kept = cap_per_file(FileId(0), all);
         assert_eq!(kept.len(), MAX_DIAGNOSTICS_PER_FILE + 1);
-        assert_eq!(kept[0].code, "file.too-many-diagnostics");
+        assert_eq!(kept[0].code, codes::FILE_TOO_MANY_DIAGNOSTICS);
         assert!(
             kept[0]
                 .message
@@ -153,9 +153,9 @@ mod tests {
         assert_eq!(
             codes,
             [
-                "agent.requires-cycle",
-                "agent.unknown-skill",
-                "workspace.yaml-parse"
+                codes::AGENT_REQUIRES_CYCLE,
+                codes::AGENT_UNKNOWN_SKILL,
+                codes::WORKSPACE_YAML_PARSE
             ]
         );
         // The consequences kept are the first 997 in position order, still in that order.
@@ -168,13 +168,13 @@ mod tests {
     #[test]
     fn errors_are_kept_before_warnings_of_the_same_rank() {
         let mut all: Vec<_> = (0..1_200)
-            .map(|i| diagnostic("agent.requires-not-enforced", i))
+            .map(|i| diagnostic(codes::AGENT_REQUIRES_NOT_ENFORCED, i))
             .collect();
-        all.push(diagnostic("agent.requires-unsatisfiable", 5_000));
+        all.push(diagnostic(codes::AGENT_REQUIRES_UNSATISFIABLE, 5_000));
         assert_ne!(all[0].severity, all[1_200].severity);
         let kept = cap_per_file(FileId(0), all);
         assert!(kept
             .iter()
-            .any(|d| d.code == "agent.requires-unsatisfiable"));
+            .any(|d| d.code == codes::AGENT_REQUIRES_UNSATISFIABLE));
     }
 }

@@ -6,15 +6,14 @@
 use std::path::{Component, Path, PathBuf};
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::{Key, Lookup};
 use crate::model::swarmkit::{Agent, OutputSchema};
 use crate::semantics::grants::archetype_named;
 use crate::syntax::TextRange;
 
 pub const RULES: &[RuleDoc] = &[RuleDoc {
-    code: "agent.output-schema",
-    severity: Severity::Error,
+    code: codes::AGENT_OUTPUT_SCHEMA,
     summary: "An agent's output schema cannot be resolved: missing file, outside the workspace, a URL, or not a valid JSON Schema.",
     explanation: "`output_schema` is an inline JSON Schema or a path to one, relative to the file that declares \
 it. SwarmKit reads it when it loads the workspace (swarmkit-runtime 1.265.0, `resolve_output_schema` and \
@@ -47,7 +46,7 @@ pub fn check(
             let base = topology.path.parent().unwrap_or(&root).to_owned();
             if let Some((range, problem)) = problem(lookup, &root, &base, schema) {
                 out.push(Diagnostic::new(
-                    "agent.output-schema",
+                    codes::AGENT_OUTPUT_SCHEMA,
                     file,
                     range,
                     format!("the output schema of agent `{}` {problem}", agent.label()),
@@ -73,7 +72,7 @@ pub fn check(
             if let Some((range, problem)) = problem(lookup, &root, &base, schema) {
                 out.push(
                     Diagnostic::new(
-                        "agent.output-schema",
+                        codes::AGENT_OUTPUT_SCHEMA,
                         file,
                         archetype_id.range,
                         format!(

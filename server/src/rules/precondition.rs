@@ -10,7 +10,7 @@ use std::path::Path;
 
 use super::catalogue::RuleDoc;
 use super::tools::Inventory;
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::Lookup;
 use crate::model::skill_md::extensions::{
     Extensions, Predicate, PredicateMap, State, Value, PRECONDITION_OPS, PREDICATE_KEYS, STATE_KEYS,
@@ -19,8 +19,7 @@ use crate::syntax::TextRange;
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "skillmd.precondition-malformed",
-        severity: Severity::Error,
+        code: codes::SKILLMD_PRECONDITION_MALFORMED,
         summary: "`metadata.precondition` or `metadata.action_tool` is present but broken.",
         explanation: "The skill gate evaluates a skill's precondition before the tool named by `action_tool` is \
 dispatched, and a rule that exists but cannot be evaluated closes the gate: every call of that tool is refused. \
@@ -30,8 +29,7 @@ that is not dotted identifiers, an `op` outside `eq`, `neq`, `in`, `exists`, `in
 `value`, and an `action_tool` that is not a tool name. The message says which.",
     },
     RuleDoc {
-        code: "skillmd.precondition-advisory",
-        severity: Severity::Info,
+        code: codes::SKILLMD_PRECONDITION_ADVISORY,
         summary: "The precondition is free text, not a tool name: it is shown to the model, never enforced.",
         explanation: "Only tool predicates and `state` predicates can be evaluated by the gate; a sentence such \
 as `the user has confirmed the order` reads as guidance for the model and guards nothing. If the condition \
@@ -39,16 +37,14 @@ matters, express it as a tool whose success establishes it (`get_order_confirmat
 order.confirmed, op: eq, value: true}}`.",
     },
     RuleDoc {
-        code: "skillmd.action-tool-unknown",
-        severity: Severity::Warning,
+        code: codes::SKILLMD_ACTION_TOOL_UNKNOWN,
         summary: "`metadata.action_tool` names a tool that is not in the configured tool inventory.",
         explanation: "The gate consults a skill only for calls of the tool its `action_tool` names, so with a \
 misspelt or unavailable name the skill's precondition never applies. Only checked when the nearest \
 `skillgraph.toml` configures a tool inventory. Fix the name, or add the tool to the inventory.",
     },
     RuleDoc {
-        code: "skillmd.precondition-unsatisfied",
-        severity: Severity::Warning,
+        code: codes::SKILLMD_PRECONDITION_UNSATISFIED,
         summary: "A tool named in the precondition is not in the configured tool inventory.",
         explanation: "A tool predicate holds once that tool has been called; a tool this environment does not \
 have can never be called, so the precondition never holds and the gated action is always refused. Only checked \
@@ -325,7 +321,7 @@ fn action_tool(value: &Value) -> Result<String, String> {
 pub(crate) fn check_local(file: FileId, extensions: &Extensions, out: &mut Vec<Diagnostic>) {
     let mut report = |range: TextRange, message: String| {
         out.push(Diagnostic::new(
-            "skillmd.precondition-malformed",
+            codes::SKILLMD_PRECONDITION_MALFORMED,
             file,
             range,
             message,
@@ -343,7 +339,7 @@ pub(crate) fn check_local(file: FileId, extensions: &Extensions, out: &mut Vec<D
     for predicate in predicates {
         if let Readable::Advisory(value) = predicate {
             out.push(Diagnostic::new(
-                "skillmd.precondition-advisory",
+                codes::SKILLMD_PRECONDITION_ADVISORY,
                 file,
                 value.range,
                 "this precondition is free text, not a tool name: the model sees it, but the gate cannot evaluate it, so it guards nothing; name a tool, or use `{state: {path, op, value}}`",
@@ -373,7 +369,7 @@ pub(crate) fn check(
         if let Ok(name) = action_tool(value) {
             if inventory.find(lookup, &name).is_none() {
                 out.push(related(Diagnostic::new(
-                    "skillmd.action-tool-unknown",
+                    codes::SKILLMD_ACTION_TOOL_UNKNOWN,
                     file,
                     value.range,
                     format!("`{name}` is not in the tool inventory, so no call is ever gated by this skill's precondition; fix the name, or add the tool to the inventory"),
@@ -389,7 +385,7 @@ pub(crate) fn check(
         if let Readable::Tool(value, name) = predicate {
             if inventory.find(lookup, &name).is_none() {
                 out.push(related(Diagnostic::new(
-                    "skillmd.precondition-unsatisfied",
+                    codes::SKILLMD_PRECONDITION_UNSATISFIED,
                     file,
                     value.range,
                     format!("the precondition needs a call of `{name}`, which is not in the tool inventory; it can never hold, so the gated call is always refused"),

@@ -2,7 +2,7 @@
 //! the runtime does with them, are in `semantics::requires`).
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Fix, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::semantics::grants::{skills_named, EffectiveSkills};
 use crate::semantics::requires::{article, build, is_parameterised, RequiresGraph};
 use std::collections::HashMap;
@@ -14,24 +14,21 @@ use crate::syntax::TextRange;
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "agent.bad-requires",
-        severity: Severity::Error,
+        code: codes::AGENT_BAD_REQUIRES,
         summary: "The `requires:` block is not a map from skill id to a list of skill ids.",
         explanation: "`requires:` maps each guarded skill to the skills that must be called first: \
 `requires: {get-build-convention: [list-build-conventions]}`. A lone string, an empty value or a nested map \
 is refused. Write the prerequisites as a list, even when there is only one.",
     },
     RuleDoc {
-        code: "agent.requires-unknown-skill",
-        severity: Severity::Error,
+        code: codes::AGENT_REQUIRES_UNKNOWN_SKILL,
         summary: "A `requires:` rule names a skill the agent does not hold.",
         explanation: "Both sides of a rule must be in the agent's effective skills (its `skills`, or its \
 archetype's defaults, plus `skills_additional` and expanded `server:`/`pack:`/abstract grants). A rule over a skill \
 the agent cannot call is either a typo or a missing grant. Grant the skill or fix the id.",
     },
     RuleDoc {
-        code: "agent.requires-cycle",
-        severity: Severity::Error,
+        code: codes::AGENT_REQUIRES_CYCLE,
         summary: "Skills of one agent require each other in a loop.",
         explanation: "`a requires b, b requires a` blocks both forever: each call is refused until the other has \
 succeeded. The agent cannot recover, and at run time nothing says why. Each tangle of rules requiring each other is \
@@ -40,8 +37,7 @@ and how many are left out) and a related location per edge; when the tangle hold
 its skills. Remove one rule of each loop.",
     },
     RuleDoc {
-        code: "agent.requires-unsatisfiable",
-        severity: Severity::Error,
+        code: codes::AGENT_REQUIRES_UNSATISFIABLE,
         summary: "A guarded skill can never be called: a prerequisite can never be recorded as called.",
         explanation: "The runtime records a prerequisite as satisfied only after a successful MCP tool call \
 (`implementation.type: mcp_tool`). A prerequisite that is an `llm_prompt`, `composed`, `command` or `agent` skill \
@@ -51,23 +47,20 @@ how many are left out, and the last hop). Make the prerequisite an \
 `mcp_tool` skill, or drop the rule.",
     },
     RuleDoc {
-        code: "agent.requires-not-enforced",
-        severity: Severity::Warning,
+        code: codes::AGENT_REQUIRES_NOT_ENFORCED,
         summary: "The guarded skill is dispatched where no gate checks prerequisites.",
         explanation: "Prerequisites are checked in the permission gate that `mcp_tool`, `command` and `agent` \
 skills pass through. `llm_prompt` and `composed` skills are dispatched elsewhere, so a rule guarding one reads \
 like a guarantee and guards nothing. Guard the MCP tools the skill uses instead, or state the order in the prompt.",
     },
     RuleDoc {
-        code: "agent.requires-duplicate",
-        severity: Severity::Warning,
+        code: codes::AGENT_REQUIRES_DUPLICATE,
         summary: "A prerequisite is listed twice in one rule.",
         explanation: "SwarmKit drops the repeat silently; it changes nothing, and usually means a different skill \
 was meant. Remove the repeat or name the skill you meant.",
     },
     RuleDoc {
-        code: "agent.requires-parameterised",
-        severity: Severity::Error,
+        code: codes::AGENT_REQUIRES_PARAMETERISED,
         summary: "A `requires:` entry binds arguments (`skill(arg=$x)`), which SwarmKit does not support.",
         explanation: "Rules are unparameterised: `a: [b]` means any successful call of `b` unlocks `a`, whatever \
 the arguments. The `name(arg=$x)` form is a proposal, not a feature, and the id with brackets matches no skill. \
@@ -86,7 +79,7 @@ pub fn check(
     let Some(block) = &agent.requires else { return };
     if let Some((problem, range)) = block.shape_problem {
         out.push(Diagnostic::new(
-            "agent.bad-requires",
+            codes::AGENT_BAD_REQUIRES,
             file,
             range,
             format!("`requires:` must map skill ids to lists of skill ids, found {}; e.g. `requires: {{guarded-skill: [prerequisite]}}`", describe(problem)),
@@ -100,7 +93,7 @@ pub fn check(
     for rule in &block.rules {
         if let Some(problem) = rule.value_shape_problem {
             out.push(Diagnostic::new(
-                "agent.bad-requires",
+                codes::AGENT_BAD_REQUIRES,
                 file,
                 rule.value_range,
                 format!(
@@ -120,7 +113,7 @@ pub fn check(
             if is_parameterised(&entry.value) {
                 let bare = entry.value.split('(').next().unwrap_or("").trim();
                 let diagnostic = Diagnostic::new(
-                    "agent.requires-parameterised",
+                    codes::AGENT_REQUIRES_PARAMETERISED,
                     file,
                     entry.range,
                     format!(
@@ -140,7 +133,7 @@ pub fn check(
                 let suggestion =
                     best.map_or_else(String::new, |best| format!("; did you mean `{best}`?"));
                 let mut diagnostic = Diagnostic::new(
-                    "agent.requires-unknown-skill",
+                    codes::AGENT_REQUIRES_UNKNOWN_SKILL,
                     file,
                     entry.range,
                     format!(
@@ -169,7 +162,7 @@ pub fn check(
                 }
                 std::collections::hash_map::Entry::Occupied(first) => {
                     let mut diagnostic = Diagnostic::new(
-                        "agent.requires-duplicate",
+                        codes::AGENT_REQUIRES_DUPLICATE,
                         file,
                         prerequisite.range,
                         format!(
@@ -234,7 +227,7 @@ pub fn check(
             "; remove one rule of the loop".to_owned()
         };
         let mut d = Diagnostic::new(
-            "agent.requires-cycle",
+            codes::AGENT_REQUIRES_CYCLE,
             file,
             g.ranges[cycle[0]],
             format!(
@@ -260,7 +253,7 @@ pub fn check(
         };
         if g.blocked[node].is_some() {
             let mut d = Diagnostic::new(
-                "agent.requires-unsatisfiable",
+                codes::AGENT_REQUIRES_UNSATISFIABLE,
                 file,
                 rule.guarded.range,
                 format!(
@@ -306,7 +299,7 @@ pub fn check(
         }
         if let Some(kind) = g.types[node].filter(|k| !k.is_gated()) {
             let mut d = Diagnostic::new(
-                "agent.requires-not-enforced",
+                codes::AGENT_REQUIRES_NOT_ENFORCED,
                 file,
                 rule.guarded.range,
                 format!(

@@ -16,28 +16,9 @@ use jsonschema::Validator;
 use serde_json::Value;
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::model::swarmkit::ArtifactKind;
 use crate::syntax::Node;
-
-/// The diagnostic codes, in one place. They follow SwarmKit's `schema.<what>` naming.
-mod codes {
-    pub const REQUIRED: &str = "schema.required-field";
-    pub const TYPE: &str = "schema.type-mismatch";
-    pub const PATTERN: &str = "schema.pattern-mismatch";
-    pub const ENUM: &str = "schema.enum-mismatch";
-    pub const CONST: &str = "schema.const-mismatch";
-    pub const UNKNOWN_FIELD: &str = "schema.unknown-field";
-    pub const ARRAY_SIZE: &str = "schema.array-size";
-    pub const LENGTH: &str = "schema.length";
-    pub const RANGE: &str = "schema.range";
-    /// SwarmKit reports repeated entries under its catch-all code; so do we.
-    pub const UNIQUE_ITEMS: &str = "schema.other";
-    pub const ONE_OF: &str = "schema.variant-mismatch";
-    pub const FORMAT: &str = "schema.format";
-    pub const PROPERTY_COUNT: &str = "schema.object-size";
-    pub const VIOLATION: &str = "schema.other";
-}
 
 /// What a bundled schema describes: an artifact of one of the SwarmKit kinds (their facts are
 /// the model's one table, `model::swarmkit::KINDS`), or one of the two shapes that are not files
@@ -336,8 +317,7 @@ pub fn check_schema(kind: SchemaKind, root: Node<'_>, file: FileId) -> Vec<Diagn
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: codes::REQUIRED,
-        severity: Severity::Error,
+        code: codes::SCHEMA_REQUIRED_FIELD,
         summary: "A field the SwarmKit schema requires is missing.",
         explanation: "SwarmKit refuses to load an artifact that lacks a required field, so nothing in the \
 workspace that refers to it will run. The diagnostic sits on the key of the mapping that lacks the field (or on \
@@ -346,8 +326,7 @@ workspace that refers to it will run. The diagnostic sits on the key of the mapp
 field with a value of the documented shape.",
     },
     RuleDoc {
-        code: codes::TYPE,
-        severity: Severity::Error,
+        code: codes::SCHEMA_TYPE_MISMATCH,
         summary: "A value has the wrong type (a string where a list is expected, and so on).",
         explanation: "YAML guesses types from how a value is written: `version: 1.0` is a number, `skills: a` is \
 a string rather than a list, and an empty `key:` is null. The schema fixes the type of every field, and SwarmKit \
@@ -361,8 +340,7 @@ key, before the schema check (swarmkit-runtime 1.265.0, `resolver/__init__.py`, 
 used; `$${…}` is the escape for a literal `${…}`.",
     },
     RuleDoc {
-        code: codes::PATTERN,
-        severity: Severity::Error,
+        code: codes::SCHEMA_PATTERN_MISMATCH,
         summary: "A string does not have the required form (an id, a version, a scope).",
         explanation: "Ids must be lowercase words joined by hyphens (`code-review`), versions are \
 MAJOR.MINOR.PATCH (`1.0.0`), IAM scopes are `namespace:action`, and so on; SwarmKit matches each against a \
@@ -375,8 +353,7 @@ SwarmKit would report them only once the schema errors are gone. A reference to 
 schema refuses is still reported as unknown, because no definition of that form can exist.",
     },
     RuleDoc {
-        code: codes::ENUM,
-        severity: Severity::Error,
+        code: codes::SCHEMA_ENUM_MISMATCH,
         summary: "A value is not one of the values the field allows.",
         explanation: "Fields such as a skill's `category`, an implementation's `type` or an archetype's `role` \
 take one of a fixed set of words, each with its own runtime behaviour; anything else is rejected at load time. \
@@ -384,8 +361,7 @@ The message lists the allowed values and suggests the closest one when the value
 (`capabilty` -> `capability`).",
     },
     RuleDoc {
-        code: codes::CONST,
-        severity: Severity::Error,
+        code: codes::SCHEMA_CONST_MISMATCH,
         summary: "A field that must hold one exact value holds another.",
         explanation: "`apiVersion` must be `swarmkit/v1`, and `kind` must name the artifact the schema \
 describes (`Skill`, `Topology`, …). A different value means SwarmKit reads the file as something else, or not at \
@@ -393,8 +369,7 @@ all. Set the field to the value shown; if the file is really another kind of art
 of that kind instead.",
     },
     RuleDoc {
-        code: codes::UNKNOWN_FIELD,
-        severity: Severity::Error,
+        code: codes::SCHEMA_UNKNOWN_FIELD,
         summary: "A field the schema does not define (often a typo).",
         explanation: "SwarmKit's schemas are closed: a mapping may hold only the fields they list, so a misspelt \
 field (`tol` for `tool`, `skill` for `skills`) is not silently ignored but rejected, which is what you want, since \
@@ -402,31 +377,27 @@ the setting you meant would otherwise have no effect. The diagnostic sits on the
 fields and suggests the closest one. Rename the key, move it to the mapping it belongs to, or remove it.",
     },
     RuleDoc {
-        code: codes::ARRAY_SIZE,
-        severity: Severity::Error,
+        code: codes::SCHEMA_ARRAY_SIZE,
         summary: "A list has fewer (or more) items than the schema allows.",
         explanation: "Some lists are meaningless when empty: a trigger with no `targets` fires nothing, a \
 `composed` skill that composes nothing does nothing, a `requires` rule with no prerequisite guards nothing. \
 SwarmKit rejects them rather than guess. Add the missing items, or remove the field when it is optional.",
     },
     RuleDoc {
-        code: codes::LENGTH,
-        severity: Severity::Error,
+        code: codes::SCHEMA_LENGTH,
         summary: "A string is shorter (or longer) than the schema allows.",
         explanation: "Names, prompts, tool names and the like must not be empty, and a skill's `description` \
 needs at least ten characters, because agents choose skills by reading it. Write a value of the required length.",
     },
     RuleDoc {
-        code: codes::RANGE,
-        severity: Severity::Error,
+        code: codes::SCHEMA_RANGE,
         summary: "A number is outside the range the schema allows.",
         explanation: "Counts, timeouts and thresholds have bounds: a timeout of 0 seconds or a `k-of` quorum of \
 0 approvals cannot work, and probabilities lie between 0 and 1. The message gives the bound; change the number to \
 lie within it.",
     },
     RuleDoc {
-        code: codes::ONE_OF,
-        severity: Severity::Error,
+        code: codes::SCHEMA_VARIANT_MISMATCH,
         summary: "A value matches none, or more than one, of the forms a field accepts.",
         explanation: "Some fields accept alternative forms: a skill grant is an id or `{abstract: …}`, a quorum is \
 `all`, `any` or `{k-of: N}`, a sandbox `build` takes exactly one of `base`, `dockerfile` or `dockerfile_inline`. \
@@ -435,23 +406,20 @@ are reported instead; this code remains for values that fit no form at all, or t
 exclude each other. Rewrite the value as exactly one of the forms listed.",
     },
     RuleDoc {
-        code: codes::FORMAT,
-        severity: Severity::Error,
+        code: codes::SCHEMA_FORMAT,
         summary: "A string is not a valid date, URI or other declared format.",
         explanation: "Fields such as `provenance.authored_date` (a date, `2025-01-31`) and an event sink's `url` \
 (an absolute URI) declare a format, and tools that read them parse them as such. A value that does not parse is \
 either a typo or a value in the wrong field. Write it in the format named in the message.",
     },
     RuleDoc {
-        code: codes::PROPERTY_COUNT,
-        severity: Severity::Error,
+        code: codes::SCHEMA_OBJECT_SIZE,
         summary: "A mapping has fewer (or more) entries than the schema allows.",
         explanation: "A few mappings must not be empty, e.g. an executor adapter's `auth.modes`: an empty one \
 declares a feature while providing none of it. Add an entry, or remove the mapping when it is optional.",
     },
     RuleDoc {
-        code: codes::VIOLATION,
-        severity: Severity::Error,
+        code: codes::SCHEMA_OTHER,
         summary: "A schema rule not covered by a more specific code is broken.",
         explanation: "Covers the rarer schema rules (SwarmKit files them under the same code): fields that must not \
 appear together (a sandbox's `image` and `build`, an API key's `tier` and `scopes`), and lists that must not repeat \
@@ -463,6 +431,7 @@ message says which rule and what to change; SwarmKit rejects the file until it h
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::Code;
     use crate::syntax::{TextRange, YamlDocument};
 
     const SKILL: &str = "apiVersion: swarmkit/v1
@@ -497,7 +466,7 @@ provenance:
 
     /// Asserts exactly one diagnostic, with this code, on this text, and returns its message.
     #[track_caller]
-    fn single(kind: impl Into<SchemaKind>, text: &str, code: &str, on: &str) -> String {
+    fn single(kind: impl Into<SchemaKind>, text: &str, code: Code, on: &str) -> String {
         let diagnostics = check(kind, text);
         let shown: Vec<_> = diagnostics
             .iter()
@@ -540,21 +509,21 @@ provenance:
 
     #[test]
     fn every_code_is_documented() {
-        let documented: Vec<&str> = RULES.iter().map(|r| r.code).collect();
+        let documented: Vec<Code> = RULES.iter().map(|r| r.code).collect();
         for code in [
-            codes::REQUIRED,
-            codes::TYPE,
-            codes::PATTERN,
-            codes::ENUM,
-            codes::CONST,
-            codes::UNKNOWN_FIELD,
-            codes::ARRAY_SIZE,
-            codes::LENGTH,
-            codes::RANGE,
-            codes::ONE_OF,
-            codes::FORMAT,
-            codes::PROPERTY_COUNT,
-            codes::VIOLATION,
+            codes::SCHEMA_REQUIRED_FIELD,
+            codes::SCHEMA_TYPE_MISMATCH,
+            codes::SCHEMA_PATTERN_MISMATCH,
+            codes::SCHEMA_ENUM_MISMATCH,
+            codes::SCHEMA_CONST_MISMATCH,
+            codes::SCHEMA_UNKNOWN_FIELD,
+            codes::SCHEMA_ARRAY_SIZE,
+            codes::SCHEMA_LENGTH,
+            codes::SCHEMA_RANGE,
+            codes::SCHEMA_VARIANT_MISMATCH,
+            codes::SCHEMA_FORMAT,
+            codes::SCHEMA_OBJECT_SIZE,
+            codes::SCHEMA_OTHER,
         ] {
             assert!(documented.contains(&code), "{code}");
         }
@@ -564,7 +533,12 @@ provenance:
     #[test]
     fn required_field_at_root_is_on_kind() {
         let text = SKILL.replace("category: capability\n", "");
-        let message = single(ArtifactKind::Skill, &text, "schema.required-field", "kind");
+        let message = single(
+            ArtifactKind::Skill,
+            &text,
+            codes::SCHEMA_REQUIRED_FIELD,
+            "kind",
+        );
         assert!(message.contains("`category`"), "{message}");
         assert!(
             message.contains("capability, decision, coordination, persistence"),
@@ -578,7 +552,7 @@ provenance:
         let message = single(
             ArtifactKind::Skill,
             &text,
-            "schema.required-field",
+            codes::SCHEMA_REQUIRED_FIELD,
             "provenance",
         );
         assert!(message.contains("`version`"), "{message}");
@@ -590,7 +564,7 @@ provenance:
         let message = single(
             SchemaKind::ApprovalPolicy,
             text,
-            "schema.required-field",
+            codes::SCHEMA_REQUIRED_FIELD,
             "scope",
         );
         assert!(
@@ -602,7 +576,12 @@ provenance:
     #[test]
     fn conditional_requirement_says_when() {
         let text = SKILL.replace("category: capability", "category: decision");
-        let message = single(ArtifactKind::Skill, &text, "schema.required-field", "kind");
+        let message = single(
+            ArtifactKind::Skill,
+            &text,
+            codes::SCHEMA_REQUIRED_FIELD,
+            "kind",
+        );
         assert!(
             message.contains("`outputs`") && message.contains("`category` is `decision`"),
             "{message}"
@@ -612,7 +591,12 @@ provenance:
     #[test]
     fn type_mismatch_is_on_the_value() {
         let text = skill_with("  name: Say hello", "  name: [a, b]");
-        let message = single(ArtifactKind::Skill, &text, "schema.type-mismatch", "[a, b]");
+        let message = single(
+            ArtifactKind::Skill,
+            &text,
+            codes::SCHEMA_TYPE_MISMATCH,
+            "[a, b]",
+        );
         assert!(
             message.contains("must be a string; found a list"),
             "{message}"
@@ -622,7 +606,12 @@ provenance:
     #[test]
     fn empty_value_of_wrong_type_is_on_its_key() {
         let text = skill_with("  name: Say hello", "  name:");
-        let message = single(ArtifactKind::Skill, &text, "schema.type-mismatch", "name");
+        let message = single(
+            ArtifactKind::Skill,
+            &text,
+            codes::SCHEMA_TYPE_MISMATCH,
+            "name",
+        );
         assert!(message.contains("found an empty value"), "{message}");
     }
 
@@ -632,7 +621,7 @@ provenance:
         let message = single(
             ArtifactKind::Skill,
             &text,
-            "schema.pattern-mismatch",
+            codes::SCHEMA_PATTERN_MISMATCH,
             "Say_Hello",
         );
         assert!(
@@ -647,7 +636,7 @@ provenance:
         let message = single(
             ArtifactKind::Skill,
             &text,
-            "schema.enum-mismatch",
+            codes::SCHEMA_ENUM_MISMATCH,
             "capabilty",
         );
         assert_eq!(
@@ -663,7 +652,7 @@ provenance:
         let message = single(
             ArtifactKind::Skill,
             &text,
-            "schema.const-mismatch",
+            codes::SCHEMA_CONST_MISMATCH,
             "swarmkit/v2",
         );
         assert!(message.contains("`swarmkit/v1`"), "{message}");
@@ -675,7 +664,12 @@ provenance:
             "  authored_by: human",
             "  authored_by: human\n  vendr: acme",
         );
-        let message = single(ArtifactKind::Skill, &text, "schema.unknown-field", "vendr");
+        let message = single(
+            ArtifactKind::Skill,
+            &text,
+            codes::SCHEMA_UNKNOWN_FIELD,
+            "vendr",
+        );
         assert!(message.contains("did you mean `vendor`?"), "{message}");
         assert!(message.contains("`registry`"), "{message}");
     }
@@ -683,7 +677,12 @@ provenance:
     #[test]
     fn unknown_field_at_root() {
         let text = format!("{SKILL}extra: 1\n");
-        let message = single(ArtifactKind::Skill, &text, "schema.unknown-field", "extra");
+        let message = single(
+            ArtifactKind::Skill,
+            &text,
+            codes::SCHEMA_UNKNOWN_FIELD,
+            "extra",
+        );
         assert!(message.contains("in this Skill"), "{message}");
     }
 
@@ -693,7 +692,7 @@ provenance:
             "  type: mcp_tool\n  server: greeter\n  tool: hello",
             "  type: composed\n  composes: []",
         );
-        let message = single(ArtifactKind::Skill, &text, "schema.array-size", "[]");
+        let message = single(ArtifactKind::Skill, &text, codes::SCHEMA_ARRAY_SIZE, "[]");
         assert!(
             message.contains("at least 1 item; found an empty list"),
             "{message}"
@@ -706,7 +705,7 @@ provenance:
             "description: Greets the person who asked.",
             "description: Hi",
         );
-        let message = single(ArtifactKind::Skill, &text, "schema.length", "Hi");
+        let message = single(ArtifactKind::Skill, &text, codes::SCHEMA_LENGTH, "Hi");
         assert!(
             message.contains("at least 10 characters long; found 2"),
             "{message}"
@@ -716,7 +715,7 @@ provenance:
     #[test]
     fn range() {
         let text = "rules:\n  - scope: design:approve\n    roles: [lead]\n    quorum: {k-of: 0}\n";
-        let message = single(SchemaKind::ApprovalPolicy, text, "schema.range", "0");
+        let message = single(SchemaKind::ApprovalPolicy, text, codes::SCHEMA_RANGE, "0");
         assert!(message.contains("at least 1"), "{message}");
     }
 
@@ -725,7 +724,7 @@ provenance:
         let text = format!("{SKILL}requires_credentials: [gh, jira, gh]\n");
         let diagnostics = check(ArtifactKind::Skill, &text);
         assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
-        assert_eq!(diagnostics[0].code, "schema.other");
+        assert_eq!(diagnostics[0].code, codes::SCHEMA_OTHER);
         let second_gh = text.rfind("gh").unwrap() as u32;
         assert_eq!(
             diagnostics[0].range,
@@ -740,7 +739,12 @@ provenance:
             "  version: 1.0.0",
             "  version: 1.0.0\n  authored_date: 2025-13-45",
         );
-        let message = single(ArtifactKind::Skill, &text, "schema.format", "2025-13-45");
+        let message = single(
+            ArtifactKind::Skill,
+            &text,
+            codes::SCHEMA_FORMAT,
+            "2025-13-45",
+        );
         assert!(message.contains("YYYY-MM-DD"), "{message}");
         let text = skill_with(
             "  version: 1.0.0",
@@ -773,7 +777,7 @@ provenance:
         single(
             ArtifactKind::ExecutorAdapter,
             text,
-            "schema.object-size",
+            codes::SCHEMA_OBJECT_SIZE,
             "{}",
         );
         let valid = text.replace("  auth:\n    modes: {}\n", "");
@@ -791,8 +795,8 @@ provenance:
         assert_eq!(
             found,
             vec![
-                ("schema.required-field", "implementation"),
-                ("schema.unknown-field", "tol")
+                (codes::SCHEMA_REQUIRED_FIELD, "implementation"),
+                (codes::SCHEMA_UNKNOWN_FIELD, "tol")
             ],
             "{diagnostics:#?}"
         );
@@ -814,7 +818,7 @@ provenance:
         let message = single(
             ArtifactKind::Skill,
             &text,
-            "schema.enum-mismatch",
+            codes::SCHEMA_ENUM_MISMATCH,
             "mcp-tool",
         );
         assert!(
@@ -830,7 +834,7 @@ provenance:
         let message = single(
             ArtifactKind::Skill,
             &text,
-            "schema.required-field",
+            codes::SCHEMA_REQUIRED_FIELD,
             "implementation",
         );
         assert!(
@@ -848,7 +852,7 @@ provenance:
         let message = single(
             ArtifactKind::Skill,
             &both,
-            "schema.variant-mismatch",
+            codes::SCHEMA_VARIANT_MISMATCH,
             "card_url",
         );
         assert!(
@@ -862,7 +866,7 @@ provenance:
         let message = single(
             ArtifactKind::Skill,
             &neither,
-            "schema.required-field",
+            codes::SCHEMA_REQUIRED_FIELD,
             "implementation",
         );
         assert!(
@@ -892,9 +896,9 @@ targets:
         assert_eq!(
             found,
             vec![
-                ("schema.pattern-mismatch", "Hello_Swarm"),
-                ("schema.required-field", "pipeline"),
-                ("schema.type-mismatch", "42"),
+                (codes::SCHEMA_PATTERN_MISMATCH, "Hello_Swarm"),
+                (codes::SCHEMA_REQUIRED_FIELD, "pipeline"),
+                (codes::SCHEMA_TYPE_MISMATCH, "42"),
             ],
             "{diagnostics:#?}"
         );
@@ -928,7 +932,7 @@ agents:
         let message = single(
             ArtifactKind::Topology,
             text,
-            "schema.pattern-mismatch",
+            codes::SCHEMA_PATTERN_MISMATCH,
             "Bad_Key",
         );
         assert!(
@@ -966,7 +970,11 @@ provenance:
             .iter()
             .map(|d| (d.code, slice(text, d.range)))
             .collect();
-        assert_eq!(found, vec![("schema.other", "build")], "{diagnostics:#?}");
+        assert_eq!(
+            found,
+            vec![(codes::SCHEMA_OTHER, "build")],
+            "{diagnostics:#?}"
+        );
         assert_eq!(slice(text, diagnostics[0].related[0].range), "image");
     }
 
@@ -978,7 +986,7 @@ provenance:
             .iter()
             .map(|d| d.code)
             .collect();
-        assert_eq!(codes, ["schema.enum-mismatch"]);
+        assert_eq!(codes, [codes::SCHEMA_ENUM_MISMATCH]);
         let text = skill_with(
             "  type: mcp_tool\n  server: greeter\n  tool: hello",
             "  type: agent\n  topology: helper\n  timeout_s: ${TIMEOUT}",
@@ -987,7 +995,7 @@ provenance:
             .iter()
             .map(|d| d.code)
             .collect();
-        assert_eq!(codes, ["schema.type-mismatch"]);
+        assert_eq!(codes, [codes::SCHEMA_TYPE_MISMATCH]);
         // A string field holding one is fine as text.
         let text = skill_with(
             "description: Greets the person who asked.",
@@ -1009,9 +1017,9 @@ provenance:
         assert_eq!(
             codes,
             vec![
-                "schema.pattern-mismatch",
-                "schema.enum-mismatch",
-                "schema.pattern-mismatch"
+                codes::SCHEMA_PATTERN_MISMATCH,
+                codes::SCHEMA_ENUM_MISMATCH,
+                codes::SCHEMA_PATTERN_MISMATCH
             ]
         );
     }
@@ -1038,7 +1046,7 @@ provenance:
                         d.range.end as usize <= text.len(),
                         "{kind:?} {text:?} {d:?}"
                     );
-                    assert!(d.code.starts_with("schema."), "{d:?}");
+                    assert!(d.code.name().starts_with("schema."), "{d:?}");
                 }
             }
         }

@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::{Content, FileEntry, Key, Lookup};
 use crate::model::hosts::{
     host_list, known_field, Host, ValueType, CLAUDE_API_RESERVED_WORDS, CLAUDE_CODE_LISTING_CHARS,
@@ -23,8 +23,7 @@ use crate::syntax::{Node, NodeKind, ScalarValue, TextRange};
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "skillmd.field-value",
-        severity: Severity::Warning,
+        code: codes::SKILLMD_FIELD_VALUE,
         summary: "A host's frontmatter field has a value that host does not take.",
         explanation: "Claude Code documents the values of its fields (https://code.claude.com/docs/en/skills, \
 checked 2026-12-01): `disable-model-invocation` and `user-invocable` are `true` or `false`; `effort` is `low`, \
@@ -36,16 +35,14 @@ documentation. Checked unless the skill's hosts (from its folder or `[skill-md] 
 host; a skill in no known host folder is checked.",
     },
     RuleDoc {
-        code: "skillmd.agent-needs-fork",
-        severity: Severity::Warning,
+        code: codes::SKILLMD_AGENT_NEEDS_FORK,
         summary: "`agent` is set without `context: fork`.",
         explanation: "In Claude Code, `agent` picks the subagent that runs a forked skill; without `context: fork` \
 the skill runs inline and `agent` does nothing (https://code.claude.com/docs/en/skills, checked 2026-12-01). Add \
 `context: fork`, or remove `agent`.",
     },
     RuleDoc {
-        code: "skillmd.reserved-word",
-        severity: Severity::Error,
+        code: codes::SKILLMD_RESERVED_WORD,
         summary: "The name holds \"claude\" or \"anthropic\", which claude.ai and the Claude API refuse.",
         explanation: "claude.ai and the Claude API reject a skill whose `name` contains a reserved word, \
 \"anthropic\" or \"claude\" (https://docs.claude.com/en/docs/agents-and-tools/agent-skills/overview, checked \
@@ -53,16 +50,14 @@ the skill runs inline and `agent` does nothing (https://code.claude.com/docs/en/
 [\"claude-api\"]` for skills you upload. Rename the skill.",
     },
     RuleDoc {
-        code: "skillmd.description-xml",
-        severity: Severity::Error,
+        code: codes::SKILLMD_DESCRIPTION_XML,
         summary: "The description holds an XML tag, which claude.ai and the Claude API refuse.",
         explanation: "claude.ai and the Claude API reject a `description` containing XML tags such as `<example>` \
 (https://docs.claude.com/en/docs/agents-and-tools/agent-skills/overview, checked 2026-12-01). Checked only for \
 skills those hosts load (`[skill-md] hosts = [\"claude-api\"]`). Write the text without angle-bracket tags.",
     },
     RuleDoc {
-        code: "skillmd.listing-budget",
-        severity: Severity::Warning,
+        code: codes::SKILLMD_LISTING_BUDGET,
         summary: "`description` and `when_to_use` together are longer than Claude Code's skill listing shows.",
         explanation: "Claude Code lists each skill to the model with its `description` followed by its \
 `when_to_use`, cut at 1,536 characters (https://code.claude.com/docs/en/skills, checked 2026-12-01); what is past \
@@ -71,8 +66,7 @@ the cut never reaches the model, so it cannot help it choose the skill. Checked 
 the body.",
     },
     RuleDoc {
-        code: "skillmd.shadowed",
-        severity: Severity::Error,
+        code: codes::SKILLMD_SHADOWED,
         summary: "One host reads two skills of the same name from two of its skill folders.",
         explanation: "A host that reads several folders of a project (OpenCode reads `.opencode/skills`, \
 `.claude/skills` and `.agents/skills`; Copilot `.github/skills`, `.claude/skills` and `.agents/skills`; Gemini \
@@ -249,7 +243,7 @@ fn check_values(file: FileId, root: Node<'_>, hosts: &Hosts<'_>, out: &mut Vec<D
         };
         if let Some((range, problem)) = value_problem(key_text, field.value, value) {
             out.push(Diagnostic::new(
-                "skillmd.field-value",
+                codes::SKILLMD_FIELD_VALUE,
                 file,
                 range,
                 format!("{problem} ({owner}, {})", field.source),
@@ -264,7 +258,7 @@ fn check_values(file: FileId, root: Node<'_>, hosts: &Hosts<'_>, out: &mut Vec<D
                 .is_some_and(|c| c == "fork");
             if !forked {
                 out.push(Diagnostic::new(
-                    "skillmd.agent-needs-fork",
+                    codes::SKILLMD_AGENT_NEEDS_FORK,
                     file,
                     agent_key.range(),
                     "Claude Code uses `agent` only for a skill with `context: fork`; add `context: fork` or remove `agent`",
@@ -406,7 +400,7 @@ fn check_claude_api(file: FileId, skill: &SkillMd, hosts: &Hosts<'_>, out: &mut 
             .find(|w| lower.contains(*w))
         {
             out.push(hosts.relate(Diagnostic::new(
-                "skillmd.reserved-word",
+                codes::SKILLMD_RESERVED_WORD,
                 file,
                 range,
                 format!("claude.ai and the Claude API refuse a skill whose name contains \"{word}\"; rename it"),
@@ -416,7 +410,7 @@ fn check_claude_api(file: FileId, skill: &SkillMd, hosts: &Hosts<'_>, out: &mut 
     if let Some(text) = skill.description.as_ref().and_then(|d| d.text()) {
         if let Some(tag) = first_xml_tag(&text.value) {
             out.push(hosts.relate(Diagnostic::new(
-                "skillmd.description-xml",
+                codes::SKILLMD_DESCRIPTION_XML,
                 file,
                 text.range,
                 format!("claude.ai and the Claude API refuse a description holding XML tags, and this one has `{tag}`; write it without angle-bracket tags"),
@@ -467,7 +461,7 @@ fn check_listing_budget(
         return;
     }
     out.push(hosts.relate(Diagnostic::new(
-        "skillmd.listing-budget",
+        codes::SKILLMD_LISTING_BUDGET,
         file,
         description.range(),
         format!(
@@ -526,7 +520,7 @@ fn check_shadowed(
             .map_or_else(String::new, |p| p.to_string_lossy().into_owned());
         out.push(
             Diagnostic::new(
-                "skillmd.shadowed",
+                codes::SKILLMD_SHADOWED,
                 file,
                 range,
                 format!(

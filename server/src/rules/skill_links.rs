@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::Lookup;
 use crate::model::skill_links::{links, Link, LinkBase};
 use crate::model::skill_md::SkillMd;
@@ -15,8 +15,7 @@ use crate::syntax::YamlDocument;
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "skillmd.broken-link",
-        severity: Severity::Warning,
+        code: codes::SKILLMD_BROKEN_LINK,
         summary: "A link or path of the SKILL.md points at no file in its skill folder.",
         explanation: "Skills point the model at their bundled files (`references/api.md`, `scripts/fill.py`, \
 `assets/…`); a path that leads nowhere sends it looking for a file that is not there. Checked: relative Markdown \
@@ -27,8 +26,7 @@ any other path in code (fenced blocks and inline spans), which is as often an ex
 offers the nearest existing path (`reference/x.md` → `references/x.md`). Fix the path or add the file.",
     },
     RuleDoc {
-        code: "skillmd.link-outside",
-        severity: Severity::Warning,
+        code: codes::SKILLMD_LINK_OUTSIDE,
         summary: "A link of the SKILL.md leaves its skill folder.",
         explanation: "A skill travels as its folder: hosts install, copy and upload the folder alone, so a \
 `../shared/notes.md` that works in the repository is gone once the skill is installed. Copy the file into the \
@@ -174,7 +172,7 @@ pub fn check(
         match resolve(&link, path) {
             Resolved::Unknown => {}
             Resolved::Outside => out.push(Diagnostic::new(
-                "skillmd.link-outside",
+                codes::SKILLMD_LINK_OUTSIDE,
                 file,
                 link.range,
                 format!("`{written}` leaves the skill's folder; a skill is installed and uploaded as its folder alone, so copy the file into it and link it there"),
@@ -193,7 +191,7 @@ pub fn check(
                     None => message.push_str("; fix the path or add the file"),
                 }
                 out.push(Diagnostic::new(
-                    "skillmd.broken-link",
+                    codes::SKILLMD_BROKEN_LINK,
                     file,
                     link.range,
                     message,

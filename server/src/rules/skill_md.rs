@@ -11,7 +11,7 @@ use std::path::Path;
 use unicode_general_category::get_general_category;
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Fix, PathRename, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId, Fix, PathRename, Severity};
 use crate::index::{Content, Key, Lookup};
 use crate::model::hosts::{host_list, Host};
 use crate::model::skill_md::{
@@ -30,8 +30,7 @@ pub const MAX_COMPATIBILITY_CHARS: usize = 500;
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "skillmd.no-frontmatter",
-        severity: Severity::Error,
+        code: codes::SKILLMD_NO_FRONTMATTER,
         summary: "The SKILL.md does not start with a `---` line opening its YAML frontmatter.",
         explanation: "Hosts read a skill's `name` and `description` from the YAML block between a first line \
 `---` and the next line `---`; without it the skill cannot be listed or loaded. Add the block at the very top:\n\n\
@@ -39,8 +38,7 @@ pub const RULES: &[RuleDoc] = &[
 A byte-order mark before the `---` is accepted (`skills-ref` refuses it; editors add it silently).",
     },
     RuleDoc {
-        code: "skillmd.unclosed-frontmatter",
-        severity: Severity::Error,
+        code: codes::SKILLMD_UNCLOSED_FRONTMATTER,
         summary: "The frontmatter opened by `---` is never closed by another `---` line.",
         explanation: "Without the closing line, nothing tells where the YAML ends and the Markdown body begins. \
 Add a line holding only `---` after the last frontmatter field. skillgraph looks for the closing fence on a line \
@@ -48,8 +46,7 @@ of its own, as the spec describes; `skills-ref` closes at the next `---` anywher
 body's horizontal rule), so it may accept a file this rule reports.",
     },
     RuleDoc {
-        code: "skillmd.yaml-parse",
-        severity: Severity::Error,
+        code: codes::SKILLMD_YAML_PARSE,
         summary: "The frontmatter is not valid YAML.",
         explanation: "The range points at where the parser stopped; fields read before that point are still \
 checked, except the shape of values the error may have cut short (`metadata`, host field values). The two \
@@ -61,24 +58,21 @@ here. Codex skips a skill whose frontmatter does not parse (https://developers.o
 2026-12-01).",
     },
     RuleDoc {
-        code: "skillmd.not-a-mapping",
-        severity: Severity::Error,
+        code: codes::SKILLMD_NOT_A_MAPPING,
         summary: "The frontmatter is empty, or is a list or a scalar instead of `key: value` fields.",
         explanation: "The frontmatter must be a YAML mapping holding at least `name` and `description`. An empty \
 block (`---` directly followed by `---`), a comment-only block, a list or a lone string cannot describe a skill. \
 Write the fields as `key: value` lines.",
     },
     RuleDoc {
-        code: "skillmd.missing-field",
-        severity: Severity::Error,
+        code: codes::SKILLMD_MISSING_FIELD,
         summary: "`name` or `description` is missing from the frontmatter.",
         explanation: "Both fields are required by the Agent Skills spec: hosts list skills by `name` and decide \
 when to load one from its `description`. Add the missing field. When the YAML has a syntax error, fields after \
 it cannot be read, so this rule stays silent rather than report a field that may well be there.",
     },
     RuleDoc {
-        code: "skillmd.name-format",
-        severity: Severity::Error,
+        code: codes::SKILLMD_NAME_FORMAT,
         summary: "`name` breaks the spec's name rules; the message says which.",
         explanation: "A name is 1-64 characters of lowercase letters, digits and hyphens, with no hyphen at the \
 start or end and no two in a row. As in `skills-ref`, the value is trimmed and NFKC-normalised first (so a \
@@ -92,8 +86,7 @@ the folder comparison), else the name lower-cased with hyphens for the rest (`Ac
 `my-skill`, and rename the folder to match.",
     },
     RuleDoc {
-        code: "skillmd.name-mismatch",
-        severity: Severity::Warning,
+        code: codes::SKILLMD_NAME_MISMATCH,
         summary: "`name` differs from the name of the folder holding the SKILL.md.",
         explanation: "Hosts discover a skill by its folder and refer to it by its name; when the two differ, \
 some hosts load it under the folder's name and others under `name`, and links between skills break. The \
@@ -105,8 +98,7 @@ whose name differs from its folder (https://code.visualstudio.com/docs/agent-cus
 or change `name` so they agree; the message offers `name: <folder>` only when the folder's name is valid.",
     },
     RuleDoc {
-        code: "skillmd.description-length",
-        severity: Severity::Error,
+        code: codes::SKILLMD_DESCRIPTION_LENGTH,
         summary: "`description` is empty, not text, or longer than 1024 characters.",
         explanation: "The description is what the model reads to decide whether to use the skill, so it must say \
 what the skill does and when to use it, in at most 1024 characters (Unicode code points). As in `skills-ref`, \
@@ -114,16 +106,14 @@ the length is of the value as loaded, so a `|` or `>` block keeps its final line
 Shorten it, and move detail into the body, which is only read once the skill is loaded.",
     },
     RuleDoc {
-        code: "skillmd.compatibility-length",
-        severity: Severity::Error,
+        code: codes::SKILLMD_COMPATIBILITY_LENGTH,
         summary: "`compatibility` is not text, or is longer than 500 characters.",
         explanation: "`compatibility` is an optional short note on what the skill needs (a product, system \
 packages, network access). It must be a single string of at most 500 characters; an empty value is allowed. \
 Write it as one sentence, and put details in the body.",
     },
     RuleDoc {
-        code: "skillmd.metadata-shape",
-        severity: Severity::Warning,
+        code: codes::SKILLMD_METADATA_SHAPE,
         summary: "`metadata` is not a mapping of string keys to string values.",
         explanation: "The spec defines `metadata` as string keys to string values, for clients to read. A list or \
 a nested mapping, or a number such as `version: 1.0` (which YAML loaders read as the number 1), reaches hosts \
@@ -132,8 +122,7 @@ in different shapes: `skills-ref` turns it into Python text, others drop or mist
 `precondition`, `action_tool`) are exempt: their own rules check them.",
     },
     RuleDoc {
-        code: "skillmd.unknown-field",
-        severity: Severity::Warning,
+        code: codes::SKILLMD_UNKNOWN_FIELD,
         summary: "A top-level field is in neither the spec, a known host's extensions, nor a checked proposal.",
         explanation: "Hosts ignore fields they do not know, so a misspelt field (`Name`, `allowed_tools`) \
 silently does nothing. Known without a warning: the spec's `name`, `description`, `license`, `compatibility`, \
@@ -146,8 +135,7 @@ write it as `metadata: {version: \"1.0.0\"}`. With `skill-md.strict = true` the 
 every field outside the spec and `extra-fields` (host fields and proposals included) is an error.",
     },
     RuleDoc {
-        code: "skillmd.duplicate-name",
-        severity: Severity::Error,
+        code: codes::SKILLMD_DUPLICATE_NAME,
         summary: "Two skills under one skill root have the same name.",
         explanation: "A host loading the skills of one folder (`.claude/skills/`, a plugin's `skills/`) keys \
 them by name, so one of the two silently shadows the other. The skill root is the folder holding the skill \
@@ -185,7 +173,7 @@ pub(crate) fn check_local(
         }
         Frontmatter::Unclosed { open } => {
             out.push(Diagnostic::new(
-                "skillmd.unclosed-frontmatter",
+                codes::SKILLMD_UNCLOSED_FRONTMATTER,
                 file,
                 *open,
                 "this `---` opens the frontmatter but no line `---` closes it; add a line holding only `---` after the last field",
@@ -199,7 +187,7 @@ pub(crate) fn check_local(
     let Some(root) = yaml.root() else {
         if !yaml.has_syntax_error() {
             out.push(Diagnostic::new(
-                "skillmd.not-a-mapping",
+                codes::SKILLMD_NOT_A_MAPPING,
                 file,
                 open,
                 "the frontmatter is empty; it needs at least `name:` and `description:` fields",
@@ -209,7 +197,7 @@ pub(crate) fn check_local(
     };
     if !skill.is_mapping {
         out.push(Diagnostic::new(
-            "skillmd.not-a-mapping",
+            codes::SKILLMD_NOT_A_MAPPING,
             file,
             root.range(),
             format!(
@@ -223,7 +211,7 @@ pub(crate) fn check_local(
     for (field, value) in [("name", &skill.name), ("description", &skill.description)] {
         if value.is_none() && complete {
             out.push(Diagnostic::new(
-                "skillmd.missing-field",
+                codes::SKILLMD_MISSING_FIELD,
                 file,
                 open,
                 format!("the frontmatter has no `{field}:`, which the spec requires; add it"),
@@ -262,7 +250,7 @@ fn no_frontmatter(file: FileId, text: &str) -> Diagnostic {
     } else {
         "a SKILL.md must start with a `---` line opening its YAML frontmatter; add `---`, `name: ...`, `description: ...` and `---` at the top".to_owned()
     };
-    Diagnostic::new("skillmd.no-frontmatter", file, range, message)
+    Diagnostic::new(codes::SKILLMD_NO_FRONTMATTER, file, range, message)
 }
 
 fn syntax_diagnostics(file: FileId, text: &str, yaml: &YamlDocument, out: &mut Vec<Diagnostic>) {
@@ -270,7 +258,8 @@ fn syntax_diagnostics(file: FileId, text: &str, yaml: &YamlDocument, out: &mut V
         if error.kind == YamlErrorKind::Syntax {
             if let Some((range, message, fix)) = plain_yaml_cause(text, error.range, &error.message)
             {
-                let mut diagnostic = Diagnostic::new("skillmd.yaml-parse", file, range, message);
+                let mut diagnostic =
+                    Diagnostic::new(codes::SKILLMD_YAML_PARSE, file, range, message);
                 diagnostic.fixes.extend(fix.map(|(range, quoted)| {
                     Fix::replace("Quote the value", file, range, quoted)
                         .preferred()
@@ -289,16 +278,16 @@ fn syntax_diagnostics(file: FileId, text: &str, yaml: &YamlDocument, out: &mut V
         };
         // The alias limits are the YAML layer's, whatever file the YAML is in.
         let code = match error.kind {
-            YamlErrorKind::AliasExpansion => "yaml.alias-expansion",
-            YamlErrorKind::AliasDepth => "yaml.alias-depth",
-            _ => "skillmd.yaml-parse",
+            YamlErrorKind::AliasExpansion => codes::YAML_ALIAS_EXPANSION,
+            YamlErrorKind::AliasDepth => codes::YAML_ALIAS_DEPTH,
+            _ => codes::SKILLMD_YAML_PARSE,
         };
         out.push(Diagnostic::new(code, file, error.range, message));
     }
     for duplicate in &yaml.duplicate_keys {
         out.push(
             Diagnostic::new(
-                "yaml.duplicate-key",
+                codes::YAML_DUPLICATE_KEY,
                 file,
                 duplicate.second,
                 format!(
@@ -454,7 +443,7 @@ fn check_name(
     let text = match name {
         FieldValue::Collection { kind, range } => {
             out.push(Diagnostic::new(
-                "skillmd.name-format",
+                codes::SKILLMD_NAME_FORMAT,
                 file,
                 *range,
                 format!("`name` must be text, found a {kind}"),
@@ -504,7 +493,7 @@ fn check_name(
             })
         }),
     };
-    let mut diagnostic = Diagnostic::new("skillmd.name-format", file, text.range, message);
+    let mut diagnostic = Diagnostic::new(codes::SKILLMD_NAME_FORMAT, file, text.range, message);
     diagnostic.fixes.extend(fix.map(Fix::preferred));
     out.push(diagnostic);
     false
@@ -545,7 +534,7 @@ fn check_description(file: FileId, description: &FieldValue, out: &mut Vec<Diagn
         }
     };
     out.push(Diagnostic::new(
-        "skillmd.description-length",
+        codes::SKILLMD_DESCRIPTION_LENGTH,
         file,
         description.range(),
         message,
@@ -566,7 +555,7 @@ fn check_compatibility(file: FileId, compatibility: &FieldValue, out: &mut Vec<D
         }
     };
     out.push(Diagnostic::new(
-        "skillmd.compatibility-length",
+        codes::SKILLMD_COMPATIBILITY_LENGTH,
         file,
         compatibility.range(),
         message,
@@ -579,7 +568,7 @@ fn check_metadata(file: FileId, metadata: Node<'_>, out: &mut Vec<Diagnostic>) {
         _ if metadata.is_null() => return,
         _ => {
             out.push(Diagnostic::new(
-                "skillmd.metadata-shape",
+                codes::SKILLMD_METADATA_SHAPE,
                 file,
                 metadata.range(),
                 format!(
@@ -593,7 +582,7 @@ fn check_metadata(file: FileId, metadata: Node<'_>, out: &mut Vec<Diagnostic>) {
     for (key, value) in metadata.entries() {
         let Some(key_text) = key.scalar() else {
             out.push(Diagnostic::new(
-                "skillmd.metadata-shape",
+                codes::SKILLMD_METADATA_SHAPE,
                 file,
                 key.range(),
                 format!("a `metadata` key must be text, found a {}", key.type_name()),
@@ -633,7 +622,7 @@ fn check_metadata(file: FileId, metadata: Node<'_>, out: &mut Vec<Diagnostic>) {
             }
         };
         let mut diagnostic =
-            Diagnostic::new("skillmd.metadata-shape", file, value.range(), problem);
+            Diagnostic::new(codes::SKILLMD_METADATA_SHAPE, file, value.range(), problem);
         // A number or boolean is kept as written, as a string.
         if let (Some(written), false, Some(Style::Plain)) =
             (value.scalar(), value.is_alias(), value.style())
@@ -730,7 +719,7 @@ fn check_name_mismatch(
             hosts.why()
         )
     };
-    let mut diagnostic = Diagnostic::new("skillmd.name-mismatch", file, range, message);
+    let mut diagnostic = Diagnostic::new(codes::SKILLMD_NAME_MISMATCH, file, range, message);
     let written = match &skill.name {
         Some(FieldValue::Text(name)) => Some(name),
         _ => None,
@@ -824,7 +813,8 @@ fn check_unknown_fields(
                 }
             }
         };
-        let mut diagnostic = Diagnostic::new("skillmd.unknown-field", file, field.key.range, "");
+        let mut diagnostic =
+            Diagnostic::new(codes::SKILLMD_UNKNOWN_FIELD, file, field.key.range, "");
         match &config {
             Some((config_file, _)) if strict => {
                 message.push_str("; list it in `skill-md.extra-fields` to accept it");
@@ -968,7 +958,7 @@ fn check_duplicate_name(
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         out.push(
             Diagnostic::new(
-                "skillmd.duplicate-name",
+                codes::SKILLMD_DUPLICATE_NAME,
                 file,
                 range,
                 format!(

@@ -3,7 +3,7 @@
 //! `command` skill, the topology of an `agent` skill).
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::graph::path;
 use crate::index::{Content, Key, Lookup};
 use crate::model::swarmkit::{Artifact, ArtifactKind, ImplementationType, Skill};
@@ -14,31 +14,27 @@ pub const RUNTIME_VERSION: (u64, u64, u64) = (1, 265, 0);
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "skill.runtime-too-old",
-        severity: Severity::Error,
+        code: codes::SKILL_RUNTIME_TOO_OLD,
         summary: "A skill needs a newer SwarmKit runtime than the one this checker follows (1.265.0).",
         explanation: "`provenance.requires_runtime: \">=X.Y.Z\"` declares the oldest runtime that can run the skill. \
 SwarmKit refuses a workspace holding a skill its runtime is too old for. Upgrade the runtime, or lower the floor if \
 the skill does not need the newer features.",
     },
     RuleDoc {
-        code: "skill.composed-unknown",
-        severity: Severity::Error,
+        code: codes::SKILL_COMPOSED_UNKNOWN,
         summary: "A composed skill lists a skill id that does not exist.",
         explanation: "`implementation.composes` names the skills a composed skill runs; each must be a skill of \
 the workspace. Fix the id or add the skill.",
     },
     RuleDoc {
-        code: "skill.composed-cycle",
-        severity: Severity::Error,
+        code: codes::SKILL_COMPOSED_CYCLE,
         summary: "Composed skills compose each other in a loop.",
         explanation: "A composed skill that (through others) composes itself would recurse forever, so SwarmKit \
 refuses it. The message gives the whole loop and each edge is a related location; break the loop by removing \
 one `composes` entry.",
     },
     RuleDoc {
-        code: "skill.unknown-mcp-server",
-        severity: Severity::Error,
+        code: codes::SKILL_UNKNOWN_MCP_SERVER,
         summary: "An `mcp_tool` skill names an MCP server that `workspace.yaml` does not declare: `swarmkit run` refuses to start the workspace.",
         explanation: "`implementation.server` must be the id of an entry of `mcp_servers` in the workspace \
 manifest. `swarmkit validate` accepts the workspace, but `swarmkit run` refuses to load it: \
@@ -47,8 +43,7 @@ manifest. `swarmkit validate` accepts the workspace, but `swarmkit run` refuses 
 Declare the server under `mcp_servers`, or fix the id.",
     },
     RuleDoc {
-        code: "skill.unknown-command",
-        severity: Severity::Error,
+        code: codes::SKILL_UNKNOWN_COMMAND,
         summary: "A `command` skill names a command pack, or a command of a pack, that `workspace.yaml` does not declare: `swarmkit run` refuses to start the workspace.",
         explanation: "`implementation.pack` must be the id of an entry of `command_packs` in the workspace \
 manifest and `implementation.command` one of its commands. `swarmkit validate` accepts the workspace, but \
@@ -57,8 +52,7 @@ manifest and `implementation.command` one of its commands. `swarmkit validate` a
 `_workspace_runtime.py`; no code of its own). Declare the pack or command, or fix the ids.",
     },
     RuleDoc {
-        code: "skill.unknown-agent-topology",
-        severity: Severity::Error,
+        code: codes::SKILL_UNKNOWN_AGENT_TOPOLOGY,
         summary: "An `agent` skill runs a topology the workspace does not have: `swarmkit run` refuses to start the workspace.",
         explanation: "`implementation.topology` of an `agent` skill must be the `metadata.name` of a topology of this \
 workspace, or a bundled authoring topology (`swarmkit:author:…`). `swarmkit validate` accepts the workspace, but \
@@ -84,7 +78,7 @@ fn check_runtime_floor(file: FileId, skill: &Skill, out: &mut Vec<Diagnostic>) {
         if (major, minor, patch) > RUNTIME_VERSION {
             let (a, b, c) = RUNTIME_VERSION;
             out.push(Diagnostic::new(
-                "skill.runtime-too-old",
+                codes::SKILL_RUNTIME_TOO_OLD,
                 file,
                 floor.range,
                 format!("this skill needs swarmkit-runtime {version} or newer, but the runtime is {a}.{b}.{c}; upgrade the runtime or lower the floor"),
@@ -116,7 +110,7 @@ pub fn check(
                 });
             if !known {
                 out.push(Diagnostic::new(
-                    "skill.composed-unknown",
+                    codes::SKILL_COMPOSED_UNKNOWN,
                     file,
                     entry.range,
                     format!("no skill has the id `{}` in this workspace, so this composed skill cannot run; fix the id or add the skill", entry.value),
@@ -165,7 +159,7 @@ fn check_command(
             None => "declare it under `command_packs` in workspace.yaml".to_owned(),
         };
         out.push(Diagnostic::new(
-            "skill.unknown-command",
+            codes::SKILL_UNKNOWN_COMMAND,
             file,
             pack_id.range,
             format!(
@@ -188,7 +182,7 @@ fn check_command(
     };
     out.push(
         Diagnostic::new(
-            "skill.unknown-command",
+            codes::SKILL_UNKNOWN_COMMAND,
             file,
             command.range,
             format!(
@@ -232,7 +226,7 @@ fn check_agent_topology(
         None => "add a topology with that `metadata.name`, or fix the name".to_owned(),
     };
     out.push(Diagnostic::new(
-        "skill.unknown-agent-topology",
+        codes::SKILL_UNKNOWN_AGENT_TOPOLOGY,
         file,
         topology.range,
         format!(
@@ -270,7 +264,7 @@ fn check_mcp_server(
         None => format!("declared: {}", declared.join(", ")),
     };
     let mut d = Diagnostic::new(
-        "skill.unknown-mcp-server",
+        codes::SKILL_UNKNOWN_MCP_SERVER,
         file,
         server.range,
         format!(
@@ -330,7 +324,7 @@ fn check_composed_cycles(
     let next = graph.loop_node(node, 1);
     let range = graph.entry_range(node, next).unwrap_or(start.range);
     let mut d = Diagnostic::new(
-        "skill.composed-cycle",
+        codes::SKILL_COMPOSED_CYCLE,
         file,
         range,
         format!(

@@ -7,7 +7,7 @@
 //! agree, and cost one scan of the file's text per call (none when it holds no such comment).
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Fix, Severity};
+use crate::diagnostic::{codes, Code, Diagnostic, FileId, Fix};
 use crate::index::{Content, FileEntry, FileRole};
 use crate::syntax::{LineIndex, PositionEncoding, TextRange};
 
@@ -133,11 +133,11 @@ pub fn apply(
             .line_col(text, offset, PositionEncoding::Utf8)
             .line
     };
-    // (target line, code) -> used?
-    let mut used: std::collections::HashMap<(u32, &str), bool> = Default::default();
+    // (target line, code) -> used? Codes no rule has are reported below instead.
+    let mut used: std::collections::HashMap<(u32, Code), bool> = Default::default();
     for s in &suppressions {
-        for (code, _) in &s.codes {
-            used.insert((s.target, code.as_str()), false);
+        for code in s.codes.iter().filter_map(|(code, _)| codes::lookup(code)) {
+            used.insert((s.target, code), false);
         }
     }
     let mut kept: Vec<Diagnostic> = diagnostics
@@ -152,15 +152,16 @@ pub fn apply(
         .collect();
     for s in &suppressions {
         for (code, range) in &s.codes {
-            if super::catalogue::lookup(code).is_none() {
-                let codes = super::catalogue::all().map(|rule| rule.code);
-                let best = super::suggest::closest(code, codes);
+            let known = codes::lookup(code);
+            if known.is_none() {
+                let names = codes::ALL.iter().map(|code| code.name());
+                let best = super::suggest::closest(code, names);
                 let hint = match best {
                     Some(best) => format!("did you mean `{best}`?"),
                     None => "docs/rules.md lists the codes".to_owned(),
                 };
                 let mut d = Diagnostic::new(
-                    "suppression.unknown-code",
+                    codes::SUPPRESSION_UNKNOWN_CODE,
                     file,
                     *range,
                     format!(
@@ -177,9 +178,9 @@ pub fn apply(
                     .preferred()
                 }));
                 kept.push(d);
-            } else if !used[&(s.target, code.as_str())] {
+            } else if known.is_some_and(|known| !used[&(s.target, known)]) {
                 let mut d = Diagnostic::new(
-                    "suppression.unused",
+                    codes::SUPPRESSION_UNUSED,
                     file,
                     *range,
                     format!("`{code}` is not reported on the next line, so this suppression silences nothing; remove it"),
@@ -242,14 +243,14 @@ pub fn disable_fix(
 ) -> Option<Fix> {
     // A broken file is fixed, not silenced: where a parser reports an error moves with the text
     // around it, so a comment above it need not stay on the line before.
-    let unsilenceable = diagnostic.code.starts_with("suppression.")
-        || diagnostic.code.starts_with("file.")
+    let unsilenceable = diagnostic.code.name().starts_with("suppression.")
+        || diagnostic.code.name().starts_with("file.")
         || matches!(
             diagnostic.code,
-            "workspace.yaml-parse"
-                | "skillmd.yaml-parse"
-                | "skillmd.no-frontmatter"
-                | "skillmd.unclosed-frontmatter"
+            codes::WORKSPACE_YAML_PARSE
+                | codes::SKILLMD_YAML_PARSE
+                | codes::SKILLMD_NO_FRONTMATTER
+                | codes::SKILLMD_UNCLOSED_FRONTMATTER
         );
     if unsilenceable {
         return None;
@@ -284,8 +285,7 @@ pub fn disable_fix(
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "suppression.unused",
-        severity: Severity::Warning,
+        code: codes::SUPPRESSION_UNUSED,
         summary: "A suppression comment names a code that is not reported on the next line.",
         explanation: "`# skillgraph: disable-next-line CODE` (or `<!-- skillgraph: disable-next-line CODE -->` in \
 a SKILL.md body) silences CODE on the line below it. When nothing there is reported under that code (the problem \
@@ -293,8 +293,7 @@ was fixed, the line moved, or `[rules]` turns the code off), the comment only hi
 Remove the code from the comment, or the comment.",
     },
     RuleDoc {
-        code: "suppression.unknown-code",
-        severity: Severity::Warning,
+        code: codes::SUPPRESSION_UNKNOWN_CODE,
         summary: "A suppression comment names a code no rule has.",
         explanation: "The codes a suppression comment may name are those of docs/rules.md; a misspelt code \
 silences nothing. Fix the code (the message suggests the closest) or remove it.",
@@ -325,13 +324,13 @@ pub fn comments_of(entry: &FileEntry) -> Comments {
 mod tests {
     use super::*;
 
-    fn run(text: &str, comments: Comments, reported: &[(&'static str, &str)]) -> Vec<String> {
+    fn run(text: &str, comments: Comments, reported: &[(Code, &str)]) -> Vec<String> {
         let index = LineIndex::new(text);
         let diagnostics = reported
             .iter()
             .map(|(code, at)| {
                 let start = text.find(at).unwrap() as u32;
-                Diagnostic::new(code, FileId(0), TextRange::new(start, start + 1), "m")
+                Diagnostic::new(*code, FileId(0), TextRange::new(start, start + 1), "m")
             })
             .collect();
         apply(FileId(0), text, &index, comments, diagnostics)
@@ -353,9 +352,9 @@ mod tests {
             text,
             Comments::Hash,
             &[
-                ("agent.unknown-skill", "- x"),
-                ("agent.bad-role", "- x"),
-                ("agent.unknown-skill", "- y"),
+                (codes::AGENT_UNKNOWN_SKILL, "- x"),
+                (codes::AGENT_BAD_ROLE, "- x"),
+                (codes::AGENT_UNKNOWN_SKILL, "- y"),
             ],
         );
         assert_eq!(
@@ -375,7 +374,7 @@ mod tests {
             yaml: TextRange::new(4, body_start - 4),
             body_start,
         };
-        let kept = run(text, comments, &[("skillmd.broken-link", "[x]")]);
+        let kept = run(text, comments, &[(codes::SKILLMD_BROKEN_LINK, "[x]")]);
         assert_eq!(kept, ["suppression.unknown-code skillmd.name-formt"]);
         // In a body, `#` starts a heading, not a comment.
         let text =
@@ -385,7 +384,7 @@ mod tests {
             body_start: 16,
         };
         assert_eq!(
-            run(text, comments, &[("skillmd.broken-link", "[x]")]),
+            run(text, comments, &[(codes::SKILLMD_BROKEN_LINK, "[x]")]),
             ["skillmd.broken-link ["]
         );
     }

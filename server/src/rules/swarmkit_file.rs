@@ -2,15 +2,14 @@
 //! directory, nesting depth, the overall shape, and the bundled JSON Schemas.
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::FileRole;
 use crate::model::swarmkit::ArtifactKind;
 use crate::syntax::{TextRange, YamlDocument, YamlErrorKind};
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "workspace.kind-mismatch",
-        severity: Severity::Error,
+        code: codes::WORKSPACE_KIND_MISMATCH,
         summary: "The file's `kind:` does not match the directory it is in.",
         explanation: "SwarmKit finds artifacts by directory: `skills/` holds `kind: Skill`, `topologies/` holds \
 `kind: Topology`, `archetypes/` holds `kind: Archetype`, `triggers/` and `schedules/` hold `kind: Trigger`, and \
@@ -18,29 +17,25 @@ so on. A file whose kind disagrees with its directory is refused at load time. M
 of its kind, or correct `kind:`.",
     },
     RuleDoc {
-        code: "workspace.deep-nesting",
-        severity: Severity::Error,
+        code: codes::WORKSPACE_DEEP_NESTING,
         summary: "The file is nested more than one directory below its artifact directory.",
         explanation: "SwarmKit looks at most one subdirectory deep (`skills/group/x.yaml` is found, \
 `skills/a/b/x.yaml` is not), so this file is never loaded and the ids it defines are unknown to the runtime. \
 Move it up a level.",
     },
     RuleDoc {
-        code: "workspace.malformed",
-        severity: Severity::Error,
+        code: codes::WORKSPACE_MALFORMED,
         summary: "The document is not a mapping, so it cannot be an artifact.",
         explanation: "Every SwarmKit artifact is a YAML mapping with `apiVersion`, `kind` and `metadata`. An empty \
 file, a list or a lone scalar cannot be loaded. Write the artifact as a mapping, or delete the file.",
     },
     RuleDoc {
-        code: "workspace.env-unreadable",
-        severity: Severity::Warning,
+        code: codes::WORKSPACE_ENV_UNREADABLE,
         summary: "A `workspace.env*.yaml` property file does not parse, so SwarmKit reads none of its properties.",
         explanation: "SwarmKit reads the property map that `${…}` references look up first from `workspace.env.yaml`, or from `workspace.env.<name>.yaml` when `SWARMKIT_ENV=<name>` selects one (swarmkit-runtime 1.265.0, `load_env_config_typed` and `_read_env_file` in `resolver/_env_config.py`). When the file is not valid YAML it is skipped without a word: every reference then falls through to the environment and its `:-default`, or stays as written. Fix the YAML at the place shown. A file whose top is not a mapping is skipped the same way.",
     },
     RuleDoc {
-        code: "yaml.interpolation-too-large",
-        severity: Severity::Error,
+        code: codes::YAML_INTERPOLATION_TOO_LARGE,
         summary: "Substituting `${…}` here would make the file grow past what is checked.",
         explanation: "Every `${…}` in a value is replaced by its property, environment value or default before anything is checked, as SwarmKit does. What substitution may add to one file is capped at 4 MiB, all values together, so a huge property referenced many times cannot make checking slow. The value past the cap is checked as written and this error says so. Reference large values fewer times, or shorten them.",
     },
@@ -55,7 +50,7 @@ pub(crate) fn substitution_diagnostics(
     let cap = crate::syntax::interpolate::MAX_GROWTH / (1024 * 1024);
     for substitution in substitutions.iter().filter(|s| s.too_large) {
         out.push(Diagnostic::new(
-            "yaml.interpolation-too-large",
+            codes::YAML_INTERPOLATION_TOO_LARGE,
             file,
             substitution.range,
             format!(
@@ -75,7 +70,7 @@ pub(crate) fn check_env_file(
     let mut out = Vec::new();
     if let Some(error) = yaml.errors.first().filter(|_| env.unreadable) {
         out.push(Diagnostic::new(
-            "workspace.env-unreadable",
+            codes::WORKSPACE_ENV_UNREADABLE,
             file,
             error.range,
             format!(
@@ -85,7 +80,7 @@ pub(crate) fn check_env_file(
         ));
     } else if let Some(root) = yaml.root().filter(|root| !root.is_mapping()) {
         out.push(Diagnostic::new(
-            "workspace.env-unreadable",
+            codes::WORKSPACE_ENV_UNREADABLE,
             file,
             root.range(),
             format!(
@@ -97,7 +92,7 @@ pub(crate) fn check_env_file(
     out.extend(
         syntax_diagnostics(file, yaml)
             .into_iter()
-            .filter(|d| d.code == "yaml.duplicate-key"),
+            .filter(|d| d.code == codes::YAML_DUPLICATE_KEY),
     );
     out
 }
@@ -112,7 +107,7 @@ pub(crate) fn check(file: FileId, role: &FileRole, yaml: &YamlDocument) -> Vec<D
     } = role
     {
         return vec![Diagnostic::new(
-            "workspace.deep-nesting",
+            codes::WORKSPACE_DEEP_NESTING,
             file,
             first_line(yaml),
             format!(
@@ -124,7 +119,7 @@ pub(crate) fn check(file: FileId, role: &FileRole, yaml: &YamlDocument) -> Vec<D
     let Some(root) = yaml.root() else {
         if !yaml.has_syntax_error() {
             out.push(Diagnostic::new(
-                "workspace.malformed",
+                codes::WORKSPACE_MALFORMED,
                 file,
                 TextRange::empty(0),
                 "this file is empty; an artifact needs `apiVersion`, `kind` and `metadata`",
@@ -134,7 +129,7 @@ pub(crate) fn check(file: FileId, role: &FileRole, yaml: &YamlDocument) -> Vec<D
     };
     if !root.is_mapping() {
         out.push(Diagnostic::new(
-            "workspace.malformed",
+            codes::WORKSPACE_MALFORMED,
             file,
             root.range(),
             format!(
@@ -154,7 +149,7 @@ pub(crate) fn check(file: FileId, role: &FileRole, yaml: &YamlDocument) -> Vec<D
             .next()
             .map_or(TextRange::empty(0), |(k, _)| k.range());
         out.push(Diagnostic::new(
-            "workspace.kind-mismatch",
+            codes::WORKSPACE_KIND_MISMATCH,
             file,
             anchor,
             format!(
@@ -180,7 +175,7 @@ pub(crate) fn check(file: FileId, role: &FileRole, yaml: &YamlDocument) -> Vec<D
                     ),
                 };
                 out.push(Diagnostic::new(
-                    "workspace.kind-mismatch",
+                    codes::WORKSPACE_KIND_MISMATCH,
                     file,
                     kind.range(),
                     message,
@@ -203,11 +198,11 @@ pub(crate) fn syntax_diagnostics(file: FileId, yaml: &YamlDocument) -> Vec<Diagn
     for error in &yaml.errors {
         let code = match error.kind {
             YamlErrorKind::Syntax | YamlErrorKind::TooDeep | YamlErrorKind::MultipleDocuments => {
-                "workspace.yaml-parse"
+                codes::WORKSPACE_YAML_PARSE
             }
-            YamlErrorKind::Alias => "workspace.yaml-parse",
-            YamlErrorKind::AliasExpansion => "yaml.alias-expansion",
-            YamlErrorKind::AliasDepth => "yaml.alias-depth",
+            YamlErrorKind::Alias => codes::WORKSPACE_YAML_PARSE,
+            YamlErrorKind::AliasExpansion => codes::YAML_ALIAS_EXPANSION,
+            YamlErrorKind::AliasDepth => codes::YAML_ALIAS_DEPTH,
         };
         out.push(Diagnostic::new(
             code,
@@ -219,7 +214,7 @@ pub(crate) fn syntax_diagnostics(file: FileId, yaml: &YamlDocument) -> Vec<Diagn
     for duplicate in &yaml.duplicate_keys {
         out.push(
             Diagnostic::new(
-                "yaml.duplicate-key",
+                codes::YAML_DUPLICATE_KEY,
                 file,
                 duplicate.second,
                 format!(

@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::{Content, FileEntry, Key, Lookup};
 use crate::model::config::Config;
 use crate::model::tools::{preset, tool_list_path, ToolList, PRESETS};
@@ -19,16 +19,14 @@ use crate::syntax::TextRange;
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
-        code: "config.unknown-preset",
-        severity: Severity::Error,
+        code: codes::CONFIG_UNKNOWN_PRESET,
         summary: "`[tools] presets` names a tool set skillgraph does not know.",
         explanation: "A preset stands for the built-in tools of an agent harness (`claude-code`: Read, Write, \
 Edit, Grep, Bash, …). An unknown name adds no tools, so every skill that relies on them would be reported as \
 unsatisfied for the wrong reason. Use a known preset, or list the tools in `[tools] available` instead.",
     },
     RuleDoc {
-        code: "tools.missing-list",
-        severity: Severity::Warning,
+        code: codes::TOOLS_MISSING_LIST,
         summary: "A `[tools] mcp-tool-lists` entry names no `.json` file that skillgraph could read.",
         explanation: "Entries are paths relative to the folder of `skillgraph.toml`, each to a saved MCP \
 `tools/list` result (`{\"tools\": [{\"name\": ...}]}`). A path that is not there (or not a `.json` file, or \
@@ -36,8 +34,7 @@ ignored by `.gitignore`) contributes no tools, so skills depending on them would
 server's `tools/list` response at that path, or fix the path.",
     },
     RuleDoc {
-        code: "tools.invalid-list",
-        severity: Severity::Error,
+        code: codes::TOOLS_INVALID_LIST,
         summary: "A tool list named by `[tools] mcp-tool-lists` is not a saved `tools/list` result.",
         explanation: "The file must be JSON holding `{\"tools\": [{\"name\": \"get_order\"}, …]}` or the whole \
 JSON-RPC response `{\"result\": {\"tools\": […]}}`, every tool an object with a `name` string. The range shows \
@@ -262,7 +259,7 @@ pub(crate) fn check_config_local(
                 None => format!("known presets: {}", known.join(", ")),
             };
             out.push(Diagnostic::new(
-                "config.unknown-preset",
+                codes::CONFIG_UNKNOWN_PRESET,
                 file,
                 config_value_range(text, "presets", name),
                 format!(
@@ -295,7 +292,7 @@ pub(crate) fn check_config(
             "a tool list must be a `.json` file"
         };
         out.push(Diagnostic::new(
-            "tools.missing-list",
+            codes::TOOLS_MISSING_LIST,
             entry.id,
             config_value_range(&entry.text, "mcp-tool-lists", name),
             format!("`{name}` contributes no tools: {why}; save the MCP server's `tools/list` result there, or fix the path"),
@@ -327,7 +324,7 @@ pub(crate) fn check_tool_list(
         });
     out.push(
         Diagnostic::new(
-            "tools.invalid-list",
+            codes::TOOLS_INVALID_LIST,
             entry.id,
             *range,
             format!(

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use crate::diagnostic::{fixes, Diagnostic, FileId, Fix};
+use crate::diagnostic::{codes, fixes, Code, Diagnostic, FileId, Fix};
 use crate::index::{Content, Key, Lookup};
 use crate::model::swarmkit::{Agent, Archetype, Artifact, ArtifactKind, Grant, Skill};
 use crate::model::SpannedStr;
@@ -126,7 +126,7 @@ impl GrantResolver<'_, '_> {
         &self,
         grant: &Grant,
         file: FileId,
-        unknown_code: &'static str,
+        unknown_code: Code,
         source: &GrantSource,
         out: &mut Vec<EffectiveSkill>,
         diagnostics: &mut Vec<Diagnostic>,
@@ -191,7 +191,7 @@ impl GrantResolver<'_, '_> {
                         None => String::new(),
                     };
                     let mut diagnostic = Diagnostic::new(
-                        "agent.unknown-bulk-grant",
+                        codes::AGENT_UNKNOWN_BULK_GRANT,
                         file,
                         id.range,
                         format!("no mcp_tool skill of this workspace runs on a server `{}`, so `server:{}` grants nothing{hint}", id.value, id.value),
@@ -208,7 +208,7 @@ impl GrantResolver<'_, '_> {
                 let members = registry::granted_by_pack(self.lookup, self.workspace, &id.value);
                 if members.member_count == 0 {
                     diagnostics.push(Diagnostic::new(
-                        "agent.unknown-bulk-grant",
+                        codes::AGENT_UNKNOWN_BULK_GRANT,
                         file,
                         id.range,
                         format!(
@@ -236,7 +236,7 @@ impl GrantResolver<'_, '_> {
                     .containing(capability_text);
                 match matches.len() {
                     0 => diagnostics.push(Diagnostic::new(
-                        "agent.abstract-no-match",
+                        codes::AGENT_ABSTRACT_NO_MATCH,
                         file,
                         *range,
                         format!(
@@ -246,7 +246,7 @@ impl GrantResolver<'_, '_> {
                     )),
                     1 => push(out, matches[0].clone(), GrantSource::Abstract, *range),
                     _ => diagnostics.push(Diagnostic::new(
-                        "agent.abstract-ambiguous",
+                        codes::AGENT_ABSTRACT_AMBIGUOUS,
                         file,
                         *range,
                         format!(
@@ -259,7 +259,7 @@ impl GrantResolver<'_, '_> {
                 }
             }
             Grant::Malformed { range, found } => diagnostics.push(Diagnostic::new(
-                "agent.bad-skill-entry",
+                codes::AGENT_BAD_SKILL_ENTRY,
                 file,
                 *range,
                 format!("a grant must be a skill id, `server:<id>`, `pack:<id>` or an abstract grant; this is {} {found}", if found.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }),
@@ -326,7 +326,7 @@ pub fn effective_skills(
             resolver.expand(
                 grant,
                 file,
-                "agent.unknown-skill",
+                codes::AGENT_UNKNOWN_SKILL,
                 &GrantSource::Skills,
                 &mut skills,
                 diagnostics,
@@ -342,7 +342,7 @@ pub fn effective_skills(
                 resolver.expand(
                     grant,
                     archetype_file,
-                    "agent.unknown-skill",
+                    codes::AGENT_UNKNOWN_SKILL,
                     &source,
                     &mut skills,
                     &mut inherited_problems,
@@ -378,7 +378,7 @@ pub fn effective_skills(
             resolver.expand(
                 grant,
                 file,
-                "agent.unknown-skill",
+                codes::AGENT_UNKNOWN_SKILL,
                 &GrantSource::SkillsAdditional,
                 &mut skills,
                 diagnostics,
@@ -389,7 +389,7 @@ pub fn effective_skills(
     // A typo whose suggestion the agent holds already would become a duplicate grant once
     // replaced: that is no fix (removing the entry is a decision about intent).
     for diagnostic in &mut diagnostics[reported_before..] {
-        if diagnostic.code == "agent.unknown-skill" {
+        if diagnostic.code == codes::AGENT_UNKNOWN_SKILL {
             diagnostic.fixes.retain(|fix| {
                 !fix.edits
                     .iter()

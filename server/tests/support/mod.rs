@@ -53,7 +53,7 @@ pub fn describe(index: &Index, d: &Diagnostic) -> (String, &'static str, String)
     let file = index.file(d.file).expect("diagnostic names a known file");
     (
         show_path(&file.path),
-        d.code,
+        d.code.name(),
         slice(&file.text, d.range.start, d.range.end),
     )
 }

@@ -4,6 +4,7 @@ use std::process::Command;
 use expect_test::{expect, expect_file};
 
 use super::*;
+use crate::diagnostic::codes;
 use crate::index::Index;
 use crate::testing::index_of;
 
@@ -180,20 +181,20 @@ fn demo_shows_exactly_the_cycles_and_blocked_skills_the_rules_report() {
         .files()
         .flat_map(|f| index.diagnostics(f.id))
         .map(|d| d.code.to_string())
-        .filter(|c| c.ends_with("-cycle") || c == "agent.requires-unsatisfiable")
+        .filter(|c| c.ends_with("-cycle") || *c == codes::AGENT_REQUIRES_UNSATISFIABLE)
         .collect();
     codes.sort();
     assert_eq!(
         codes,
         [
-            "agent.depends-on-cycle",
-            "agent.depends-on-cycle",
-            "agent.requires-cycle",
-            "agent.requires-unsatisfiable",
-            "agent.requires-unsatisfiable",
-            "skill.composed-cycle",
-            "skill.composed-cycle",
-            "skillmd.chain-cycle",
+            codes::AGENT_DEPENDS_ON_CYCLE,
+            codes::AGENT_DEPENDS_ON_CYCLE,
+            codes::AGENT_REQUIRES_CYCLE,
+            codes::AGENT_REQUIRES_UNSATISFIABLE,
+            codes::AGENT_REQUIRES_UNSATISFIABLE,
+            codes::SKILL_COMPOSED_CYCLE,
+            codes::SKILL_COMPOSED_CYCLE,
+            codes::SKILLMD_CHAIN_CYCLE,
         ]
     );
 }

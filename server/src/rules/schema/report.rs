@@ -7,9 +7,8 @@
 use jsonschema::error::{ValidationError, ValidationErrorKind};
 use serde_json::Value;
 
-use super::codes;
 use super::locate::{locate, segments, Target};
-use crate::diagnostic::{Diagnostic, FileId, Fix};
+use crate::diagnostic::{codes, Code, Diagnostic, FileId, Fix};
 use crate::suggest::closest;
 use crate::syntax::yaml::Style;
 use crate::syntax::{Node, TextRange};
@@ -68,12 +67,12 @@ impl<'s, 'a> Reporter<'s, 'a> {
         self.out
     }
 
-    fn emit(&mut self, code: &'static str, range: TextRange, message: String) {
+    fn emit(&mut self, code: Code, range: TextRange, message: String) {
         self.emit_with_related(code, range, message, None);
     }
 
     /// The diagnostic `emit` would push, for callers that add to it first.
-    fn diagnostic(&self, code: &'static str, range: TextRange, message: String) -> Diagnostic {
+    fn diagnostic(&self, code: Code, range: TextRange, message: String) -> Diagnostic {
         let message = match &self.tail {
             Some(tail) => format!("{message}{tail}"),
             None => message,
@@ -83,7 +82,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
 
     fn emit_with_related(
         &mut self,
-        code: &'static str,
+        code: Code,
         range: TextRange,
         message: String,
         related: Option<(TextRange, String)>,
@@ -156,7 +155,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
                     .at(schema_path)
                     .map_or_else(|| "of another type".to_owned(), type_phrase);
                 let message = format!("{label} must be {expected}; found {}", found(instance));
-                self.emit(codes::TYPE, target.value_range(), message);
+                self.emit(codes::SCHEMA_TYPE_MISMATCH, target.value_range(), message);
             }
             K::Enum { options } => {
                 let values: Vec<&Value> = options
@@ -169,7 +168,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
                     found(instance)
                 );
                 push_suggestion(&mut message, instance, &values);
-                self.emit(codes::ENUM, target.value_range(), message);
+                self.emit(codes::SCHEMA_ENUM_MISMATCH, target.value_range(), message);
             }
             K::Constant { expected_value } => {
                 let message = format!(
@@ -177,7 +176,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
                     show_value(expected_value),
                     found(instance)
                 );
-                self.emit(codes::CONST, target.value_range(), message);
+                self.emit(codes::SCHEMA_CONST_MISMATCH, target.value_range(), message);
             }
             K::Pattern { pattern } => {
                 let hint = pattern_hint(pattern).map_or_else(String::new, |h| format!(" ({h})"));
@@ -185,11 +184,19 @@ impl<'s, 'a> Reporter<'s, 'a> {
                     "{label} must match `{pattern}`{hint}; found {}",
                     found(instance)
                 );
-                self.emit(codes::PATTERN, target.value_range(), message);
+                self.emit(
+                    codes::SCHEMA_PATTERN_MISMATCH,
+                    target.value_range(),
+                    message,
+                );
             }
             K::BacktrackLimitExceeded { .. } | K::RegexEngineFailure { .. } => {
                 let message = format!("{label} could not be checked against its pattern: {error}");
-                self.emit(codes::PATTERN, target.value_range(), message);
+                self.emit(
+                    codes::SCHEMA_PATTERN_MISMATCH,
+                    target.value_range(),
+                    message,
+                );
             }
             K::MinLength { limit } | K::MaxLength { limit } => {
                 let length = instance.as_str().map_or(0, |s| s.chars().count());
@@ -200,7 +207,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
                     }
                     _ => format!("{label} must be at most {limit} characters long; found {length}"),
                 };
-                self.emit(codes::LENGTH, target.value_range(), message);
+                self.emit(codes::SCHEMA_LENGTH, target.value_range(), message);
             }
             K::MinItems { limit } | K::MaxItems { limit } => {
                 let count = instance.as_array().map_or(0, Vec::len);
@@ -215,7 +222,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
                     }
                     _ => format!("{label} takes at most {}; found {found}", items(*limit)),
                 };
-                self.emit(codes::ARRAY_SIZE, target.value_range(), message);
+                self.emit(codes::SCHEMA_ARRAY_SIZE, target.value_range(), message);
             }
             K::MinProperties { limit } | K::MaxProperties { limit } => {
                 let count = instance.as_object().map_or(0, serde_json::Map::len);
@@ -225,7 +232,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
                     "at most"
                 };
                 let message = format!("{label} needs {bound} {limit} entries; found {count}");
-                self.emit(codes::PROPERTY_COUNT, target.value_range(), message);
+                self.emit(codes::SCHEMA_OBJECT_SIZE, target.value_range(), message);
             }
             K::Minimum { limit }
             | K::Maximum { limit }
@@ -238,7 +245,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
                     _ => "less than",
                 };
                 let message = format!("{label} must be {bound} {limit}; found {}", found(instance));
-                self.emit(codes::RANGE, target.value_range(), message);
+                self.emit(codes::SCHEMA_RANGE, target.value_range(), message);
             }
             K::UniqueItems => self.unique_items(&target, &label, pointer, instance),
             K::Format { format } => {
@@ -249,7 +256,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
                     other => other,
                 };
                 let message = format!("{label} must be a valid {what}; found {}", found(instance));
-                self.emit(codes::FORMAT, target.value_range(), message);
+                self.emit(codes::SCHEMA_FORMAT, target.value_range(), message);
             }
             K::OneOfNotValid { context } => {
                 self.union(error, &target, &label, context, Union::OneOfNone, scope)
@@ -268,14 +275,14 @@ impl<'s, 'a> Reporter<'s, 'a> {
                     .filter(|_| target.resolved)
                     .map_or_else(|| target.value_range(), Node::range);
                 self.emit(
-                    codes::VIOLATION,
+                    codes::SCHEMA_OTHER,
                     range,
                     format!("{label} is not allowed here; remove it"),
                 );
             }
             _ => {
                 self.emit(
-                    codes::VIOLATION,
+                    codes::SCHEMA_OTHER,
                     target.value_range(),
                     format!("{label}: {error}"),
                 );
@@ -298,7 +305,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
             Some(values) => message.push_str(&format!(" (one of {}); add it", list_values(values))),
             None => message.push_str("; add it"),
         }
-        self.emit(codes::REQUIRED, target.head_range(), message);
+        self.emit(codes::SCHEMA_REQUIRED_FIELD, target.head_range(), message);
     }
 
     /// For a keyword under `…/then/…`, the `if` it depends on, in words: "`category` is `decision`".
@@ -359,7 +366,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
             let fix = key
                 .zip(suggestion.filter(|s| target.key_of(s).is_none()))
                 .and_then(|(key, suggestion)| rename_key(self.file, key, name, suggestion));
-            let mut diagnostic = self.diagnostic(codes::UNKNOWN_FIELD, range, message);
+            let mut diagnostic = self.diagnostic(codes::SCHEMA_UNKNOWN_FIELD, range, message);
             diagnostic.fixes.extend(fix);
             self.out.push(diagnostic);
         }
@@ -375,7 +382,8 @@ impl<'s, 'a> Reporter<'s, 'a> {
         });
         let Some((first, second)) = repeat else {
             let message = format!("{label} lists an entry more than once; remove the repeat");
-            self.emit(codes::UNIQUE_ITEMS, target.value_range(), message);
+            // SwarmKit reports repeated entries under its catch-all code; so do we.
+            self.emit(codes::SCHEMA_OTHER, target.value_range(), message);
             return;
         };
         let item_range = |index: usize| {
@@ -394,7 +402,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
             show_value(&items[second])
         );
         let related = Some((first_range, "first listed here".to_owned()));
-        self.emit_with_related(codes::UNIQUE_ITEMS, second_range, message, related);
+        self.emit_with_related(codes::SCHEMA_OTHER, second_range, message, related);
     }
 
     fn not(&mut self, target: &Target<'_>, label: &str, instance: &Value, forbidden: &Value) {
@@ -406,7 +414,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
         if !names.is_empty() && instance.is_object() {
             let keys: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
             let message = format!("{label} cannot have {}; keep only one", both(&keys));
-            self.conflict(target, &names, codes::VIOLATION, message);
+            self.conflict(target, &names, codes::SCHEMA_OTHER, message);
             return;
         }
         if let (Some(pattern), Some(_)) = (
@@ -417,24 +425,22 @@ impl<'s, 'a> Reporter<'s, 'a> {
                 "{label} must not match `{pattern}`; found {}",
                 found(instance)
             );
-            self.emit(codes::PATTERN, target.value_range(), message);
+            self.emit(
+                codes::SCHEMA_PATTERN_MISMATCH,
+                target.value_range(),
+                message,
+            );
             return;
         }
         let message = format!(
             "{label} must not be {}; change it",
             self.describe(forbidden, 0)
         );
-        self.emit(codes::VIOLATION, target.value_range(), message);
+        self.emit(codes::SCHEMA_OTHER, target.value_range(), message);
     }
 
     /// Fields that exclude each other are all present: flag the later one, point at the earlier.
-    fn conflict(
-        &mut self,
-        target: &Target<'_>,
-        present: &[&str],
-        code: &'static str,
-        message: String,
-    ) {
+    fn conflict(&mut self, target: &Target<'_>, present: &[&str], code: Code, message: String) {
         let key = |name: Option<&&str>| name.and_then(|n| target.key_of(n));
         let range = key(present.last()).map_or_else(|| target.head_range(), Node::range);
         let related = key(present.first())
@@ -454,16 +460,16 @@ impl<'s, 'a> Reporter<'s, 'a> {
             K::Pattern { pattern } => {
                 let hint = pattern_hint(pattern).map_or_else(String::new, |h| format!(" ({h})"));
                 (
-                    codes::PATTERN,
+                    codes::SCHEMA_PATTERN_MISMATCH,
                     format!("key `{name}` in {label} must match `{pattern}`{hint}"),
                 )
             }
             K::Type { .. } => (
-                codes::TYPE,
+                codes::SCHEMA_TYPE_MISMATCH,
                 format!("key `{name}` in {label} must be a string"),
             ),
             _ => (
-                codes::VIOLATION,
+                codes::SCHEMA_OTHER,
                 format!("key `{name}` in {label} is not allowed: {inner}"),
             ),
         };
@@ -489,7 +495,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
             .map(|b| b.iter().map(|s| self.resolve(s)).collect::<Vec<_>>())
         else {
             self.emit(
-                codes::ONE_OF,
+                codes::SCHEMA_VARIANT_MISMATCH,
                 target.value_range(),
                 format!("{label}: {error}"),
             );
@@ -517,7 +523,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
                     "exactly one"
                 };
                 let message = format!("{label} needs {quantity} of {}; add one", join_or(&listed));
-                self.emit(codes::REQUIRED, target.head_range(), message);
+                self.emit(codes::SCHEMA_REQUIRED_FIELD, target.head_range(), message);
                 return;
             }
             if present.len() > 1 && union != Union::AnyOf {
@@ -527,7 +533,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
                     join_or(&listed),
                     both(&given)
                 );
-                self.conflict(target, &present, codes::ONE_OF, message);
+                self.conflict(target, &present, codes::SCHEMA_VARIANT_MISMATCH, message);
                 return;
             }
             if let Some(index) = branches
@@ -550,7 +556,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
                         "{label} is missing the required field `{field}`, which says which kind it is (one of {}); add it",
                         list_values(&allowed)
                     );
-                    self.emit(codes::REQUIRED, target.head_range(), message);
+                    self.emit(codes::SCHEMA_REQUIRED_FIELD, target.head_range(), message);
                 }
                 Some(value) => match consts.iter().position(|c| *c == value) {
                     Some(index) if union != Union::OneOfMany => {
@@ -563,7 +569,11 @@ impl<'s, 'a> Reporter<'s, 'a> {
                     }
                     Some(_) => {
                         let message = format!("{label} matches more than one accepted form; make it match exactly one");
-                        self.emit(codes::ONE_OF, target.value_range(), message);
+                        self.emit(
+                            codes::SCHEMA_VARIANT_MISMATCH,
+                            target.value_range(),
+                            message,
+                        );
                     }
                     None => {
                         let mut segs = segments(pointer);
@@ -576,7 +586,11 @@ impl<'s, 'a> Reporter<'s, 'a> {
                             found(value)
                         );
                         push_suggestion(&mut message, value, &allowed);
-                        self.emit(codes::ENUM, field_target.value_range(), message);
+                        self.emit(
+                            codes::SCHEMA_ENUM_MISMATCH,
+                            field_target.value_range(),
+                            message,
+                        );
                     }
                 },
             }
@@ -588,7 +602,11 @@ impl<'s, 'a> Reporter<'s, 'a> {
                 "{label} matches more than one accepted form ({}); make it match exactly one",
                 self.describe_all(&branches)
             );
-            self.emit(codes::ONE_OF, target.value_range(), message);
+            self.emit(
+                codes::SCHEMA_VARIANT_MISMATCH,
+                target.value_range(),
+                message,
+            );
             return;
         }
 
@@ -618,7 +636,7 @@ impl<'s, 'a> Reporter<'s, 'a> {
                 join_or(&expected),
                 found(instance)
             );
-            self.emit(codes::TYPE, target.value_range(), message);
+            self.emit(codes::SCHEMA_TYPE_MISMATCH, target.value_range(), message);
             return;
         }
         let pick = if compatible.len() == 1 {
@@ -666,7 +684,11 @@ impl<'s, 'a> Reporter<'s, 'a> {
             "{label} matches none of the accepted forms: {}; rewrite it as one of them",
             self.describe_all(&branches)
         );
-        self.emit(codes::ONE_OF, target.value_range(), message);
+        self.emit(
+            codes::SCHEMA_VARIANT_MISMATCH,
+            target.value_range(),
+            message,
+        );
     }
 
     /// The JSON types a schema accepts, when it says (`None`: any type).
