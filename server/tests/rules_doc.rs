@@ -224,6 +224,17 @@ fn names_constant(text: &str, constant: &str) -> bool {
     })
 }
 
+/// Whether `text` holds the code's name as a word of its own (`governance.x` in
+/// `"t.yaml governance.x"`, but not in `governance.x-y`).
+fn mentions_code(text: &str, code: Code) -> bool {
+    let part_of_code = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_');
+    text.match_indices(code.name()).any(|(at, name)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(part_of_code) && !after.is_some_and(part_of_code)
+    })
+}
+
 /// A source file split into the part that ships and the part that tests it: a file named
 /// `tests.rs` or under a `tests` folder is all test, otherwise the test part starts at the
 /// first `#[cfg(test)]` item (the project keeps its unit tests at the end of a file).
@@ -336,12 +347,13 @@ fn places(root: &Path) -> BTreeMap<Code, Places> {
             }
         }
         for (function, body) in test_functions(&tests) {
-            let literals: BTreeSet<&str> = string_literals(&body)
+            let literals: Vec<&str> = string_literals(&body)
                 .into_iter()
                 .map(|literal| literal.text)
                 .collect();
             for (code, constant) in &constants {
-                if literals.contains(code.name()) || names_constant(&body, constant) {
+                let spelled = literals.iter().any(|text| mentions_code(text, *code));
+                if spelled || names_constant(&body, constant) {
                     let places = found.get_mut(code).unwrap();
                     places
                         .tests
@@ -362,9 +374,14 @@ fn places(root: &Path) -> BTreeMap<Code, Places> {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let code_part = name.split("--").next().unwrap_or_default();
-            if let Some(code) = codes::lookup(code_part) {
-                let places = found.get_mut(&code).unwrap();
-                places.fixtures.insert(format!("{folder}/{name}"));
+            // A fixture is named after its code, and its expected report may hold others.
+            let expected =
+                std::fs::read_to_string(entry.path().join("expected.json")).unwrap_or_default();
+            for &code in codes::ALL {
+                if code.name() == code_part || mentions_code(&expected, code) {
+                    let places = found.get_mut(&code).unwrap();
+                    places.fixtures.insert(format!("{folder}/{name}"));
+                }
             }
         }
     }
@@ -485,6 +502,11 @@ async fn silent() {
         "codes::YAML_DUPLICATE_KEY_TWO",
         "YAML_DUPLICATE_KEY"
     ));
+    let code = codes::AGENT_DUPLICATE_GRANT;
+    assert!(mentions_code("/w/a.yaml agent.duplicate-grant", code));
+    assert!(mentions_code("\"agent.duplicate-grant\"", code));
+    assert!(!mentions_code("agent.duplicate-grants", code));
+    assert!(!mentions_code("x.agent.duplicate-grant", code));
 }
 
 #[test]
