@@ -35,7 +35,7 @@ fn families() -> [&'static [RuleDoc]; 23] {
         super::decision_skills::RULES,
         super::command_packs::RULES,
         super::output_schema::RULES,
-        crate::model::config::RULES,
+        super::config::RULES,
         super::skill_md::RULES,
         super::skill_hosts::RULES,
         super::skill_links::RULES,

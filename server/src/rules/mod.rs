@@ -6,6 +6,7 @@ pub mod archetypes;
 pub mod catalogue;
 pub mod chain;
 pub mod command_packs;
+pub mod config;
 pub mod decision_skills;
 pub mod dependencies;
 pub mod grants;
