@@ -55,6 +55,12 @@ const SWARMKIT_CODES: &[&str] = &[
     "workspace-pack.id-collision",
     "memory.disabled-but-bound",
     "archetype.executor-invalid",
+    "skill.model-construction",
+    "archetype.model-construction",
+    "topology.model-construction",
+    "trigger.model-construction",
+    "funnel.model-construction",
+    "contract.model-construction",
 ];
 
 type Pairs = BTreeSet<(String, String)>;
@@ -223,6 +229,7 @@ parity! {
     unknown_archetype_skills_still_checked => "agent.unknown-archetype--skills-still-checked",
     depends_on_two_cycles => "agent.depends-on-cycle--two-cycles",
     trigger_unknown_target => "trigger.unknown-target",
+    trailing_newline_model_construction => "trailing-newline--model-construction",
 }
 
 #[test]

@@ -119,6 +119,7 @@ codes! {
     AGENT_UNKNOWN_SKILL = "agent.unknown-skill", Error;
     ARCHETYPE_DUPLICATE_ID = "archetype.duplicate-id", Error;
     ARCHETYPE_EXECUTOR_INVALID = "archetype.executor-invalid", Error;
+    ARCHETYPE_MODEL_CONSTRUCTION = "archetype.model-construction", Error;
     ARCHETYPE_UNKNOWN_SKILL = "archetype.unknown-skill", Error;
     COMMAND_PACK_BINARY_VERSION = "command-pack.binary-version", Error;
     COMMAND_PACK_ID_COLLISION = "command-pack.id-collision", Error;
@@ -128,10 +129,12 @@ codes! {
     CONFIG_UNKNOWN_PRESET = "config.unknown-preset", Error;
     CONFIG_UNKNOWN_RULE = "config.unknown-rule", Warning;
     CONTRACT_DUPLICATE_ID = "contract.duplicate-id", Error;
+    CONTRACT_MODEL_CONSTRUCTION = "contract.model-construction", Error;
     FILE_ENCODING = "file.encoding", Error;
     FILE_TOO_LARGE = "file.too-large", Error;
     FILE_TOO_MANY_DIAGNOSTICS = "file.too-many-diagnostics", Warning;
     FUNNEL_DUPLICATE_ID = "funnel.duplicate-id", Error;
+    FUNNEL_MODEL_CONSTRUCTION = "funnel.model-construction", Error;
     GOVERNANCE_NOT_A_DECISION_SKILL = "governance.not-a-decision-skill", Error;
     GOVERNANCE_UNKNOWN_DECISION_SKILL = "governance.unknown-decision-skill", Error;
     MEMORY_DISABLED_BUT_BOUND = "memory.disabled-but-bound", Error;
@@ -152,6 +155,7 @@ codes! {
     SKILL_COMPOSED_CYCLE = "skill.composed-cycle", Error;
     SKILL_COMPOSED_UNKNOWN = "skill.composed-unknown", Error;
     SKILL_DUPLICATE_ID = "skill.duplicate-id", Error;
+    SKILL_MODEL_CONSTRUCTION = "skill.model-construction", Error;
     SKILL_RUNTIME_TOO_OLD = "skill.runtime-too-old", Error;
     SKILL_UNKNOWN_AGENT_TOPOLOGY = "skill.unknown-agent-topology", Error;
     SKILL_UNKNOWN_COMMAND = "skill.unknown-command", Error;
@@ -193,7 +197,9 @@ codes! {
     TOOLS_INVALID_LIST = "tools.invalid-list", Error;
     TOOLS_MISSING_LIST = "tools.missing-list", Warning;
     TOPOLOGY_DUPLICATE_ID = "topology.duplicate-id", Error;
+    TOPOLOGY_MODEL_CONSTRUCTION = "topology.model-construction", Error;
     TRIGGER_DUPLICATE_ID = "trigger.duplicate-id", Error;
+    TRIGGER_MODEL_CONSTRUCTION = "trigger.model-construction", Error;
     TRIGGER_UNKNOWN_TARGET = "trigger.unknown-target", Error;
     WORKSPACE_PACK_ID_COLLISION = "workspace-pack.id-collision", Error;
     WORKSPACE_DEEP_NESTING = "workspace.deep-nesting", Error;

@@ -16,7 +16,7 @@ use jsonschema::Validator;
 use serde_json::Value;
 
 use super::catalogue::RuleDoc;
-use crate::diagnostic::{codes, Diagnostic, FileId};
+use crate::diagnostic::{codes, Code, Diagnostic, FileId};
 use crate::model::swarmkit::ArtifactKind;
 use crate::syntax::Node;
 
@@ -307,12 +307,60 @@ pub fn check_schema(kind: SchemaKind, root: Node<'_>, file: FileId) -> Vec<Diagn
     if compiled.validator.is_valid(&instance) {
         return Vec::new();
     }
-    let mut reporter = report::Reporter::new(&compiled.schema, root, file, kind.document_name());
+    let mut reporter = report::Reporter::new(&compiled.schema, root, file, kind.document_name())
+        .with_model_construction(model_construction_code(kind));
     let scope = report::Scope::default();
     for error in compiled.validator.iter_errors(&instance) {
         reporter.report(&error, &scope);
     }
     reporter.finish()
+}
+
+/// The doc of `<kind>.model-construction`; `$source` is where swarmkit-runtime 1.265.0 builds the
+/// model and reports the refusal.
+macro_rules! model_rule {
+    ($code:expr, $what:literal, $source:literal) => {
+        RuleDoc {
+            code: $code,
+            summary: concat!(
+                "A ",
+                $what,
+                " value ends with a line break that SwarmKit's schema check lets through and its model refuses."
+            ),
+            explanation: concat!(
+                "SwarmKit matches the schema's patterns with Python's `re`, where `$` also matches just before a ",
+                "final line break, so an id written `\"summarize\\n\"`, or as a `|` block (which keeps one), passes ",
+                "the schema check. The ",
+                $what,
+                " model it builds next holds the same patterns without that allowance and refuses the whole file ",
+                "(swarmkit-runtime 1.265.0, ",
+                $source,
+                "), so `swarmkit validate` fails with this code and everything the file defines is unknown to the ",
+                "rest of the workspace. skillgraph reports it under SwarmKit's code, on the value. Remove the line ",
+                "break: drop the `\\n`, or write the value on the key's line.\n\nSwarmKit leaves the file's ",
+                "definitions out of its registries as well, so it also reports what refers to them (a trigger of ",
+                "a refused topology, a grant of a refused skill); skillgraph keeps the definitions and reports only ",
+                "the references that the line break itself breaks."
+            ),
+        }
+    };
+}
+
+/// SwarmKit's code for an artifact its schema check passes and its model then refuses: the kinds
+/// whose registry builds a model of each file (swarmkit-runtime 1.265.0: `skills/__init__.py`,
+/// `archetypes/__init__.py`, and `resolver/_topology.py`, `_triggers.py`, `_funnels.py`,
+/// `_contracts.py`). The workspace manifest's model is built only after every other phase passes,
+/// and a refusal there is not reported as a diagnostic, so it keeps the pattern code.
+fn model_construction_code(kind: SchemaKind) -> Option<Code> {
+    match kind {
+        SchemaKind::Artifact(ArtifactKind::Skill) => Some(codes::SKILL_MODEL_CONSTRUCTION),
+        SchemaKind::Artifact(ArtifactKind::Archetype) => Some(codes::ARCHETYPE_MODEL_CONSTRUCTION),
+        SchemaKind::Artifact(ArtifactKind::Topology) => Some(codes::TOPOLOGY_MODEL_CONSTRUCTION),
+        SchemaKind::Artifact(ArtifactKind::Trigger) => Some(codes::TRIGGER_MODEL_CONSTRUCTION),
+        SchemaKind::Artifact(ArtifactKind::Funnel) => Some(codes::FUNNEL_MODEL_CONSTRUCTION),
+        SchemaKind::Artifact(ArtifactKind::Contract) => Some(codes::CONTRACT_MODEL_CONSTRUCTION),
+        _ => None,
+    }
 }
 
 pub const RULES: &[RuleDoc] = &[
@@ -426,6 +474,32 @@ appear together (a sandbox's `image` and `build`, an API key's `tier` and `scope
 an entry (a skill's `requires_credentials`), where the repeat is marked and the first occurrence is related. The \
 message says which rule and what to change; SwarmKit rejects the file until it holds.",
     },
+    model_rule!(codes::SKILL_MODEL_CONSTRUCTION, "skill", "`skills/__init__.py`, `build_skill_registry`"),
+    model_rule!(
+        codes::ARCHETYPE_MODEL_CONSTRUCTION,
+        "archetype",
+        "`archetypes/__init__.py`, `build_archetype_registry`"
+    ),
+    model_rule!(
+        codes::TOPOLOGY_MODEL_CONSTRUCTION,
+        "topology",
+        "`resolver/_topology.py`, `_resolve_topology`"
+    ),
+    model_rule!(
+        codes::TRIGGER_MODEL_CONSTRUCTION,
+        "trigger",
+        "`resolver/_triggers.py`, `build_trigger_registry`"
+    ),
+    model_rule!(
+        codes::FUNNEL_MODEL_CONSTRUCTION,
+        "funnel",
+        "`resolver/_funnels.py`, `build_funnel_registry`"
+    ),
+    model_rule!(
+        codes::CONTRACT_MODEL_CONSTRUCTION,
+        "contract",
+        "`resolver/_contracts.py`, `build_contract_registry`"
+    ),
 ];
 
 #[cfg(test)]
@@ -524,10 +598,16 @@ provenance:
             codes::SCHEMA_FORMAT,
             codes::SCHEMA_OBJECT_SIZE,
             codes::SCHEMA_OTHER,
+            codes::SKILL_MODEL_CONSTRUCTION,
+            codes::ARCHETYPE_MODEL_CONSTRUCTION,
+            codes::TOPOLOGY_MODEL_CONSTRUCTION,
+            codes::TRIGGER_MODEL_CONSTRUCTION,
+            codes::FUNNEL_MODEL_CONSTRUCTION,
+            codes::CONTRACT_MODEL_CONSTRUCTION,
         ] {
             assert!(documented.contains(&code), "{code}");
         }
-        assert_eq!(documented.len(), 13);
+        assert_eq!(documented.len(), 19);
     }
 
     #[test]
@@ -628,6 +708,63 @@ provenance:
             message.contains("`metadata.id`") && message.contains("lowercase"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn an_id_with_a_final_line_break_is_what_swarmkit_s_model_refuses() {
+        // Quoted with `\n`, and as a `|` block, which keeps the final line break.
+        for written in ["id: \"say-hello\\n\"", "id: |\n    say-hello"] {
+            let text = skill_with("id: say-hello", written);
+            let found = check(ArtifactKind::Skill, &text);
+            assert_eq!(found.len(), 1, "{written}: {found:?}");
+            assert_eq!(found[0].code, codes::SKILL_MODEL_CONSTRUCTION, "{written}");
+            assert!(
+                found[0].message.contains("ends with a line break"),
+                "{}",
+                found[0].message
+            );
+        }
+    }
+
+    #[test]
+    fn a_requires_key_with_a_final_line_break_is_what_the_topology_model_refuses() {
+        let text = "apiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: hello\n  version: 0.1.0\n\
+agents:\n  root:\n    id: root\n    role: root\n    skills: [a, b]\n    requires:\n      \"a\\n\": [b]\n";
+        let found = check(ArtifactKind::Topology, text);
+        let found_codes: Vec<_> = found.iter().map(|d| d.code).collect();
+        assert_eq!(
+            found_codes,
+            [codes::TOPOLOGY_MODEL_CONSTRUCTION],
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_final_line_break_is_a_pattern_mismatch_where_swarmkit_builds_no_model_or_it_is_wrong_anyway(
+    ) {
+        // The manifest's model is built last and its refusal is no diagnostic in SwarmKit.
+        let text =
+            "apiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: \"ws\\n\"\n  name: W\n";
+        let found: Vec<_> = check(ArtifactKind::Workspace, text)
+            .iter()
+            .map(|d| d.code)
+            .collect();
+        assert!(found.contains(&codes::SCHEMA_PATTERN_MISMATCH), "{found:?}");
+        assert!(
+            !found
+                .iter()
+                .any(|c| c.name().ends_with(".model-construction")),
+            "{found:?}"
+        );
+        // Without the line break the value would still be wrong: the pattern code stays.
+        let text = skill_with("id: say-hello", "id: \"Say_Hello\\n\"");
+        let found: Vec<_> = check(ArtifactKind::Skill, &text)
+            .iter()
+            .map(|d| d.code)
+            .collect();
+        assert_eq!(found, [codes::SCHEMA_PATTERN_MISMATCH]);
+        // A well-formed id is silent.
+        assert!(check(ArtifactKind::Skill, SKILL).is_empty());
     }
 
     #[test]

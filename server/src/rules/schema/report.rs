@@ -24,6 +24,9 @@ pub(super) struct Reporter<'s, 'a> {
     root_name: &'static str,
     /// Appended to every message about the error being reported (see [`Scope`]).
     tail: Option<String>,
+    /// SwarmKit's code for a document its schema check passes but its model refuses, for the
+    /// kinds it builds a model of (see [`model_only_refusal`]).
+    model_construction: Option<Code>,
     out: Vec<Diagnostic>,
 }
 
@@ -55,8 +58,16 @@ impl<'s, 'a> Reporter<'s, 'a> {
             file,
             root_name,
             tail: None,
+            model_construction: None,
             out: Vec::new(),
         }
+    }
+
+    /// Reports a value that only SwarmKit's model refuses under `code` (`skill.model-construction`)
+    /// rather than as a pattern mismatch.
+    pub fn with_model_construction(mut self, code: Option<Code>) -> Self {
+        self.model_construction = code;
+        self
     }
 
     /// The diagnostics, in document order, without repeats.
@@ -92,6 +103,22 @@ impl<'s, 'a> Reporter<'s, 'a> {
             diagnostic = diagnostic.with_related(self.file, related_range, note);
         }
         self.out.push(diagnostic);
+    }
+
+    /// The code to report `value` under when only SwarmKit's model refuses it, not its schema
+    /// check. The runtime checks patterns with Python's `re`, whose `$` also matches just before
+    /// a final line break, so `"summarize\n"` passes the schema check; the model built next (its
+    /// pydantic classes hold the same patterns, matched without that allowance) then refuses the
+    /// whole artifact (swarmkit-runtime 1.265.0, `skills/__init__.py`, `build_skill_registry`,
+    /// and the same in each registry builder).
+    fn model_only_refusal(&self, pattern: &str, value: Option<&str>) -> Option<Code> {
+        let code = self.model_construction?;
+        let stripped = value?.strip_suffix('\n')?;
+        let matches = jsonschema::is_valid(
+            &serde_json::json!({ "pattern": pattern }),
+            &Value::String(stripped.to_owned()),
+        );
+        matches.then_some(code)
     }
 
     fn label(&self, target: &Target<'_>, pointer: &str, scope: &Scope) -> String {
@@ -179,6 +206,16 @@ impl<'s, 'a> Reporter<'s, 'a> {
                 self.emit(codes::SCHEMA_CONST_MISMATCH, target.value_range(), message);
             }
             K::Pattern { pattern } => {
+                if let Some(code) = self.model_only_refusal(pattern, instance.as_str()) {
+                    let message = format!(
+                        "{label} ends with a line break; SwarmKit's schema check lets that through, \
+                         but building the {} refuses it (`{pattern}`), so `swarmkit validate` rejects \
+                         the file; remove the line break",
+                        self.root_name
+                    );
+                    self.emit(code, target.value_range(), message);
+                    return;
+                }
                 let hint = pattern_hint(pattern).map_or_else(String::new, |h| format!(" ({h})"));
                 let message = format!(
                     "{label} must match `{pattern}`{hint}; found {}",
@@ -457,6 +494,17 @@ impl<'s, 'a> Reporter<'s, 'a> {
             .key_of(&name)
             .map_or_else(|| target.head_range(), Node::range);
         let (code, message) = match inner.kind() {
+            K::Pattern { pattern } if self.model_only_refusal(pattern, Some(&name)).is_some() => (
+                self.model_only_refusal(pattern, Some(&name))
+                    .unwrap_or(codes::SCHEMA_PATTERN_MISMATCH),
+                format!(
+                    "key `{}` in {label} ends with a line break; SwarmKit's schema check lets \
+                     that through, but building the {} refuses it (`{pattern}`), so `swarmkit \
+                     validate` rejects the file; remove the line break",
+                    name.trim_end(),
+                    self.root_name
+                ),
+            ),
             K::Pattern { pattern } => {
                 let hint = pattern_hint(pattern).map_or_else(String::new, |h| format!(" ({h})"));
                 (
