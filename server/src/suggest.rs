@@ -64,6 +64,13 @@ pub fn closest_in<'a>(word: &str, candidates: impl SortedIds<'a>) -> Option<&'a 
     let mut cursor = candidates.iter_from(Bound::Unbounded);
     let mut next = cursor.next();
     while let Some(candidate) = next {
+        // An id holding a line break or another control character is refused wherever it is
+        // defined (`*.model-construction`), so offering it would trade one error for another.
+        // Skipping it leaves the table as it was, still matching `prefix`.
+        if candidate.chars().any(char::is_control) {
+            next = cursor.next();
+            continue;
+        }
         chars.clear();
         chars.extend(candidate.chars());
         let shared = prefix
@@ -215,6 +222,13 @@ fn successor_of_prefix(prefix: &[char]) -> Option<String> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn an_id_with_a_line_break_is_never_suggested() {
+        assert_eq!(closest("summarize", ["summarize\n", "summarise"]), Some("summarise"));
+        assert_eq!(closest("summarize", ["summarize\n"]), None);
+        assert_eq!(closest("sumarize", ["a\tb", "summarize"]), Some("summarize"));
+    }
+
     /// The distance by the plain table, as the oracle of the search.
     fn edit_distance(a: &str, b: &str) -> usize {
         let a: Vec<char> = a.chars().collect();
@@ -231,7 +245,7 @@ mod tests {
         let limit = 2.min(word.chars().count() / 3 + 1);
         candidates
             .iter()
-            .filter(|c| **c != word)
+            .filter(|c| **c != word && !c.chars().any(char::is_control))
             .map(|c| (edit_distance(word, c), *c))
             .filter(|(d, _)| *d <= limit)
             .min()
