@@ -224,9 +224,15 @@ mod tests {
 
     #[test]
     fn an_id_with_a_line_break_is_never_suggested() {
-        assert_eq!(closest("summarize", ["summarize\n", "summarise"]), Some("summarise"));
+        assert_eq!(
+            closest("summarize", ["summarize\n", "summarise"]),
+            Some("summarise")
+        );
         assert_eq!(closest("summarize", ["summarize\n"]), None);
-        assert_eq!(closest("sumarize", ["a\tb", "summarize"]), Some("summarize"));
+        assert_eq!(
+            closest("sumarize", ["a\tb", "summarize"]),
+            Some("summarize")
+        );
     }
 
     /// The distance by the plain table, as the oracle of the search.

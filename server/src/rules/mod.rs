@@ -56,10 +56,24 @@ pub static CHECKS: Checks = Checks {
     is_suppression_code: |code| code.name().starts_with("suppression."),
     cap_per_file: output::cap_per_file,
     disable_fix: |entry, diagnostic| {
+        // A SwarmKit file's tree is not kept after analysis; a code action is rare enough to
+        // parse it again, so the comment is never put inside a scalar running across lines.
+        let reparsed = match &entry.parsed.content {
+            Content::SwarmKit(_) | Content::Env(_) => {
+                let bom = crate::syntax::bom_len(&entry.text);
+                Some(crate::syntax::YamlDocument::parse(
+                    &entry.text[bom..],
+                    bom as u32,
+                ))
+            }
+            _ => None,
+        };
+        let yaml = entry.parsed.yaml.as_ref().or(reparsed.as_ref());
         suppress::disable_fix(
             &entry.text,
             &entry.line_index,
             suppress::comments_of(entry),
+            yaml.and_then(crate::syntax::YamlDocument::root),
             diagnostic,
         )
     },

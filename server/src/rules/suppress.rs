@@ -9,7 +9,8 @@
 use super::catalogue::RuleDoc;
 use crate::diagnostic::{codes, Code, Diagnostic, FileId, Fix};
 use crate::index::{Content, FileEntry, FileRole};
-use crate::syntax::{LineIndex, PositionEncoding, TextRange};
+use crate::syntax::yaml::Style;
+use crate::syntax::{LineIndex, Node, PositionEncoding, TextRange};
 
 const MARKER: &str = "skillgraph: disable-next-line";
 
@@ -234,11 +235,13 @@ fn removal(text: &str, suppression: &Suppression, range: &TextRange) -> TextRang
 
 /// "Disable `code` on this line": a suppression comment inserted above the diagnostic's line,
 /// indented as that line. `None` where no comment can stand: JSON, the frontmatter fences of a
-/// SKILL.md, or a diagnostic made after suppressions are applied.
+/// SKILL.md, a diagnostic made after suppressions are applied, or a line a comment cannot start
+/// on because a scalar of `yaml` (the file's tree, when it has one) runs across it.
 pub fn disable_fix(
     text: &str,
     line_index: &LineIndex,
     comments: Comments,
+    yaml: Option<Node<'_>>,
     diagnostic: &Diagnostic,
 ) -> Option<Fix> {
     // A broken file is fixed, not silenced: where a parser reports an error moves with the text
@@ -259,6 +262,9 @@ pub fn disable_fix(
         .line_col(text, diagnostic.range.start, PositionEncoding::Utf8)
         .line;
     let (start, end) = line_index.line_range(text, line)?;
+    if yaml.is_some_and(|root| comment_would_be_text(root, diagnostic.range.start, start)) {
+        return None;
+    }
     let content = &text[start as usize..end as usize];
     let indent = &content[..content.len() - content.trim_start_matches([' ', '\t']).len()];
     let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
@@ -281,6 +287,20 @@ pub fn disable_fix(
         TextRange::empty(start),
         comment,
     ))
+}
+
+/// Whether a comment inserted at `line_start` would be read as part of a scalar instead of as a
+/// comment: the line is inside a block scalar (`|`, `>`) holding `flagged`, or a quoted or plain
+/// scalar that began on an earlier line continues across it. A suppression comment only counts
+/// on the line right above the flagged line, so there is no other place to put it.
+fn comment_would_be_text(root: Node<'_>, flagged: u32, line_start: u32) -> bool {
+    let in_block = root.path_to(flagged).last().is_some_and(|node| {
+        node.style() == Some(Style::Block) && node.range().contains_inclusive(flagged)
+    });
+    let continued = root.path_to(line_start).last().is_some_and(|node| {
+        node.scalar().is_some() && node.range().start < line_start && node.range().end > line_start
+    });
+    in_block || continued
 }
 
 pub const RULES: &[RuleDoc] = &[
@@ -323,6 +343,45 @@ pub fn comments_of(entry: &FileEntry) -> Comments {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The disable fix for a diagnostic starting at the first `at` in `text`, read as YAML.
+    fn disable_at(text: &str, at: &str) -> Option<Fix> {
+        let start = text.find(at).unwrap() as u32;
+        let diagnostic = Diagnostic::new(
+            codes::ARCHETYPE_MODEL_CONSTRUCTION,
+            FileId(0),
+            TextRange::new(start, start + at.len() as u32),
+            "m",
+        );
+        let yaml = crate::syntax::YamlDocument::parse(text, 0);
+        disable_fix(
+            text,
+            &LineIndex::new(text),
+            Comments::Hash,
+            yaml.root(),
+            &diagnostic,
+        )
+    }
+
+    #[test]
+    fn the_disable_fix_never_puts_its_comment_inside_a_scalar() {
+        // A block scalar's text starts on the line below its key: a comment there is text.
+        assert!(disable_at("metadata:\n  id: |\n    greeter\n  name: G\n", "greeter").is_none());
+        assert!(disable_at("metadata:\n  id: >-\n    greeter\n", "greeter").is_none());
+        // A quoted or plain scalar flagged on a later line of its own.
+        assert!(disable_at("metadata:\n  id: \"gree\n    ter\"\n", "ter\"").is_none());
+        assert!(disable_at("a: [\"x\n  y\", zz]\n", "zz").is_none());
+        assert!(disable_at("description: one\n  two\n", "two").is_none());
+        // Where the flagged line starts outside every scalar, the comment goes above it.
+        let fix = disable_at("metadata:\n  id: \"greeter\\n\"\n", "\"greeter").unwrap();
+        assert_eq!(
+            fix.title,
+            "Disable `archetype.model-construction` on this line"
+        );
+        let fix = disable_at("metadata:\n  id: \"gree\n    ter\"\n", "\"gree").unwrap();
+        assert_eq!(fix.edits[0].range, TextRange::empty(10));
+        assert!(disable_at("metadata:\n  id:\n    \"greeter\n\n    \"\n", "\"greeter").is_some());
+    }
 
     fn run(text: &str, comments: Comments, reported: &[(Code, &str)]) -> Vec<String> {
         let index = LineIndex::new(text);
