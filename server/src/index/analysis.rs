@@ -242,13 +242,7 @@ fn analyze_env(checks: &Checks, id: FileId, text: &str) -> ParsedFile {
 /// A SKILL.md: only the frontmatter is YAML, parsed with offsets in the whole file.
 fn analyze_skill_md(checks: &Checks, id: FileId, text: &str) -> ParsedFile {
     let frontmatter = crate::syntax::split_frontmatter(text, bom_len(text));
-    let yaml = match &frontmatter {
-        crate::syntax::Frontmatter::Closed { yaml, .. } => Some(YamlDocument::parse(
-            &text[yaml.start as usize..yaml.end as usize],
-            yaml.start,
-        )),
-        _ => None,
-    };
+    let yaml = crate::syntax::frontmatter_yaml(text, &frontmatter);
     let skill = SkillMd::lower(frontmatter, yaml.as_ref());
     let local = (checks.skill_md)(id, text, &skill, yaml.as_ref());
     ParsedFile {

@@ -369,13 +369,7 @@ mod tests {
 
     fn found(text: &str) -> Vec<(String, &str)> {
         let frontmatter = split_frontmatter(text, 0);
-        let yaml = match &frontmatter {
-            Frontmatter::Closed { yaml, .. } => Some(YamlDocument::parse(
-                &text[yaml.start as usize..yaml.end as usize],
-                yaml.start,
-            )),
-            _ => None,
-        };
+        let yaml = crate::syntax::frontmatter_yaml(text, &frontmatter);
         links(text, &frontmatter, yaml.as_ref())
             .into_iter()
             .map(|l| (l.path, &text[l.range.start as usize..l.range.end as usize]))

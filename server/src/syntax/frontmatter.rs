@@ -1,7 +1,7 @@
 //! Splits a SKILL.md into its YAML frontmatter and Markdown body. The frontmatter is the text
 //! between a first line `---` and the next line that is `---`; only that part is YAML.
 
-use super::TextRange;
+use super::{TextRange, YamlDocument};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Frontmatter {
@@ -38,6 +38,19 @@ pub fn split_frontmatter(text: &str, bom: usize) -> Frontmatter {
         }
     }
     Frontmatter::Unclosed { open }
+}
+
+/// The YAML of a closed frontmatter, parsed with offsets in the whole file (so every range in
+/// the tree is a range of `text`); `None` when the frontmatter is missing or unclosed, since then
+/// no part of the file is known to be YAML.
+pub fn frontmatter_yaml(text: &str, frontmatter: &Frontmatter) -> Option<YamlDocument> {
+    match frontmatter {
+        Frontmatter::Closed { yaml, .. } => Some(YamlDocument::parse(
+            &text[yaml.start as usize..yaml.end as usize],
+            yaml.start,
+        )),
+        _ => None,
+    }
 }
 
 /// Lines with their start offsets; the yielded text excludes the line ending.
@@ -99,5 +112,24 @@ mod tests {
                 open: TextRange::new(0, 3)
             }
         );
+    }
+
+    #[test]
+    fn frontmatter_yaml_has_offsets_in_the_file() {
+        let text = "---\nname: a\n---\n# Body\n";
+        let frontmatter = split_frontmatter(text, 0);
+        let yaml = frontmatter_yaml(text, &frontmatter).expect("a closed frontmatter");
+        let (key, value) = yaml
+            .root()
+            .and_then(|r| r.entries().next())
+            .expect("one entry");
+        assert_eq!(key.range(), TextRange::new(4, 8));
+        assert_eq!(
+            &text[value.range().start as usize..value.range().end as usize],
+            "a"
+        );
+        for open in ["# no frontmatter\n", "---\nname: a\n"] {
+            assert!(frontmatter_yaml(open, &split_frontmatter(open, 0)).is_none());
+        }
     }
 }

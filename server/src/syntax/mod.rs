@@ -8,7 +8,7 @@ mod line_index;
 mod text;
 pub mod yaml;
 
-pub use frontmatter::{split_frontmatter, Frontmatter};
+pub use frontmatter::{frontmatter_yaml, split_frontmatter, Frontmatter};
 pub use line_index::{LineCol, LineIndex, PositionEncoding};
 pub use text::{bom_len, decode, Decoded};
 pub use yaml::{Node, NodeId, NodeKind, ScalarValue, YamlDocument, YamlError, YamlErrorKind};

@@ -181,13 +181,7 @@ mod tests {
 
     fn lower(text: &str) -> SkillMd {
         let frontmatter = split_frontmatter(text, 0);
-        let yaml = match &frontmatter {
-            Frontmatter::Closed { yaml, .. } => Some(YamlDocument::parse(
-                &text[yaml.start as usize..yaml.end as usize],
-                yaml.start,
-            )),
-            _ => None,
-        };
+        let yaml = crate::syntax::frontmatter_yaml(text, &frontmatter);
         SkillMd::lower(frontmatter, yaml.as_ref())
     }
 
