@@ -2,7 +2,8 @@
 //! (test modules included: a test reaching upward ties the layers together as surely as code
 //! does) names a module at the same layer or below, and the files of `ide` import each other
 //! without a circle. The layers are drawn in ARCHITECTURE.md ("Layers"); the table below is the
-//! same drawing.
+//! same drawing. Above the model, `rules` and `ide` read lowered values, never the YAML tree:
+//! only the places listed in `TREE_READERS` name it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -24,6 +25,68 @@ const LAYERS: &[&[&str]] = &[
 /// Files that still import upward, each with the one module it reaches and why it is allowed
 /// for now. An entry that is no longer needed fails the test, so the list only shrinks.
 const NOT_YET: &[(&str, &str)] = &[];
+
+/// `syntax`'s YAML tree: the document and its nodes.
+const TREE_NAMES: &[&str] = &["YamlDocument", "Node", "NodeKind", "NodeId"];
+
+/// The places in `rules/` and `ide/` that name the YAML tree, as (file, item, why); `*` stands
+/// for every item of the file. The index drops every file's tree once the file is analysed, so
+/// only a check it runs during analysis (handed the tree while it exists) or code that parses a
+/// text again on purpose may hold one. An entry no longer needed fails the test.
+const TREE_READERS: &[(&str, &str, &str)] = &[
+    (
+        "rules/schema.rs",
+        "*",
+        "the JSON Schema check: file-local, run during analysis",
+    ),
+    ("rules/schema/locate.rs", "*", "part of the JSON Schema check"),
+    ("rules/schema/report.rs", "*", "part of the JSON Schema check"),
+    (
+        "rules/swarmkit_file.rs",
+        "*",
+        "the SwarmKit files' file-local checks (syntax, duplicate keys, `kind:`), run during analysis",
+    ),
+    (
+        "rules/skill_md.rs",
+        "check_local",
+        "SKILL.md's file-local checks, run during analysis",
+    ),
+    (
+        "rules/skill_md.rs",
+        "syntax_diagnostics",
+        "the frontmatter's YAML errors, from check_local",
+    ),
+    (
+        "rules/skill_md.rs",
+        "check_metadata",
+        "`metadata`'s value shapes, from check_local",
+    ),
+    (
+        "rules/mod.rs",
+        "CHECKS",
+        "its `disable_fix` parses the file again: a code action is rare, keeping trees is not",
+    ),
+    (
+        "rules/suppress.rs",
+        "disable_fix",
+        "the disable-comment code action, handed the file parsed again",
+    ),
+    (
+        "rules/suppress.rs",
+        "comment_would_be_text",
+        "from disable_fix",
+    ),
+    (
+        "rules/suppress.rs",
+        "disable_at",
+        "a test of disable_fix, parsing its own text",
+    ),
+    (
+        "rules/output_schema.rs",
+        "yaml_value",
+        "a schema file named by `output_schema` is no file of ours, so only its text is kept; it is read into JSON when an agent names it",
+    ),
+];
 
 fn layer_of(module: &str) -> Option<usize> {
     LAYERS.iter().position(|layer| layer.contains(&module))
@@ -318,6 +381,103 @@ fn tokenize(code: &str) -> Vec<(usize, String)> {
     out
 }
 
+/// Where a file's code names the YAML tree (outside `use` items): (item, line, name), the item
+/// being the outermost `fn`, `static`, `const`, `struct`, `enum`, `type` or `trait` around the
+/// name (looking inside `mod` and `impl` blocks). A name counts when the file reaches it in
+/// `syntax` (`use crate::syntax::{Node, …}`, `crate::syntax::YamlDocument::parse`).
+fn tree_mentions(module: &[String], text: &str) -> Vec<(String, usize, String)> {
+    let names: BTreeSet<String> = references(module, text)
+        .into_iter()
+        .filter(|r| r.target.first().map(String::as_str) == Some("syntax"))
+        .filter_map(|r| {
+            r.target
+                .iter()
+                .find(|part| TREE_NAMES.contains(&part.as_str()))
+                .cloned()
+        })
+        .collect();
+    let mut out = Vec::new();
+    if names.is_empty() {
+        return out;
+    }
+    let tokens = tokenize(&code_only(text));
+    // The item each open brace belongs to (`None` for `mod`, `impl`, blocks inside items).
+    let mut scopes: Vec<Option<String>> = Vec::new();
+    let mut pending: Option<String> = None;
+    let mut in_use = false;
+    for (i, (line, token)) in tokens.iter().enumerate() {
+        let outermost = scopes.iter().all(Option::is_none);
+        let next = tokens.get(i + 1).map(|t| t.1.as_str());
+        match token.as_str() {
+            "use" => in_use = true,
+            ";" => {
+                in_use = false;
+                if outermost {
+                    pending = None;
+                }
+            }
+            // Only outside every item, and only the first keyword: `'static` in a signature
+            // reads as `static` once the quote is dropped.
+            "fn" | "static" | "const" | "struct" | "enum" | "type" | "trait"
+                if outermost && pending.is_none() && next.is_some_and(|n| n != "fn") =>
+            {
+                pending = next.map(str::to_owned);
+            }
+            "{" => scopes.push(pending.take()),
+            "}" => {
+                scopes.pop();
+            }
+            name if !in_use && names.contains(name) => {
+                let owner = scopes
+                    .iter()
+                    .flatten()
+                    .next()
+                    .or(pending.as_ref())
+                    .cloned()
+                    .unwrap_or_default();
+                out.push((owner, *line, name.to_owned()));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Every place of `rules/` and `ide/` naming the YAML tree that `allowed` does not list, and
+/// every allowance no longer needed.
+fn tree_readers(files: &BTreeMap<PathBuf, String>, allowed: &[(&str, &str, &str)]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut used = BTreeSet::new();
+    for (path, text) in files {
+        let module = module_of(path);
+        if !matches!(module.first().map(String::as_str), Some("rules" | "ide")) {
+            continue;
+        }
+        let file = path.to_string_lossy().replace('\\', "/");
+        for (item, line, name) in tree_mentions(&module, text) {
+            let allowance = allowed
+                .iter()
+                .position(|(f, i, _)| *f == file && (*i == "*" || *i == item));
+            match allowance {
+                Some(at) => {
+                    used.insert(at);
+                }
+                None => out.push(format!(
+                    "{file}:{line}: `{item}` names the YAML tree (`{name}`); read the lowered model instead, or list it in TREE_READERS with why"
+                )),
+            }
+        }
+    }
+    for (at, (file, item, _)) in allowed.iter().enumerate() {
+        if !used.contains(&at) {
+            out.push(format!(
+                "{file}: `{item}` no longer names the YAML tree; remove it from TREE_READERS"
+            ));
+        }
+    }
+    out
+}
+
 /// What is wrong with a set of files (path below `src` -> text): one line per upward import
 /// (`file:line: …`), and per circle among `ide`'s files.
 fn problems(files: &BTreeMap<PathBuf, String>, allowed: &[(&str, &str)]) -> Vec<String> {
@@ -503,6 +663,47 @@ fn imports_run_down_the_layers_and_ide_has_no_circle() {
     assert!(files.len() > 50, "found only {} source files", files.len());
     let problems = problems(&files, NOT_YET);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn rules_and_ide_read_no_yaml_tree_outside_the_listed_places() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let problems = tree_readers(&source_files(&src), TREE_READERS);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn a_tree_named_by_a_later_reader_is_reported_with_its_item() {
+    let files = example(&[
+        (
+            "rules/skill_hosts.rs",
+            "use crate::syntax::{Node, TextRange};\nfn label() -> &'static str { \"x\" }\npub fn check(root: Node<'_>) {\n    let _ = root;\n}\nstatic TABLE: &[fn(Node<'_>)] = &[];\n",
+        ),
+        (
+            "rules/local.rs",
+            "fn check_local(text: &str) {\n    let doc = crate::syntax::YamlDocument::parse(text, 0);\n}\nmod tests {\n    fn t() { let _ = crate::syntax::NodeKind::BadAlias; }\n}\n",
+        ),
+        // Not the tree: a type of the same name defined elsewhere.
+        ("ide/graph.rs", "struct Node;\nfn f(n: Node) {}\n"),
+        ("model/x.rs", "use crate::syntax::Node;\nfn f(n: Node<'_>) {}\n"),
+    ]);
+    let found = tree_readers(&files, &[("rules/local.rs", "check_local", "")]);
+    assert_eq!(
+        found,
+        vec![
+            "rules/local.rs:5: `t` names the YAML tree (`NodeKind`); read the lowered model instead, or list it in TREE_READERS with why",
+            "rules/skill_hosts.rs:3: `check` names the YAML tree (`Node`); read the lowered model instead, or list it in TREE_READERS with why",
+            "rules/skill_hosts.rs:6: `TABLE` names the YAML tree (`Node`); read the lowered model instead, or list it in TREE_READERS with why",
+        ]
+    );
+    let stale = tree_readers(&files, &[("rules/skill_hosts.rs", "label", "")]);
+    assert!(
+        stale.contains(
+            &"rules/skill_hosts.rs: `label` no longer names the YAML tree; remove it from TREE_READERS"
+                .to_owned()
+        ),
+        "{stale:#?}"
+    );
 }
 
 fn example(files: &[(&str, &str)]) -> BTreeMap<PathBuf, String> {

@@ -8,7 +8,6 @@ use super::answers::{CompletionItem, CompletionKind, Completions};
 use super::answers::{Symbol, SymbolKind};
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileEntry, Index};
-use crate::model::skill_links::links;
 use crate::model::skill_md::SkillMd;
 use crate::syntax::{Frontmatter, TextRange};
 
@@ -35,7 +34,8 @@ pub fn document_links(index: &Index, file: FileId) -> Vec<DocumentLink> {
     let Some(files) = entry.path.parent().and_then(|dir| index.skill_files(dir)) else {
         return Vec::new();
     };
-    links(&entry.text, &skill.frontmatter, entry.parsed.yaml.as_ref())
+    skill
+        .links(&entry.text)
         .iter()
         .filter_map(|link| {
             let target = crate::rules::skill_links::target(link, &entry.path, files)?;
@@ -77,7 +77,7 @@ pub fn document_symbols(entry: &FileEntry, skill: &SkillMd) -> Vec<Symbol> {
             name: field.key.value.clone(),
             detail: None,
             kind: SymbolKind::Field,
-            range: field.key.range.cover(field.value),
+            range: field.key.range.cover(field.value.range),
             selection_range: field.key.range,
             children: Vec::new(),
         });

@@ -29,13 +29,11 @@ pub enum Content {
     Env(EnvFile),
 }
 
-/// The result of analysing one file on its own.
+/// The result of analysing one file on its own. No YAML tree is kept: a file's tree lives only
+/// while the file is lowered and its file-local checks run; everything later (cross-file rules,
+/// the IDE) reads the lowered content, its spans and the text.
 #[derive(Clone, Debug)]
 pub struct ParsedFile {
-    /// The YAML tree of a SKILL.md's frontmatter (offsets in the whole file), which the
-    /// cross-file SKILL.md rules and the IDE read again. A SwarmKit file's tree is dropped once
-    /// the file is lowered and checked: nothing reads it later.
-    pub yaml: Option<YamlDocument>,
     pub content: Content,
     /// Diagnostics that depend on this file alone (and on its workspace's variables).
     pub local: Vec<Diagnostic>,
@@ -50,7 +48,6 @@ pub struct ParsedFile {
 impl ParsedFile {
     fn empty(local: Vec<Diagnostic>) -> ParsedFile {
         ParsedFile {
-            yaml: None,
             content: Content::None,
             local,
             substitutions: Vec::new(),
@@ -88,7 +85,6 @@ pub(crate) fn analyze(
         }
         let bom = bom_len(text);
         return ParsedFile {
-            yaml: None,
             content: Content::ToolList(ToolList::parse(&text[bom..], bom as u32)),
             local: Vec::new(),
             substitutions: Vec::new(),
@@ -174,7 +170,6 @@ fn analyze_text(
             let (config, mut local) = Config::parse(id, text);
             (checks.config)(id, text, &config, &mut local);
             ParsedFile {
-                yaml: None,
                 content: Content::Config(config),
                 local,
                 substitutions: Vec::new(),
@@ -216,7 +211,6 @@ fn analyze_swarmkit(
     // artifact, its spans and the text, so keeping a tree per file would only cost memory.
     drop(yaml);
     ParsedFile {
-        yaml: None,
         content,
         local,
         substitutions,
@@ -231,7 +225,6 @@ fn analyze_env(checks: &Checks, id: FileId, text: &str) -> ParsedFile {
     let env = EnvFile::lower(&yaml, text);
     let local = (checks.env_file)(id, &yaml, &env);
     ParsedFile {
-        yaml: None,
         content: Content::Env(env),
         local,
         substitutions: Vec::new(),
@@ -243,10 +236,12 @@ fn analyze_env(checks: &Checks, id: FileId, text: &str) -> ParsedFile {
 fn analyze_skill_md(checks: &Checks, id: FileId, text: &str) -> ParsedFile {
     let frontmatter = crate::syntax::split_frontmatter(text, bom_len(text));
     let yaml = crate::syntax::frontmatter_yaml(text, &frontmatter);
-    let skill = SkillMd::lower(frontmatter, yaml.as_ref());
+    let skill = SkillMd::lower(text, frontmatter, yaml.as_ref());
     let local = (checks.skill_md)(id, text, &skill, yaml.as_ref());
+    // As for a SwarmKit file, the tree goes here: the lowered fields and their values hold what
+    // the cross-file rules and the IDE read.
+    drop(yaml);
     ParsedFile {
-        yaml,
         content: Content::SkillMd(skill),
         local,
         substitutions: Vec::new(),
@@ -261,8 +256,10 @@ mod tests {
     /// No checks: these tests are about what analysis keeps.
     const NONE: Checks = Checks::NONE;
 
+    /// `ParsedFile` has no place for a tree, so these check that what the later readers need
+    /// is in the lowered content instead.
     #[test]
-    fn a_swarmkit_file_keeps_its_artifact_and_drops_its_tree() {
+    fn a_file_keeps_its_lowered_content() {
         let text = "apiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: a\n";
         let role = FileRole::SwarmKit {
             workspace: FileId(0),
@@ -279,21 +276,29 @@ mod tests {
             &role,
             &Variables::default(),
         );
-        assert!(parsed.yaml.is_none());
         assert!(matches!(
             parsed.content,
             Content::SwarmKit(Artifact::Skill(_))
         ));
-        // A SKILL.md's frontmatter tree is read again by the cross-file rules: it stays.
-        let skill = analyze(
+        // A SKILL.md's fields keep their values, and the frontmatter's links are found once.
+        let text = "---\nname: a\ndescription: Run {baseDir}/x.sh\nallowed-tools: [Read]\n---\n";
+        let parsed = analyze(
             &NONE,
             FileId(2),
             std::path::Path::new("/r/a/SKILL.md"),
-            "---\nname: a\ndescription: b\n---\n",
+            text,
             None,
             &FileRole::SkillMd,
             &Variables::default(),
         );
-        assert!(skill.yaml.is_some());
+        let Content::SkillMd(skill) = &parsed.content else {
+            panic!("a SKILL.md is lowered");
+        };
+        let tools = skill.field("allowed-tools").expect("the field");
+        assert_eq!(tools.value.items.len(), 1);
+        assert_eq!(tools.value.items[0].shape.as_str(), Some("Read"));
+        let links = skill.links(text);
+        assert_eq!(links.len(), 1);
+        assert_eq!(links[0].path, "x.sh");
     }
 }

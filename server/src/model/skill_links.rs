@@ -9,7 +9,7 @@
 //! forms, which mean the skill's own folder wherever they are written (most often in a command
 //! to run).
 
-use crate::syntax::{Frontmatter, Node, NodeKind, TextRange, YamlDocument};
+use crate::syntax::{Frontmatter, Node, NodeKind, TextRange};
 
 /// What a link's path is relative to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -39,12 +39,10 @@ const PLACEHOLDERS: &[(&str, LinkBase)] = &[
     ("$CLAUDE_PLUGIN_ROOT", LinkBase::PluginRoot),
 ];
 
-/// Every link of a SKILL.md, in file order. Linear in the text.
-pub fn links(text: &str, frontmatter: &Frontmatter, yaml: Option<&YamlDocument>) -> Vec<Link> {
-    let mut out = Vec::new();
-    if let Some(root) = yaml.and_then(YamlDocument::root).filter(|r| r.is_mapping()) {
-        frontmatter_links(text, root, &mut out);
-    }
+/// Every link of a SKILL.md, in file order: `frontmatter_links` (found when the file was
+/// lowered, [`frontmatter_links`]), then the body's. Linear in the text.
+pub fn links(text: &str, frontmatter: &Frontmatter, frontmatter_links: &[Link]) -> Vec<Link> {
+    let mut out = frontmatter_links.to_vec();
     let body_start = match frontmatter {
         Frontmatter::Closed { close, .. } => text[close.end as usize..]
             .find('\n')
@@ -56,7 +54,10 @@ pub fn links(text: &str, frontmatter: &Frontmatter, yaml: Option<&YamlDocument>)
     out
 }
 
-fn frontmatter_links(text: &str, root: Node<'_>, out: &mut Vec<Link>) {
+/// The links in the values of a frontmatter mapping (`root`, parsed with offsets in `text`), in
+/// file order.
+pub fn frontmatter_links(text: &str, root: Node<'_>) -> Vec<Link> {
+    let mut out = Vec::new();
     // Iteratively over every scalar of the frontmatter (the parser caps depth and size).
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
@@ -108,6 +109,7 @@ fn frontmatter_links(text: &str, root: Node<'_>, out: &mut Vec<Link>) {
         }
     }
     out.sort_by_key(|l| l.range.start);
+    out
 }
 
 /// A word of a `license` value that names a file: one with a `.txt` or `.md` extension
@@ -370,7 +372,13 @@ mod tests {
     fn found(text: &str) -> Vec<(String, &str)> {
         let frontmatter = split_frontmatter(text, 0);
         let yaml = crate::syntax::frontmatter_yaml(text, &frontmatter);
-        links(text, &frontmatter, yaml.as_ref())
+        let links_in_frontmatter = yaml
+            .as_ref()
+            .and_then(|yaml| yaml.root())
+            .filter(|root| root.is_mapping())
+            .map(|root| frontmatter_links(text, root))
+            .unwrap_or_default();
+        links(text, &frontmatter, &links_in_frontmatter)
             .into_iter()
             .map(|l| (l.path, &text[l.range.start as usize..l.range.end as usize]))
             .collect()

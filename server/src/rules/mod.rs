@@ -56,8 +56,8 @@ pub static CHECKS: Checks = Checks {
     is_suppression_code: |code| code.name().starts_with("suppression."),
     cap_per_file: output::cap_per_file,
     disable_fix: |entry, diagnostic| {
-        // A SwarmKit file's tree is not kept after analysis; a code action is rare enough to
-        // parse it again, so the comment is never put inside a scalar running across lines.
+        // No file's tree is kept after analysis; a code action is rare enough to parse the file
+        // again, so the comment is never put inside a scalar running across lines.
         let reparsed = match &entry.parsed.content {
             Content::SwarmKit(_) | Content::Env(_) => {
                 let bom = crate::syntax::bom_len(&entry.text);
@@ -66,9 +66,12 @@ pub static CHECKS: Checks = Checks {
                     bom as u32,
                 ))
             }
+            Content::SkillMd(skill) => {
+                crate::syntax::frontmatter_yaml(&entry.text, &skill.frontmatter)
+            }
             _ => None,
         };
-        let yaml = entry.parsed.yaml.as_ref().or(reparsed.as_ref());
+        let yaml = reparsed.as_ref();
         suppress::disable_fix(
             &entry.text,
             &entry.line_index,
@@ -90,16 +93,7 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
     }
     if let Content::SkillMd(skill) = &entry.parsed.content {
         skill_md::check(lookup, file, &entry.path, skill, &mut out);
-        let yaml = entry.parsed.yaml.as_ref();
-        skill_links::check(
-            lookup,
-            file,
-            &entry.path,
-            &entry.text,
-            skill,
-            yaml,
-            &mut out,
-        );
+        skill_links::check(lookup, file, &entry.path, &entry.text, skill, &mut out);
         let extensions = &skill.extensions;
         dependencies::check(lookup, file, &entry.path, extensions, &mut out);
         chain::check(lookup, file, &entry.path, extensions, &mut out);

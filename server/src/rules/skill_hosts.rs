@@ -18,8 +18,9 @@ use crate::model::hosts::{
     host_list, known_field, Host, ValueType, CLAUDE_API_RESERVED_WORDS, CLAUDE_CODE_LISTING_CHARS,
     CLAUDE_PLUGIN_MANIFEST, SKILL_ROOTS,
 };
-use crate::model::skill_md::SkillMd;
-use crate::syntax::{Node, NodeKind, ScalarValue, TextRange};
+use crate::model::skill_md::{Shape, SkillMd, Value};
+use crate::syntax::yaml::Style;
+use crate::syntax::{ScalarValue, TextRange};
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
@@ -202,34 +203,26 @@ pub fn check(
     hosts: &Hosts<'_>,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(entry) = lookup.file(file) else {
+    if !skill.is_mapping {
         return;
-    };
-    let Some(yaml) = entry.parsed.yaml.as_ref() else {
-        return;
-    };
-    let Some(root) = yaml.root().filter(|r| r.is_mapping()) else {
-        return;
-    };
+    }
     // Values cut short by a syntax error read as empty; the error is reported on its own.
-    if !yaml.has_syntax_error() {
-        check_values(file, root, hosts, out);
+    if !skill.has_syntax_error {
+        check_values(file, skill, hosts, out);
     }
     if hosts.hosts.contains(&Host::ClaudeApi) {
         check_claude_api(file, skill, hosts, out);
     }
     if hosts.hosts.contains(&Host::ClaudeCode) {
-        check_listing_budget(file, root, hosts, out);
+        check_listing_budget(file, skill, hosts, out);
     }
     check_shadowed(lookup, file, path, skill, out);
 }
 
 /// `skillmd.field-value` and `skillmd.agent-needs-fork`.
-fn check_values(file: FileId, root: Node<'_>, hosts: &Hosts<'_>, out: &mut Vec<Diagnostic>) {
-    for (key, value) in root.entries() {
-        let Some(key_text) = key.scalar() else {
-            continue;
-        };
+fn check_values(file: FileId, skill: &SkillMd, hosts: &Hosts<'_>, out: &mut Vec<Diagnostic>) {
+    for written in &skill.fields {
+        let key_text = written.key.value.as_str();
         let Some(field) = known_field(key_text) else {
             continue;
         };
@@ -241,7 +234,7 @@ fn check_values(file: FileId, root: Node<'_>, hosts: &Hosts<'_>, out: &mut Vec<D
         } else {
             host_list(field.hosts)
         };
-        if let Some((range, problem)) = value_problem(key_text, field.value, value) {
+        if let Some((range, problem)) = value_problem(key_text, field.value, &written.value) {
             out.push(Diagnostic::new(
                 codes::SKILLMD_FIELD_VALUE,
                 file,
@@ -250,17 +243,17 @@ fn check_values(file: FileId, root: Node<'_>, hosts: &Hosts<'_>, out: &mut Vec<D
             ));
         }
     }
-    if let Some((agent_key, _)) = root.entry("agent") {
+    if let Some(agent) = skill.field("agent") {
         if hosts.may_include(Host::ClaudeCode) {
-            let forked = root
-                .get("context")
-                .and_then(|c| c.as_str())
+            let forked = skill
+                .field("context")
+                .and_then(|c| c.value.shape.as_str())
                 .is_some_and(|c| c == "fork");
             if !forked {
                 out.push(Diagnostic::new(
                     codes::SKILLMD_AGENT_NEEDS_FORK,
                     file,
-                    agent_key.range(),
+                    agent.key.range,
                     "Claude Code uses `agent` only for a skill with `context: fork`; add `context: fork` or remove `agent`",
                 ));
             }
@@ -269,14 +262,14 @@ fn check_values(file: FileId, root: Node<'_>, hosts: &Hosts<'_>, out: &mut Vec<D
 }
 
 /// What is wrong with `value` for a field taking `expected`, and where.
-fn value_problem(key: &str, expected: ValueType, value: Node<'_>) -> Option<(TextRange, String)> {
-    let found = || value.type_name();
+fn value_problem(key: &str, expected: ValueType, value: &Value) -> Option<(TextRange, String)> {
+    let found = || value.shape.type_name();
     match expected {
         ValueType::Text | ValueType::Any | ValueType::Mapping => None,
-        ValueType::Bool => match value.value() {
+        ValueType::Bool => match value.shape.value() {
             ScalarValue::Bool(_) => None,
             _ => Some((
-                value.range(),
+                value.range,
                 format!(
                     "`{key}` must be `true` or `false`, found {}",
                     describe_found(value)
@@ -284,11 +277,11 @@ fn value_problem(key: &str, expected: ValueType, value: Node<'_>) -> Option<(Tex
             )),
         },
         ValueType::OneOf(words) => {
-            let ok = value.as_str().is_some_and(|v| words.contains(&v));
+            let ok = value.shape.as_str().is_some_and(|v| words.contains(&v));
             (!ok).then(|| {
                 let shown: Vec<String> = words.iter().map(|w| format!("`{w}`")).collect();
                 (
-                    value.range(),
+                    value.range,
                     format!(
                         "`{key}` must be {}, found {}",
                         one_of(&shown),
@@ -297,23 +290,22 @@ fn value_problem(key: &str, expected: ValueType, value: Node<'_>) -> Option<(Tex
                 )
             })
         }
-        ValueType::TextOrList => match value.kind() {
-            NodeKind::Sequence(_) => {
-                value
-                    .items()
-                    .find(|item| item.as_str().is_none())
-                    .map(|item| {
-                        (
-                            item.range(),
-                            format!(
-                                "each entry of `{key}` must be a string, found a {}",
-                                item.type_name()
-                            ),
-                        )
-                    })
-            }
-            NodeKind::Mapping(_) => Some((
-                value.range(),
+        ValueType::TextOrList => match value.shape {
+            Shape::List => value
+                .items
+                .iter()
+                .find(|item| item.shape.as_str().is_none())
+                .map(|item| {
+                    (
+                        item.range,
+                        format!(
+                            "each entry of `{key}` must be a string, found a {}",
+                            item.shape.type_name()
+                        ),
+                    )
+                }),
+            Shape::Mapping => Some((
+                value.range,
                 format!(
                     "`{key}` must be a string or a list of strings, found a {}",
                     found()
@@ -325,11 +317,11 @@ fn value_problem(key: &str, expected: ValueType, value: Node<'_>) -> Option<(Tex
     }
 }
 
-fn describe_found(value: Node<'_>) -> String {
-    match value.scalar() {
-        Some(text) if value.is_null() => format!("an empty value `{text}`"),
+fn describe_found(value: &Value) -> String {
+    match value.shape.scalar() {
+        Some(text) if value.shape.is_null() => format!("an empty value `{text}`"),
         Some(text) => format!("`{text}`"),
-        None => format!("a {}", value.type_name()),
+        None => format!("a {}", value.shape.type_name()),
     }
 }
 
@@ -343,45 +335,45 @@ fn one_of(words: &[String]) -> String {
 
 /// `allowed-tools`: a string of entries or a list of them; each entry `Tool`, `Tool(...)` or
 /// `mcp__server__tool`.
-fn tools_problem(key: &str, value: Node<'_>) -> Option<(TextRange, String)> {
+fn tools_problem(key: &str, value: &Value) -> Option<(TextRange, String)> {
     let bad_entry = |entry: &str| {
         format!("`{entry}` is not a tool entry of `{key}`; write `Tool`, `Tool(pattern)` such as `Bash(git *)`, `mcp__server__tool` or `Server/tool`")
     };
-    match value.kind() {
-        NodeKind::Sequence(_) => {
-            for item in value.items() {
-                let Some(text) = item.as_str() else {
+    match value.shape {
+        Shape::List => {
+            for item in &value.items {
+                let Some(text) = item.shape.as_str() else {
                     return Some((
-                        item.range(),
+                        item.range,
                         format!(
                             "each entry of `{key}` must be a tool name, found a {}",
-                            item.type_name()
+                            item.shape.type_name()
                         ),
                     ));
                 };
                 let entry = text.trim();
                 if !crate::model::hosts::is_tool_entry(entry) {
-                    return Some((item.range(), bad_entry(entry)));
+                    return Some((item.range, bad_entry(entry)));
                 }
             }
             None
         }
-        NodeKind::Mapping(_) => Some((
-            value.range(),
+        Shape::Mapping => Some((
+            value.range,
             format!("`{key}` must be a string or a list of tool names, found a mapping"),
         )),
-        _ if value.is_null() => None,
+        _ if value.shape.is_null() => None,
         _ => {
-            let text = value.scalar()?;
-            let plain = value.style() == Some(crate::syntax::yaml::Style::Plain);
+            let text = value.shape.scalar()?;
+            let plain = value.shape.style() == Some(Style::Plain);
             for (offset, entry) in crate::model::hosts::split_tools(text) {
                 if !crate::model::hosts::is_tool_entry(entry) {
                     // In a plain scalar, offsets in the value are offsets in the file.
                     let range = if plain {
-                        let start = value.range().start + offset as u32;
+                        let start = value.range.start + offset as u32;
                         TextRange::new(start, start + entry.len() as u32)
                     } else {
-                        value.range()
+                        value.range
                     };
                     return Some((range, bad_entry(entry)));
                 }
@@ -445,25 +437,28 @@ fn first_xml_tag(text: &str) -> Option<&str> {
 /// `skillmd.listing-budget`.
 fn check_listing_budget(
     file: FileId,
-    root: Node<'_>,
+    skill: &SkillMd,
     hosts: &Hosts<'_>,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(description) = root.get("description").filter(|d| d.scalar().is_some()) else {
+    let Some((description, text)) = skill
+        .field("description")
+        .and_then(|d| Some((d.value.range, d.value.shape.scalar()?)))
+    else {
         return;
     };
-    let when = root
-        .get("when_to_use")
-        .and_then(|w| w.scalar())
+    let when = skill
+        .field("when_to_use")
+        .and_then(|w| w.value.shape.scalar())
         .unwrap_or("");
-    let len = description.scalar().unwrap_or("").chars().count() + when.chars().count();
+    let len = text.chars().count() + when.chars().count();
     if len <= CLAUDE_CODE_LISTING_CHARS {
         return;
     }
     out.push(hosts.relate(Diagnostic::new(
         codes::SKILLMD_LISTING_BUDGET,
         file,
-        description.range(),
+        description,
         format!(
             "`description` and `when_to_use` are {len} characters together; Claude Code's skill listing cuts them at {CLAUDE_CODE_LISTING_CHARS}, so the rest never reaches the model; shorten them and move detail into the body"
         ),

@@ -9,9 +9,8 @@ use std::path::{Component, Path, PathBuf};
 use super::catalogue::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::Lookup;
-use crate::model::skill_links::{links, Link, LinkBase};
+use crate::model::skill_links::{Link, LinkBase};
 use crate::model::skill_md::SkillMd;
-use crate::syntax::YamlDocument;
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
@@ -159,7 +158,6 @@ pub fn check(
     path: &Path,
     text: &str,
     skill: &SkillMd,
-    yaml: Option<&YamlDocument>,
     out: &mut Vec<Diagnostic>,
 ) {
     let Some(dir) = path.parent() else { return };
@@ -167,7 +165,7 @@ pub fn check(
         return;
     };
     let listing = Listing::new(files);
-    for link in links(text, &skill.frontmatter, yaml) {
+    for link in skill.links(text) {
         let written = &text[link.range.start as usize..link.range.end as usize];
         match resolve(&link, path) {
             Resolved::Unknown => {}

@@ -16,7 +16,7 @@ use crate::index::{Content, Key, Lookup};
 use crate::model::hosts::{host_list, Host};
 use crate::model::skill_md::{
     is_metadata_extension_key, known_field, nfkc, normalize_name, skill_root, FieldOrigin,
-    FieldValue, SkillMd, KNOWN_FIELDS,
+    FieldValue, Shape, SkillMd, KNOWN_FIELDS,
 };
 use crate::semantics::config::settings_for;
 use crate::syntax::yaml::Style;
@@ -832,7 +832,6 @@ fn check_unknown_fields(
         }
         diagnostic.message = message;
         if let Some(entry) = lookup.file(file) {
-            let root = entry.parsed.yaml.as_ref().and_then(|y| y.root());
             let taken = |name: &str| skill.fields.iter().any(|f| f.key.value == name);
             let rename = suggestion.filter(|best| !taken(best)).and_then(|best| {
                 super::fixes::replace_scalar(&entry.text, file, field.key.range, key, best).map(
@@ -843,9 +842,10 @@ fn check_unknown_fields(
                 )
             });
             // A field a host reads is not moved away from it.
-            let moved = root
-                .filter(|_| known.is_none())
-                .and_then(|root| move_under_metadata(file, &entry.text, skill, root, field));
+            let moved = known
+                .is_none()
+                .then(|| move_under_metadata(file, &entry.text, skill, field))
+                .flatten();
             let preferred_is_rename = rename.is_some();
             diagnostic.fixes.extend(rename.map(Fix::preferred));
             // With no spelling to suggest, moving the field is what the message asks for, so
@@ -870,24 +870,26 @@ fn move_under_metadata(
     file: FileId,
     text: &str,
     skill: &SkillMd,
-    root: Node<'_>,
     field: &crate::model::skill_md::Field,
 ) -> Option<Fix> {
     let Frontmatter::Closed { close, .. } = &skill.frontmatter else {
         return None;
     };
-    let key = field.key.value.as_str();
-    let (_, value) = root.entries().find(|(k, _)| k.range() == field.key.range)?;
-    if value.is_alias() || !matches!(value.kind(), NodeKind::Scalar { .. }) || root.is_flow() {
+    if !skill.is_mapping {
         return None;
     }
-    let value_text = value.scalar()?;
+    let key = field.key.value.as_str();
+    let value = &field.value;
+    if value.aliased || !matches!(value.shape, Shape::Scalar(_)) || skill.is_flow {
+        return None;
+    }
+    let value_text = value.shape.scalar()?;
     // The field's whole lines: from its key's line to the end of its value's.
     let (line_start, indent) = super::fixes::line_of(text, field.key.range.start);
     if !indent.is_empty() || line_start != field.key.range.start as usize {
         return None;
     }
-    let value_end = value.range().end.max(field.key.range.end) as usize;
+    let value_end = value.range.end.max(field.key.range.end) as usize;
     let line_end = text[value_end..]
         .find('\n')
         .map_or(text.len(), |i| value_end + i + 1);
@@ -895,14 +897,16 @@ fn move_under_metadata(
     let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let entry = format!("{key}: {}", super::fixes::double_quoted(value_text));
     let fix = Fix::replace(format!("Move `{key}` under `metadata:`"), file, removal, "");
-    match root.get("metadata") {
-        Some(metadata) if metadata.is_mapping() && !metadata.is_flow() && !metadata.is_alias() => {
-            if metadata.get(key).is_some() {
+    match skill.field("metadata").map(|m| &m.value) {
+        Some(metadata)
+            if metadata.shape == Shape::Mapping && !metadata.flow && !metadata.aliased =>
+        {
+            if metadata.entry(key).is_some() {
                 return None;
             }
-            let (last_key, last_value) = metadata.entries().last()?;
-            let (_, metadata_indent) = super::fixes::line_of(text, last_key.range().start);
-            let end = last_value.range().end.max(last_key.range().end) as usize;
+            let last = metadata.entries.last()?;
+            let (_, metadata_indent) = super::fixes::line_of(text, last.key_range.start);
+            let end = last.value_range.end.max(last.key_range.end) as usize;
             let at = text[end..]
                 .find(['\r', '\n'])
                 .map_or(text.len(), |i| end + i);

@@ -71,7 +71,7 @@ pub enum NodeKind {
     BadAlias,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Style {
     Plain,
     Quoted,
@@ -565,7 +565,9 @@ pub enum ScalarValue<'a> {
 }
 
 impl<'a> ScalarValue<'a> {
-    fn interpret(text: &'a str, style: Style) -> ScalarValue<'a> {
+    /// A scalar's text read with the YAML 1.2 core schema: only a plain scalar can be anything
+    /// but a string. What [`Node::value`] gives, for text kept after the tree is gone.
+    pub fn interpret(text: &'a str, style: Style) -> ScalarValue<'a> {
         if style != Style::Plain {
             return ScalarValue::Str(text);
         }

@@ -8,13 +8,16 @@
 //! so that a skill is judged the same by both tools.
 
 pub mod extensions;
+pub mod value;
 
 use std::path::Path;
 
 use unicode_normalization::UnicodeNormalization;
 
 pub use extensions::Extensions;
+pub use value::{Shape, Value};
 
+use super::skill_links::Link;
 use super::{Spanned, SpannedStr};
 use crate::syntax::{Frontmatter, Node, NodeKind, TextRange, YamlDocument};
 
@@ -25,6 +28,10 @@ pub struct SkillMd {
     pub frontmatter: Frontmatter,
     /// True when the frontmatter parsed to a mapping (possibly with a syntax error part-way).
     pub is_mapping: bool,
+    /// The frontmatter is a mapping written in flow style (`{name: x, ...}`).
+    pub is_flow: bool,
+    /// The frontmatter's YAML stops part-way; the values it cut short read as empty.
+    pub has_syntax_error: bool,
     /// Every top-level entry whose key is a scalar, in the order written.
     pub fields: Vec<Field>,
     pub name: Option<FieldValue>,
@@ -32,13 +39,16 @@ pub struct SkillMd {
     pub compatibility: Option<FieldValue>,
     /// The proposed extensions (`dependencies`, `metadata.chain`, the skill gate's fields).
     pub extensions: Extensions,
+    /// The paths the frontmatter's values point at (`{baseDir}/...`, a `license` file), found
+    /// while the tree is at hand; [`SkillMd::links`] adds the body's.
+    pub frontmatter_links: Vec<Link>,
 }
 
-/// A top-level entry: its key as written, and where its value is.
+/// A top-level entry: its key as written, and its value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Field {
     pub key: SpannedStr,
-    pub value: TextRange,
+    pub value: Value,
 }
 
 /// The value of a field that should be text.
@@ -70,17 +80,21 @@ impl FieldValue {
 }
 
 impl SkillMd {
-    /// Lowers a split SKILL.md. `yaml` is the parse of the frontmatter block (present exactly when
-    /// the frontmatter is closed).
-    pub fn lower(frontmatter: Frontmatter, yaml: Option<&YamlDocument>) -> SkillMd {
+    /// Lowers a split SKILL.md (`text`, the whole file). `yaml` is the parse of the frontmatter
+    /// block (present exactly when the frontmatter is closed,
+    /// [`crate::syntax::frontmatter_yaml`]); nothing later reads it.
+    pub fn lower(text: &str, frontmatter: Frontmatter, yaml: Option<&YamlDocument>) -> SkillMd {
         let mut skill = SkillMd {
             frontmatter,
             is_mapping: false,
+            is_flow: false,
+            has_syntax_error: yaml.is_some_and(YamlDocument::has_syntax_error),
             fields: Vec::new(),
             name: None,
             description: None,
             compatibility: None,
             extensions: Extensions::default(),
+            frontmatter_links: Vec::new(),
         };
         let Some(root) = yaml.and_then(YamlDocument::root) else {
             return skill;
@@ -89,14 +103,16 @@ impl SkillMd {
             return skill;
         }
         skill.is_mapping = true;
+        skill.is_flow = root.is_flow();
         skill.extensions = Extensions::lower(root);
+        skill.frontmatter_links = super::skill_links::frontmatter_links(text, root);
         for (key, value) in root.entries() {
             let Some(key_text) = key.scalar() else {
                 continue;
             };
             skill.fields.push(Field {
                 key: Spanned::new(key_text.to_owned(), key.range()),
-                value: value.range(),
+                value: Value::lower(value),
             });
             // The tree keeps only the last of a repeated key (as PyYAML does); the repeat is a
             // duplicate-key error.
@@ -124,6 +140,17 @@ impl SkillMd {
     /// The range of the `name` value, if there is one.
     pub fn name_range(&self) -> Option<TextRange> {
         self.name.as_ref().map(FieldValue::range)
+    }
+
+    /// The first top-level field whose key is `key` (YAML keeps only the last of a repeated key,
+    /// so there is one).
+    pub fn field(&self, key: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.key.value == key)
+    }
+
+    /// Every path the file points at, frontmatter and body, in file order.
+    pub fn links(&self, text: &str) -> Vec<Link> {
+        super::skill_links::links(text, &self.frontmatter, &self.frontmatter_links)
     }
 }
 
@@ -182,7 +209,7 @@ mod tests {
     fn lower(text: &str) -> SkillMd {
         let frontmatter = split_frontmatter(text, 0);
         let yaml = crate::syntax::frontmatter_yaml(text, &frontmatter);
-        SkillMd::lower(frontmatter, yaml.as_ref())
+        SkillMd::lower(text, frontmatter, yaml.as_ref())
     }
 
     fn slice(text: &str, range: TextRange) -> &str {
