@@ -387,17 +387,10 @@ impl<'a> Node<'a> {
 
     /// A short name of the node's YAML type, for messages.
     pub fn type_name(self) -> &'static str {
-        match self.value() {
-            ScalarValue::Null => "null",
-            ScalarValue::Bool(_) => "boolean",
-            ScalarValue::Int(_) => "integer",
-            ScalarValue::Float(_) => "number",
-            ScalarValue::Str(_) => "string",
-            ScalarValue::NotScalar => match self.kind() {
-                NodeKind::Sequence(_) => "list",
-                _ => "mapping",
-            },
-        }
+        self.value().type_name().unwrap_or(match self.kind() {
+            NodeKind::Sequence(_) => "list",
+            _ => "mapping",
+        })
     }
 
     /// A scalar, or null for a collection: the leaves of [`Node::to_json`].
@@ -565,6 +558,18 @@ pub enum ScalarValue<'a> {
 }
 
 impl<'a> ScalarValue<'a> {
+    /// A short name of the scalar's YAML type, for messages; `None` for a collection.
+    pub fn type_name(self) -> Option<&'static str> {
+        Some(match self {
+            ScalarValue::Null => "null",
+            ScalarValue::Bool(_) => "boolean",
+            ScalarValue::Int(_) => "integer",
+            ScalarValue::Float(_) => "number",
+            ScalarValue::Str(_) => "string",
+            ScalarValue::NotScalar => return None,
+        })
+    }
+
     /// A scalar's text read with the YAML 1.2 core schema: only a plain scalar can be anything
     /// but a string. What [`Node::value`] gives, for text kept after the tree is gone.
     pub fn interpret(text: &'a str, style: Style) -> ScalarValue<'a> {

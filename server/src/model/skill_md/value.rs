@@ -108,17 +108,10 @@ impl Shape {
 
     /// A short name of the YAML type, for messages (as [`Node::type_name`] gives it).
     pub fn type_name(&self) -> &'static str {
-        match self.value() {
-            ScalarValue::Null => "null",
-            ScalarValue::Bool(_) => "boolean",
-            ScalarValue::Int(_) => "integer",
-            ScalarValue::Float(_) => "number",
-            ScalarValue::Str(_) => "string",
-            ScalarValue::NotScalar => match self {
-                Shape::List => "list",
-                _ => "mapping",
-            },
-        }
+        self.value().type_name().unwrap_or(match self {
+            Shape::List => "list",
+            _ => "mapping",
+        })
     }
 }
 
