@@ -22,8 +22,9 @@ pub struct Config {
     pub tools_available: Vec<String>,
     pub mcp_tool_lists: Vec<String>,
     pub presets: Vec<String>,
-    /// Code -> severity; `None` is `off`.
-    pub rules: Vec<(String, Option<Severity>)>,
+    /// Code -> severity; `None` is `off`. A key naming no code is reported
+    /// (`config.unknown-rule`) and not kept: it can match no diagnostic.
+    pub rules: Vec<(Code, Option<Severity>)>,
     /// `[[overrides]]`, in the order written: later ones win where several match a file.
     pub overrides: Vec<Override>,
 }
@@ -34,7 +35,7 @@ pub struct Config {
 pub struct Override {
     pub paths: Vec<String>,
     matcher: globset::GlobSet,
-    pub rules: Vec<(String, Option<Severity>)>,
+    pub rules: Vec<(Code, Option<Severity>)>,
 }
 
 impl Override {
@@ -68,10 +69,10 @@ impl Config {
         code: Code,
         relative: Option<&std::path::Path>,
     ) -> Option<Option<Severity>> {
-        let find = |rules: &[(String, Option<Severity>)]| {
+        let find = |rules: &[(Code, Option<Severity>)]| {
             rules
                 .iter()
-                .find(|(c, _)| c == code.name())
+                .find(|(c, _)| *c == code)
                 .map(|(_, level)| *level)
         };
         relative
@@ -218,10 +219,11 @@ impl Config {
             }
         }
         let raw: RawConfig = deserialize(readable, 0..text.len()).unwrap_or_default();
+        // Keys naming no code were reported in `readable_rules`.
         let levels = |rules: BTreeMap<String, RawLevel>| {
             rules
                 .into_iter()
-                .map(|(code, level)| (code, level.severity()))
+                .filter_map(|(name, level)| Some((codes::lookup(&name)?, level.severity())))
                 .collect::<Vec<_>>()
         };
         let rules = levels(raw.rules);
@@ -649,10 +651,7 @@ mod tests {
         );
         assert!(config.strict);
         assert_eq!(config.tools_available, ["Read"]);
-        assert_eq!(
-            config.rules,
-            [(codes::AGENT_DUPLICATE_GRANT.name().to_owned(), None)]
-        );
+        assert_eq!(config.rules, [(codes::AGENT_DUPLICATE_GRANT, None)]);
     }
 
     #[test]
@@ -775,11 +774,11 @@ mod tests {
             "{}",
             diagnostics[2].message
         );
-        assert!(config.rules.contains(&(
-            codes::YAML_DUPLICATE_KEY.name().to_owned(),
-            Some(Severity::Warning)
-        )));
-        assert_eq!(config.rules.len(), 3, "{:?}", config.rules);
+        assert!(config
+            .rules
+            .contains(&(codes::YAML_DUPLICATE_KEY, Some(Severity::Warning))));
+        // The two unknown codes are reported above and not kept: no diagnostic has them.
+        assert_eq!(config.rules.len(), 1, "{:?}", config.rules);
     }
 
     /// The committed schema is the one the types generate. `UPDATE_SCHEMA=1 cargo test -p
