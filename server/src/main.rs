@@ -28,8 +28,11 @@ fn configure_allocator() {
     unsafe {
         libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
-    // SAFETY: sets an integer option; mimalloc reads it on its next purge.
-    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
+    // mimalloc's own variable, when set, wins (for measuring other settings).
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: sets an integer option; mimalloc reads it on its next purge.
+        unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
+    }
 }
 use skillgraph::cli::{Format, GraphFormat};
 

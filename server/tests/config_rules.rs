@@ -103,6 +103,51 @@ fn a_nearer_config_takes_over_and_hands_back() {
     );
 }
 
+/// A copy of the index shares the per-directory answers with its original (copying them would
+/// make every edit of the server pay for the number of directories). A config appearing in one
+/// must not show in the other, whichever of the two asked first.
+#[test]
+fn a_copy_keeps_its_configs_when_the_original_gains_one() {
+    let mut original = Index::new(&skillgraph::rules::CHECKS);
+    original.apply(vec![
+        set("/r/ws/workspace.yaml", MANIFEST),
+        set("/r/ws/skills/fetch.yaml", SKILL),
+    ]);
+    // Both have answered for the skill's directories before the copy is taken.
+    assert_eq!(
+        levels(&original),
+        [("skill.unknown-mcp-server", Severity::Error)]
+    );
+    let copy = original.clone();
+    original.apply(vec![set(
+        "/r/ws/skillgraph.toml",
+        "[rules]\n\"skill.unknown-mcp-server\" = \"warning\"\n",
+    )]);
+    assert_eq!(
+        levels(&copy),
+        [("skill.unknown-mcp-server", Severity::Error)],
+        "the original's new config showed in the copy"
+    );
+    assert_eq!(
+        levels(&original),
+        [("skill.unknown-mcp-server", Severity::Warning)]
+    );
+
+    // And the other way round: the copy gains a config the original never had, and answers
+    // first.
+    let mut copy = original.clone();
+    copy.apply(vec![set(
+        "/r/ws/skills/skillgraph.toml",
+        "[rules]\n\"skill.unknown-mcp-server\" = \"off\"\n",
+    )]);
+    assert_eq!(levels(&copy), []);
+    assert_eq!(
+        levels(&original),
+        [("skill.unknown-mcp-server", Severity::Warning)],
+        "the copy's new config showed in the original"
+    );
+}
+
 #[test]
 fn a_config_elsewhere_changes_nothing() {
     let mut index = Index::new(&skillgraph::rules::CHECKS);

@@ -156,9 +156,15 @@ impl Client {
 
     /// Starts `<binary> lsp` and nothing more (a bench has `CARGO_BIN_EXE_skillgraph`).
     pub fn spawn_binary(binary: &Path, env: &[(&str, &str)], answer: bool) -> Client {
-        let mut child = Command::new(binary)
-            .arg("lsp")
-            .envs(env.iter().copied())
+        let mut command = Command::new(binary);
+        command.arg("lsp").envs(env.iter().copied());
+        Client::spawn_command(command, answer)
+    }
+
+    /// Starts a command that runs the server (`<binary> lsp`, or the binary under a tool such as
+    /// valgrind) and speaks to it over its stdin and stdout; stderr is inherited.
+    pub fn spawn_command(mut command: Command, answer: bool) -> Client {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -100,23 +100,21 @@ pub struct Index {
     pub settings: Settings,
 }
 
-/// The nearest-config answer of each directory asked about. A `skillgraph.toml` appearing,
-/// changing or going away changes a `Key::Config`, and that clears the whole table (rare: the
-/// answers of every directory below it may change).
-#[derive(Default)]
-struct ConfigDirs(std::sync::Mutex<HashMap<PathBuf, Option<FileId>>>);
+/// The nearest-config answer of each directory asked about, shared by the index and its
+/// snapshots (a clone of the index must not copy one entry per directory: a workspace of SKILL.md
+/// skills has a directory per skill, and the server clones the index on every edit). The answers
+/// depend only on which configs exist, so every index with the same configs may share them. A
+/// `skillgraph.toml` appearing, changing or going away changes a `Key::Config`, and then the live
+/// index starts a table of its own (rare: the answers of every directory below it may change);
+/// snapshots keep the old one, which still answers for them.
+#[derive(Clone, Default)]
+struct ConfigDirs(Arc<std::sync::Mutex<HashMap<PathBuf, Option<FileId>>>>);
 
 impl ConfigDirs {
     fn table(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Option<FileId>>> {
         self.0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-}
-
-impl Clone for ConfigDirs {
-    fn clone(&self) -> Self {
-        ConfigDirs(std::sync::Mutex::new(self.table().clone()))
     }
 }
 
@@ -476,7 +474,7 @@ impl Index {
             .iter()
             .any(|key| matches!(key, Key::Config { .. }))
         {
-            self.config_dirs.table().clear();
+            self.config_dirs = ConfigDirs::default();
         }
         let (order, results) = self.run_checks(&touched, &changed_keys);
         let mut affected = touched;
