@@ -232,9 +232,7 @@ fn measure(skills: usize, agents: usize) -> Figures {
     // SAFETY: sysconf reads a constant of the system.
     let ticks_per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
     let cpu_per_edit = Duration::from_secs_f64(
-        (cpu_ticks(session.client.pid()) - ticks_before) as f64
-            / ticks_per_second
-            / SAMPLES as f64,
+        (cpu_ticks(session.client.pid()) - ticks_before) as f64 / ticks_per_second / SAMPLES as f64,
     );
 
     let at_grant = json!({
