@@ -820,14 +820,28 @@ fn renaming_vscode_capabilities() -> Value {
     capabilities
 }
 
-/// The `RenameFile` operations of a workspace edit.
-fn file_moves(edit: &Value) -> Vec<&Value> {
-    edit["documentChanges"]
+/// Asserts that a workspace edit moves exactly one file or folder, from `old` to `new`.
+#[track_caller]
+fn assert_one_move(edit: &Value, old: &str, new: &str) {
+    let moves: Vec<&Value> = edit["documentChanges"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|c| c["kind"] == "rename")
-        .collect()
+        .collect();
+    assert_eq!(moves.len(), 1, "{edit:#}");
+    assert_eq!(moves[0]["oldUri"], old);
+    assert_eq!(moves[0]["newUri"], new);
+}
+
+/// Asserts that a rename is refused as a request that failed (-32803) with a message holding
+/// `reason`.
+#[track_caller]
+fn assert_rename_refused(client: &mut Client, params: Value, reason: &str) {
+    let refused = client.request_raw("textDocument/rename", params);
+    assert_eq!(refused["error"]["code"], -32803, "{refused:#}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains(reason), "{message}");
 }
 
 #[test]
@@ -864,28 +878,17 @@ fn rename_in_utf16_and_utf8_clients() {
             (topology.clone(), [25, 10, 21], "find-code".to_owned()),
         ]
     );
-    let moves = file_moves(&edit);
-    assert_eq!(moves.len(), 1, "{edit:#}");
-    assert_eq!(moves[0]["oldUri"], skill);
-    assert_eq!(
-        moves[0]["newUri"],
-        file_uri(&root.join("skills/find-code.yaml"))
+    assert_one_move(
+        &edit,
+        &skill,
+        &file_uri(&root.join("skills/find-code.yaml")),
     );
 
     // Refused with a message: a taken id, an id breaking the pattern.
     params["newName"] = json!("list-conventions");
-    let refused = client.request_raw("textDocument/rename", params.clone());
-    assert_eq!(refused["error"]["code"], -32803, "{refused:#}");
-    assert!(refused["error"]["message"]
-        .as_str()
-        .unwrap()
-        .contains("already a skill"));
+    assert_rename_refused(&mut client, params.clone(), "already a skill");
     params["newName"] = json!("Find Code");
-    let refused = client.request_raw("textDocument/rename", params);
-    assert!(refused["error"]["message"]
-        .as_str()
-        .unwrap()
-        .contains("not a valid id"));
+    assert_rename_refused(&mut client, params, "not a valid id");
     // Nothing to rename on a plain value.
     let nothing = client.request("textDocument/prepareRename", position(&topology, 16, 16));
     assert_eq!(nothing, Value::Null);
@@ -1353,10 +1356,11 @@ fn skill_md_rename_moves_its_folder_only_for_clients_that_can() {
             (smoke.clone(), [1, 6, 11], "sanity".to_owned()),
         ]
     );
-    let moves = file_moves(&edit);
-    assert_eq!(moves.len(), 1, "{edit:#}");
-    assert_eq!(moves[0]["oldUri"], file_uri(&root.join("s/e2e/smoke")));
-    assert_eq!(moves[0]["newUri"], file_uri(&root.join("s/e2e/sanity")));
+    assert_one_move(
+        &edit,
+        &file_uri(&root.join("s/e2e/smoke")),
+        &file_uri(&root.join("s/e2e/sanity")),
+    );
     assert!(client.shutdown().success());
 
     // A UTF-8 client that cannot rename folders: the folder is named after the skill, so the
@@ -1365,12 +1369,7 @@ fn skill_md_rename_moves_its_folder_only_for_clients_that_can() {
     client.diagnostics(&chain);
     let mut params = position(&smoke, 1, 8);
     params["newName"] = json!("sanity");
-    let refused = client.request_raw("textDocument/rename", params);
-    assert_eq!(refused["error"]["code"], -32803, "{refused:#}");
-    assert!(refused["error"]["message"]
-        .as_str()
-        .unwrap()
-        .contains("cannot rename folders"));
+    assert_rename_refused(&mut client, params, "cannot rename folders");
     // The chain entry, in byte columns: `"技能🚀"` is 12 bytes.
     let prepared = client.request("textDocument/prepareRename", position(&chain, 4, 26));
     assert_eq!(

@@ -456,19 +456,24 @@ mod tests {
 
     #[test]
     fn same_partition_as_petgraph() {
-        // A small deterministic generator; petgraph's Kosaraju (also iterative) as the oracle.
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move |bound: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % bound as u64) as usize
-        };
+        // Petgraph's Kosaraju (also iterative) is the oracle.
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..200 {
             let n = 1 + next(30);
             let edges: Vec<(usize, usize)> =
                 (0..next(3 * n + 1)).map(|_| (next(n), next(n))).collect();
             assert_agrees_with_petgraph(n, &edges);
+        }
+    }
+
+    /// A small deterministic generator (xorshift64) of numbers below `bound`, so the random
+    /// graphs are the same on every run.
+    fn xorshift(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |bound| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % bound as u64) as usize
         }
     }
 
@@ -537,13 +542,7 @@ mod tests {
         let reversed: Vec<(usize, usize)> = (1..n).map(|i| (i, i - 1)).collect();
         assert_agrees_with_petgraph(n, &reversed);
         // Random graphs, sparse and denser, with self loops and repeated edges.
-        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = move |bound: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % bound as u64) as usize
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         for per_node in [1, 2, 3] {
             let edges: Vec<(usize, usize)> =
                 (0..per_node * n).map(|_| (next(n), next(n))).collect();
