@@ -171,6 +171,8 @@ impl Memos {
 
 /// (id, path, text, where the first non-UTF-8 byte was, role): a file to analyse.
 type Job = (FileId, PathBuf, Arc<str>, Option<u32>, FileRole);
+/// A file's path, text and where its first byte that was not UTF-8 was, before it is classified.
+type PendingText = (PathBuf, Arc<str>, Option<u32>);
 /// What the workers hand back for one job: its analysis, its contributions (sorted by key) and
 /// its line index.
 type Analysed = (Arc<ParsedFile>, Vec<(Key, u64)>, Arc<LineIndex>);
@@ -390,7 +392,7 @@ impl Index {
         let mut changed_keys: KeySet = KeySet::default();
         let mut reclassify_under: Vec<PathBuf> = Vec::new();
         // The last text of every file set in this batch, analysed together below.
-        let mut pending: HashMap<FileId, (PathBuf, Arc<str>, Option<u32>)> = HashMap::new();
+        let mut pending: HashMap<FileId, PendingText> = HashMap::new();
         let mut removed_config_dirs: Vec<PathBuf> = Vec::new();
         // Workspaces whose property files changed: their variables are computed again.
         let mut variables_of: HashSet<FileId> = HashSet::new();
@@ -457,8 +459,7 @@ impl Index {
         }
 
         // Classified on the workers: a path's role only reads the workspace roots, settled above.
-        let pending: Vec<(FileId, (PathBuf, Arc<str>, Option<u32>))> =
-            pending.into_iter().collect();
+        let pending: Vec<(FileId, PendingText)> = pending.into_iter().collect();
         let roles = parallel_map(&pending, |(_, (path, _, _))| self.classify(path));
         let mut jobs: Vec<Job> = pending
             .into_iter()
@@ -1174,4 +1175,40 @@ fn parallel_map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync + S
         return items.iter().map(&work).collect();
     }
     items.par_iter().map(work).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Contributors, FileId};
+
+    fn files(contributors: &Contributors) -> Vec<u32> {
+        contributors.files().map(|id| id.0).collect()
+    }
+
+    #[test]
+    fn contributors_go_from_one_to_many_and_back_in_id_order() {
+        let mut c = Contributors::One(FileId(5), 1);
+        c.insert(FileId(5), 2);
+        assert_eq!(
+            c,
+            Contributors::One(FileId(5), 2),
+            "a new fingerprint replaces the old"
+        );
+        c.insert(FileId(3), 7);
+        c.insert(FileId(9), 8);
+        assert_eq!(files(&c), [3, 5, 9]);
+        assert!(c.remove(FileId(5)));
+        assert!(
+            c.remove(FileId(4)),
+            "a file that is not there leaves the others"
+        );
+        assert!(c.remove(FileId(9)));
+        assert_eq!(
+            c,
+            Contributors::One(FileId(3), 7),
+            "one left is held inline again"
+        );
+        assert!(c.remove(FileId(4)));
+        assert!(!c.remove(FileId(3)), "the last one taken away leaves none");
+    }
 }
