@@ -898,3 +898,93 @@ mod renames {
         assert!(performed > 40, "{performed} renames; refused: {refused:#?}");
     }
 }
+
+// A file checked again reuses what its last check resolved each skill id to, while that id's
+// definitions stay the same (`Lookup::skills_named`). Edits to the topology itself, to the
+// skills it grants, and a grant dropped while its skill changes and then taken back must all
+// give what a fresh batch gives: a resolution the file stopped reading is not kept.
+#[test]
+fn a_topology_edited_again_and_again_sees_its_skills_as_they_are_now() {
+    // Without `summarise` among the grants, no rule names it either: the topology stops
+    // reading it.
+    let team_text = |skills: &str| {
+        let rule = if skills.contains("summarise") {
+            "\n                fetch: [summarise]"
+        } else {
+            ""
+        };
+        team(&format!(
+            r#"
+            root:
+              id: root
+              role: root
+              skills: [{skills}]
+              requires:
+                store: [fetch]{rule}
+            "#
+        ))
+    };
+    let mut ws = Replay::new();
+    ws.apply(changes(&with_baseline(&team_text(
+        "store, fetch, summarise",
+    ))));
+    let team_path = "/ws/topologies/team.yaml";
+    let original = ws.text(team_path);
+    // Keystrokes in the topology: each re-check after the first reuses the resolutions.
+    for (step, skills) in [
+        "store, fetch, summarisex",
+        "store, fetch, summarise",
+        "store, fetch, summarise, nothing",
+        "store, fetch, summarise",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let text = parse_fixture(&team_text(skills)).remove(0).text;
+        ws.set(team_path, &text);
+        ws.assert_consistent(&format!("keystroke {step}: {skills}"));
+    }
+    assert_eq!(ws.text(team_path), original);
+
+    // A granted skill changes type under the topology (a `requires:` prerequisite turns
+    // unsatisfiable), then back.
+    let fetch = ws.text("/ws/skills/fetch.yaml");
+    let as_llm = fetch.replace(
+        "  type: mcp_tool\n  server: tools\n  tool: fetch\n",
+        "  type: llm_prompt\n  prompt: Fetch.\n",
+    );
+    assert_ne!(as_llm, fetch);
+    ws.set("/ws/skills/fetch.yaml", &as_llm);
+    ws.assert_consistent("fetch becomes an llm_prompt skill");
+    ws.set("/ws/skills/fetch.yaml", &fetch);
+    ws.assert_consistent("and back");
+
+    // The grant of `summarise` goes; while the topology does not read it, `summarise` changes
+    // type and then disappears; the grant comes back.
+    let without = parse_fixture(&team_text("store, fetch")).remove(0).text;
+    ws.set(team_path, &without);
+    ws.assert_consistent("summarise no longer granted");
+    let summarise = ws.text("/ws/skills/summarise.yaml");
+    ws.set(
+        "/ws/skills/summarise.yaml",
+        &summarise.replace(
+            "  type: llm_prompt\n  prompt: Summarise the notes.\n",
+            "  type: mcp_tool\n  server: tools\n  tool: summarise\n",
+        ),
+    );
+    ws.assert_consistent("summarise changes type while not granted");
+    ws.set(team_path, &original);
+    ws.assert_consistent("summarise granted again, as it is now");
+    ws.set(team_path, &without);
+    ws.remove("/ws/skills/summarise.yaml");
+    ws.assert_consistent("summarise removed while not granted");
+    ws.set(team_path, &original);
+    ws.assert_consistent("granted again: unknown now");
+    assert!(codes_of(&ws.snapshot())
+        .contains(&("topologies/team.yaml".into(), "agent.unknown-skill".into())));
+    ws.set("/ws/skills/summarise.yaml", &summarise);
+    ws.assert_consistent("summarise back");
+    assert!(!codes_of(&ws.snapshot())
+        .iter()
+        .any(|(_, code)| code == "agent.unknown-skill"));
+}

@@ -25,6 +25,7 @@ pub use classify::FileRole;
 pub use keys::Key;
 
 use crate::diagnostic::{Code, Diagnostic, FileId, Severity};
+use crate::model::defined_skills::SkillInfo;
 use crate::model::swarmkit::ArtifactKind;
 use crate::syntax::interpolate::Variables;
 use crate::syntax::LineIndex;
@@ -61,6 +62,65 @@ pub struct FileEntry {
     contributions: Vec<(Key, u64)>,
     reads: Vec<Key>,
     cross: Vec<Diagnostic>,
+    /// The skills the file's last check resolved, by the `Key::Def` it read for each (see
+    /// [`Lookup::skills_named`]).
+    resolved: SkillResolutions,
+}
+
+/// What one check resolved a skill id to, keyed by the `Key::Def` read for it. An entry stays
+/// right while that key's contributions stay the same: the file is a reader of the key, so it
+/// is re-checked in the batch that changes it, and the entry is not used then. So an edit
+/// re-checking a file with a thousand grants finds each skill in the file's own small table
+/// instead of in the workspace's (a lookup there touches entries spread over the whole index,
+/// which is what made a keystroke cost more in a larger workspace).
+type SkillResolutions = imbl::GenericHashMap<
+    Key,
+    Arc<[ResolvedSkill]>,
+    TableHasher,
+    imbl::shared_ptr::DefaultSharedPtr,
+>;
+
+/// One skill of a cached resolution: its registry entry without the borrow, and the defining
+/// file's analysis it borrows the artifact from.
+#[derive(Debug)]
+struct ResolvedSkill {
+    info: SkillInfo<'static>,
+    parsed: Option<Arc<ParsedFile>>,
+}
+
+impl ResolvedSkill {
+    fn of(index: &Index, info: &SkillInfo<'_>) -> ResolvedSkill {
+        let parsed = info
+            .skill
+            .and_then(|_| index.file(info.file))
+            .map(|entry| entry.parsed.clone());
+        ResolvedSkill {
+            info: SkillInfo {
+                id: info.id.clone(),
+                file: info.file,
+                range: info.range,
+                category: info.category.clone(),
+                implementation: info.implementation,
+                origin: info.origin.clone(),
+                skill: None,
+            },
+            parsed,
+        }
+    }
+
+    fn info(&self) -> SkillInfo<'_> {
+        let skill = self
+            .parsed
+            .as_deref()
+            .and_then(|parsed| match &parsed.content {
+                Content::SwarmKit(crate::model::swarmkit::Artifact::Skill(skill)) => Some(skill),
+                _ => None,
+            });
+        SkillInfo {
+            skill,
+            ..self.info.clone()
+        }
+    }
 }
 
 /// The index. Cloning it is O(1), whatever the size of the workspace: every table is a
@@ -167,6 +227,13 @@ impl Memos {
         };
         *self = Memos(Arc::new(std::sync::Mutex::new(kept)));
     }
+}
+
+/// What one file's cross-file checks found and read.
+struct CheckResult {
+    diagnostics: Vec<Diagnostic>,
+    reads: Vec<Key>,
+    resolved: SkillResolutions,
 }
 
 /// (id, path, text, where the first non-UTF-8 byte was, role): a file to analyse.
@@ -554,8 +621,8 @@ impl Index {
                     .map(|f| f.id),
             );
         }
-        for (id, (diagnostics, reads)) in order.into_iter().zip(results) {
-            if self.store_check(id, diagnostics, reads) {
+        for (id, result) in order.into_iter().zip(results) {
+            if self.store_check(id, result) {
                 affected.insert(id);
             }
         }
@@ -569,7 +636,7 @@ impl Index {
         &self,
         touched: &HashSet<FileId>,
         changed_keys: &KeySet,
-    ) -> (Vec<FileId>, Vec<(Vec<Diagnostic>, Vec<Key>)>) {
+    ) -> (Vec<FileId>, Vec<CheckResult>) {
         let mut to_check: HashSet<FileId> = touched.clone();
         for key in changed_keys {
             if let Some(readers) = self.readers.get(key) {
@@ -582,9 +649,14 @@ impl Index {
             .collect();
         order.sort();
         let results = parallel_map(&order, |&id| {
-            let lookup = Lookup::new(self);
+            let lookup = Lookup::for_check(self, id, changed_keys);
             let diagnostics = (self.checks.cross_file)(&lookup, id);
-            (diagnostics, lookup.into_reads())
+            let (reads, resolved) = lookup.into_results();
+            CheckResult {
+                diagnostics,
+                reads,
+                resolved,
+            }
         });
         (order, results)
     }
@@ -636,8 +708,8 @@ impl Index {
             changed_keys.insert(Key::Executables);
         }
         let (order, results) = self.run_checks(&HashSet::new(), &changed_keys);
-        for (id, (diagnostics, reads)) in order.into_iter().zip(results) {
-            self.store_check(id, diagnostics, reads);
+        for (id, result) in order.into_iter().zip(results) {
+            self.store_check(id, result);
         }
         self.files.keys().copied().collect()
     }
@@ -772,12 +844,12 @@ impl Index {
         (parsed, contributions, line_index): Analysed,
         changed_keys: &mut KeySet,
     ) {
-        let (old_contributions, reads, cross) = match self.files.remove(&id) {
+        let (old_contributions, reads, cross, resolved) = match self.files.remove(&id) {
             Some(old) => {
                 let old = Arc::try_unwrap(old).unwrap_or_else(|shared| (*shared).clone());
-                (old.contributions, old.reads, old.cross)
+                (old.contributions, old.reads, old.cross, old.resolved)
             }
-            None => (Vec::new(), Vec::new(), Vec::new()),
+            None => Default::default(),
         };
         self.replace_contributions(id, &old_contributions, &contributions, changed_keys);
         self.files.insert(
@@ -793,6 +865,7 @@ impl Index {
                 contributions,
                 reads,
                 cross,
+                resolved,
             }),
         );
     }
@@ -893,7 +966,15 @@ impl Index {
     }
 
     /// Stores the result of one file's cross-file checks; true when its diagnostics changed.
-    fn store_check(&mut self, id: FileId, diagnostics: Vec<Diagnostic>, reads: Vec<Key>) -> bool {
+    fn store_check(
+        &mut self,
+        id: FileId,
+        CheckResult {
+            diagnostics,
+            reads,
+            resolved,
+        }: CheckResult,
+    ) -> bool {
         // Both lists are sorted and deduplicated (`Lookup::into_reads`), so the readers table is
         // updated for the keys that differ only. An edit usually reads what it read before, and
         // each write to the persistent table copies a path of it, so rewriting every key would
@@ -928,6 +1009,7 @@ impl Index {
         let changed = entry.cross != diagnostics;
         entry.reads = reads;
         entry.cross = diagnostics;
+        entry.resolved = resolved;
         changed
     }
 
@@ -1047,6 +1129,18 @@ impl Index {
 pub struct Lookup<'a> {
     index: &'a Index,
     reads: std::cell::RefCell<Vec<Key>>,
+    /// Set when the lookup runs a file's checks for the index (not for the IDE).
+    checking: Option<Checking<'a>>,
+}
+
+/// The skill resolutions of the file being checked: those of its last check, the keys changed
+/// since (this batch's), and what this check used and added.
+struct Checking<'a> {
+    previous: &'a SkillResolutions,
+    changed: &'a KeySet,
+    /// The previous entries used, by address.
+    used: std::cell::RefCell<HashSet<usize>>,
+    added: std::cell::RefCell<Vec<(Key, Arc<[ResolvedSkill]>)>>,
 }
 
 impl<'a> Lookup<'a> {
@@ -1054,7 +1148,66 @@ impl<'a> Lookup<'a> {
         Lookup {
             index,
             reads: Default::default(),
+            checking: None,
         }
+    }
+
+    /// The lookup of the checks of `file`, which may reuse what its last check resolved of the
+    /// keys not in `changed`. A file checked for the first time (in the initial indexing: every
+    /// file) keeps no resolutions: only files checked again, the ones being edited and their
+    /// readers, pay the memory for them, and the indexing's peak stays as it was.
+    fn for_check(index: &'a Index, file: FileId, changed: &'a KeySet) -> Self {
+        let checked_before = |entry: &&FileEntry| !entry.reads.is_empty();
+        let checking = index
+            .file(file)
+            .filter(checked_before)
+            .map(|entry| Checking {
+                previous: &entry.resolved,
+                changed,
+                used: Default::default(),
+                added: Default::default(),
+            });
+        Lookup {
+            index,
+            reads: Default::default(),
+            checking,
+        }
+    }
+
+    /// The skills with the id `id` in `workspace`, as `resolve` finds them (it must read
+    /// `Key::Def` of the id and nothing else), recording the read. In a file's checks, the
+    /// answer of its last check is reused while that key is unchanged.
+    pub fn skills_named(
+        &self,
+        workspace: FileId,
+        id: &str,
+        resolve: impl FnOnce(&Lookup<'a>) -> Vec<SkillInfo<'a>>,
+    ) -> Vec<SkillInfo<'a>> {
+        let Some(checking) = &self.checking else {
+            return resolve(self);
+        };
+        let key = Key::Def {
+            workspace,
+            kind: ArtifactKind::Skill,
+            id: id.to_owned(),
+        };
+        if !checking.changed.contains(&key) {
+            if let Some(found) = checking.previous.get(&key) {
+                checking
+                    .used
+                    .borrow_mut()
+                    .insert(Arc::as_ptr(found) as *const ResolvedSkill as usize);
+                self.reads.borrow_mut().push(key);
+                return found.iter().map(ResolvedSkill::info).collect();
+            }
+        }
+        let found = resolve(self);
+        let resolved: Arc<[ResolvedSkill]> = found
+            .iter()
+            .map(|info| ResolvedSkill::of(self.index, info))
+            .collect();
+        checking.added.borrow_mut().push((key, resolved));
+        found
     }
 
     /// The index, for reads that need no tracking (the file being checked itself).
@@ -1158,11 +1311,37 @@ impl<'a> Lookup<'a> {
         entries
     }
 
+    /// The keys read, sorted and deduplicated (for tests of what a query reads).
+    #[cfg(test)]
     pub(crate) fn into_reads(self) -> Vec<Key> {
+        self.into_results().0
+    }
+
+    /// The keys read, sorted and deduplicated, and the skill resolutions to keep for the next
+    /// check: the previous ones this check used, and the ones it made.
+    fn into_results(self) -> (Vec<Key>, SkillResolutions) {
         let mut reads = self.reads.into_inner();
         reads.sort();
         reads.dedup();
-        reads
+        let resolved = match self.checking {
+            None => SkillResolutions::default(),
+            Some(checking) => {
+                let used = checking.used.into_inner();
+                // A copy of the previous table (O(1), persistent), less what went unused: a key
+                // the file no longer reads is not watched for it any more.
+                let mut resolved = checking.previous.clone();
+                if used.len() != resolved.len() {
+                    resolved.retain(|_, found| {
+                        used.contains(&(Arc::as_ptr(found) as *const ResolvedSkill as usize))
+                    });
+                }
+                for (key, found) in checking.added.into_inner() {
+                    resolved.insert(key, found);
+                }
+                resolved
+            }
+        };
+        (reads, resolved)
     }
 }
 

@@ -12,7 +12,9 @@ use std::collections::HashMap;
 
 use crate::diagnostic::{codes, fixes, Code, Diagnostic, FileId, Fix};
 use crate::index::{Content, Key, Lookup};
-use crate::model::swarmkit::{Agent, Archetype, Artifact, ArtifactKind, Grant, Skill};
+use crate::model::swarmkit::{
+    Agent, Archetype, Artifact, ArtifactKind, Grant, ImplementationType, Skill,
+};
 use crate::model::SpannedStr;
 use crate::semantics::registry;
 use crate::syntax::TextRange;
@@ -157,7 +159,9 @@ impl GrantResolver<'_, '_> {
                     diagnostic.fixes.extend(best.and_then(|best| self.replace(file, id, best)));
                     diagnostics.push(diagnostic);
                 }
-                Some(found) => match found.skill.and_then(|s| registry::unbuildable_composition(self.lookup, self.workspace, s)) {
+                // Only a composed skill can be unbuildable; its type is in the registry entry,
+                // so no other skill's artifact is read.
+                Some(found) => match found.skill.filter(|_| found.implementation == Some(ImplementationType::Composed)).and_then(|s| registry::unbuildable_composition(self.lookup, self.workspace, s)) {
                     // SwarmKit drops a composed skill it cannot build, so a grant of it is a
                     // grant of nothing.
                     Some(reason) => diagnostics.push(

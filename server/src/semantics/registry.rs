@@ -37,6 +37,17 @@ fn collect<'a>(
 
 /// The skills with an id: files first (several when duplicated), then a made-up one.
 pub fn skills_named<'a>(lookup: &Lookup<'a>, workspace: FileId, id: &str) -> Vec<SkillInfo<'a>> {
+    // Reused from the checked file's last check while the id's definitions stay the same.
+    lookup.skills_named(workspace, id, |lookup| {
+        resolve_skills_named(lookup, workspace, id)
+    })
+}
+
+fn resolve_skills_named<'a>(
+    lookup: &Lookup<'a>,
+    workspace: FileId,
+    id: &str,
+) -> Vec<SkillInfo<'a>> {
     let entries = lookup.get(Key::Def {
         workspace,
         kind: ArtifactKind::Skill,
