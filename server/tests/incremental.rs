@@ -338,6 +338,54 @@ fn edits_that_change_what_other_files_read() {
 }
 
 #[test]
+fn editing_a_schema_file_re_checks_every_agent_naming_it() {
+    // Two agents name one YAML schema file, a third a JSON one; each file is read once per
+    // state and shared, so every edit must reach every agent naming it.
+    let fixture = with_baseline(&format!(
+        "{}//- /ws/schemas/out.yaml\ntype: object\n//- /ws/schemas/out.json\n{{\"type\": \"object\"}}\n",
+        team(
+            r#"
+            root:
+              id: root
+              output_schema: ../schemas/out.yaml
+              children:
+                - id: second
+                  output_schema: ../schemas/out.yaml
+                - id: third
+                  output_schema: ../schemas/out.json
+            "#
+        ),
+    ));
+    let mut ws = Replay::new();
+    ws.apply(changes(&fixture));
+    let clean = ws.snapshot();
+    let schema_problems = |ws: &Replay| {
+        codes_of(&ws.snapshot())
+            .into_iter()
+            .filter(|(_, code)| code == "agent.output-schema")
+            .count()
+    };
+    assert_eq!(schema_problems(&ws), 0);
+    ws.set("/ws/schemas/out.yaml", "type: 12\n");
+    ws.assert_consistent("making the YAML schema invalid");
+    assert_eq!(schema_problems(&ws), 2, "{:?}", ws.snapshot());
+    ws.set("/ws/schemas/out.yaml", "type: [object\n");
+    ws.assert_consistent("breaking its YAML");
+    assert_eq!(schema_problems(&ws), 2);
+    ws.remove("/ws/schemas/out.yaml");
+    ws.assert_consistent("deleting it");
+    assert_eq!(schema_problems(&ws), 2);
+    ws.set("/ws/schemas/out.yaml", "type: object\n");
+    ws.assert_consistent("writing it again");
+    ws.set("/ws/schemas/out.json", "{\"type\": 12}");
+    ws.assert_consistent("making the JSON schema invalid");
+    assert_eq!(schema_problems(&ws), 1);
+    ws.set("/ws/schemas/out.json", "{\"type\": \"object\"}\n");
+    ws.assert_consistent("fixing it");
+    assert_eq!(ws.snapshot(), clean);
+}
+
+#[test]
 fn setting_the_same_text_twice_changes_nothing() {
     let mut ws = Replay::new();
     ws.apply(rich_changes());

@@ -81,11 +81,6 @@ const TREE_READERS: &[(&str, &str, &str)] = &[
         "disable_at",
         "a test of disable_fix, parsing its own text",
     ),
-    (
-        "rules/output_schema.rs",
-        "yaml_value",
-        "a schema file named by `output_schema` is no file of ours, so only its text is kept; it is read into JSON when an agent names it",
-    ),
 ];
 
 fn layer_of(module: &str) -> Option<usize> {

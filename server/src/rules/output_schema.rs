@@ -7,7 +7,7 @@ use std::path::{Component, Path, PathBuf};
 
 use super::catalogue::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
-use crate::index::{Key, Lookup};
+use crate::index::Lookup;
 use crate::model::swarmkit::{Agent, OutputSchema};
 use crate::semantics::grants::archetype_named;
 use crate::syntax::TextRange;
@@ -124,20 +124,12 @@ fn problem(
                 .extension()
                 .map(|e| e.to_string_lossy().to_ascii_lowercase());
             let yaml = matches!(suffix.as_deref(), Some("yaml" | "yml"));
-            let found = if yaml {
-                lookup.get(Key::YamlFile {
-                    path: target.clone(),
-                })
-            } else {
-                lookup.get(Key::JsonFile {
-                    path: target.clone(),
-                })
-            };
+            let document = crate::semantics::schema_files::schema_document(lookup, &target, yaml);
             // Discovery reads `.json`, `.yaml` and `.yml` files only (lower case): a schema file
             // of another name is not part of the file set, so nothing can be said about it.
             let in_file_set = crate::index::classify::is_json(&target)
                 || crate::index::classify::is_yaml(&target);
-            let Some(entry) = found.first() else {
+            let Some(parsed) = document.as_ref() else {
                 if !in_file_set {
                     return None;
                 }
@@ -146,32 +138,13 @@ fn problem(
                     path.value
                 ));
             };
-            let parsed = if yaml {
-                yaml_value(&entry.text).map_err(|why| format!("does not parse: {why}"))
-            } else {
-                serde_json::from_str::<serde_json::Value>(&entry.text)
-                    .map_err(|error| format!("is not valid JSON: {error}"))
-            };
             match parsed {
                 Err(why) => fail(format!("names `{}`, which {why}", path.value)),
-                Ok(value) => invalid_schema(&value)
+                Ok(value) => invalid_schema(value)
                     .map(|why| (path.range, format!("names `{}`, which {why}", path.value))),
             }
         }
     }
-}
-
-/// A YAML schema file as the JSON value PyYAML's `safe_load` gives (one document, last of
-/// repeated keys).
-fn yaml_value(text: &str) -> Result<serde_json::Value, String> {
-    let bom = crate::syntax::bom_len(text);
-    let doc = crate::syntax::YamlDocument::parse(&text[bom..], bom as u32);
-    if let Some(error) = doc.errors.first() {
-        return Err(error.message.clone());
-    }
-    Ok(doc
-        .root()
-        .map_or(serde_json::Value::Null, |root| root.to_json()))
 }
 
 /// Why a JSON value is not a usable JSON Schema (checked against the meta-schema of its

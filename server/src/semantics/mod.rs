@@ -12,3 +12,4 @@ pub mod depends_on;
 pub mod grants;
 pub mod registry;
 pub mod requires;
+pub mod schema_files;

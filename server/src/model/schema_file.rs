@@ -1,0 +1,46 @@
+//! A JSON Schema file an agent's `output_schema` names, read the way SwarmKit reads it
+//! (swarmkit-runtime 1.265.0, `resolve_output_schema` in `resolver/_output_schema_ref.py`):
+//! a `.yaml` / `.yml` file (any case) as YAML, PyYAML's `safe_load` of one document with the
+//! last of repeated keys winning, any other as JSON.
+
+/// The file's value, or why it could not be read (said after "which", as in "names `x`, which
+/// does not parse: …").
+pub fn read(text: &str, yaml: bool) -> Result<serde_json::Value, String> {
+    if !yaml {
+        return serde_json::from_str(text).map_err(|error| format!("is not valid JSON: {error}"));
+    }
+    let bom = crate::syntax::bom_len(text);
+    let doc = crate::syntax::YamlDocument::parse(&text[bom..], bom as u32);
+    if let Some(error) = doc.errors.first() {
+        return Err(format!("does not parse: {}", error.message));
+    }
+    Ok(doc
+        .root()
+        .map_or(serde_json::Value::Null, |root| root.to_json()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read;
+
+    #[test]
+    fn yaml_and_json_as_swarmkit_reads_them() {
+        let value = read("type: object\nrequired: [a]\ntype: array\n", true);
+        assert_eq!(
+            value,
+            Ok(serde_json::json!({"type": "array", "required": ["a"]})),
+            "the last of repeated keys wins"
+        );
+        assert_eq!(read("", true), Ok(serde_json::Value::Null));
+        assert!(read("a: [1,\n", true)
+            .unwrap_err()
+            .starts_with("does not parse: "));
+        assert_eq!(
+            read("{\"type\": \"object\"}", false),
+            Ok(serde_json::json!({"type": "object"}))
+        );
+        assert!(read("type: object", false)
+            .unwrap_err()
+            .starts_with("is not valid JSON: "));
+    }
+}
