@@ -294,11 +294,25 @@ impl CheckOutcome {
         }
     }
 
+    /// The report of the diagnostics in scope. It holds the files they point into (their own,
+    /// related locations', fixes' edits'), not every file checked: a clean workspace of
+    /// 10,000 files should not pay for 10,000 display paths.
     pub fn report(&self) -> Report<'_> {
         let mut files = HashMap::new();
-        for entry in self.index.files() {
+        let named = self.diagnostics.iter().flat_map(|d| {
+            std::iter::once(d.file)
+                .chain(d.related.iter().map(|r| r.file))
+                .chain(d.fixes.iter().flat_map(|f| f.edits.iter().map(|e| e.file)))
+        });
+        for id in named {
+            if files.contains_key(&id) {
+                continue;
+            }
+            let Some(entry) = self.index.file(id) else {
+                continue;
+            };
             files.insert(
-                entry.id,
+                id,
                 ReportFile {
                     display_path: self.display_path(&entry.path),
                     text: &entry.text,

@@ -154,6 +154,9 @@ fn read_all(paths: Vec<PathBuf>) -> (Vec<Change>, Vec<ReadError>) {
     (changes, errors)
 }
 
+/// What a file read starts with: most SwarmKit and SKILL.md files are a few KiB.
+const READ_BUFFER_BYTES: usize = 16 * 1024;
+
 /// Reads one file. Files over the cap are not read whole: the index only needs to know they
 /// are too large.
 pub fn read_one(path: &Path) -> Result<Change, ReadError> {
@@ -164,10 +167,10 @@ pub fn read_one(path: &Path) -> Result<Change, ReadError> {
     };
     let file = std::fs::File::open(path).map_err(fail)?;
     let cap = crate::index::MAX_FILE_BYTES as u64 + 1;
-    // Sized from the file's length, so a small file takes one read and one that sees the end
-    // (without a hint, the reader probes and grows its buffer: six reads for a 300-byte file).
-    let size_hint = file.metadata().map_or(0, |m| m.len()).min(cap);
-    let mut bytes = Vec::with_capacity(size_hint as usize + 1);
+    // Room for a typical file up front, so it takes one read and one that sees the end: no
+    // `statx` for its length (a tenth of the system calls of a large check), and no probing
+    // reads that grow a small buffer (six reads for a 300-byte file). Larger files grow it.
+    let mut bytes = Vec::with_capacity(READ_BUFFER_BYTES);
     file.take(cap).read_to_end(&mut bytes).map_err(fail)?;
     if bytes.len() as u64 >= cap {
         // Too large: hand in a placeholder of the right size class so the index reports it.
