@@ -1036,3 +1036,59 @@ fn a_topology_edited_again_and_again_sees_its_skills_as_they_are_now() {
         .iter()
         .any(|(_, code)| code == "agent.unknown-skill"));
 }
+
+// "Did you mean" reads the workspace's skill ids, the made-up ones included (`topology-<name>`,
+// pack commands, memory skills): one appearing later must reach the file that names an id close
+// to it, and a suggestion computed once for an id set is shared by every file asking while the
+// set stays the same.
+#[test]
+fn a_suggestion_follows_made_up_skills_appearing_and_going() {
+    let mut ws = Replay::new();
+    ws.apply(changes(&with_baseline(&topology(
+        "second",
+        r#"
+        root:
+          id: boss
+          role: root
+          skills: [topology-nw]
+        "#,
+    ))));
+    ws.assert_consistent("no topology named new");
+    let new_topology = parse_fixture(&topology(
+        "new",
+        r#"
+        root:
+          id: lead
+          role: root
+        "#,
+    ))
+    .remove(0);
+    ws.set(&new_topology.path, &new_topology.text);
+    ws.assert_consistent("the topology new appears");
+    let (_, second) = ws
+        .snapshot()
+        .into_iter()
+        .map(|(path, code, _, _, message, _)| (path, (code, message)))
+        .find(|(path, (code, _))| path.ends_with("second.yaml") && code == "agent.unknown-skill")
+        .expect("the grant is still unknown");
+    assert!(
+        second.1.contains("did you mean `topology-new`?"),
+        "{}",
+        second.1
+    );
+    // Another topology asking the same, then the suggested one going away.
+    let third = parse_fixture(&topology(
+        "third",
+        r#"
+        root:
+          id: chief
+          role: root
+          skills: [topology-nw]
+        "#,
+    ))
+    .remove(0);
+    ws.set(&third.path, &third.text);
+    ws.assert_consistent("a second file asks for the same id");
+    ws.remove(&new_topology.path);
+    ws.assert_consistent("the topology new goes");
+}

@@ -171,6 +171,14 @@ pub(crate) fn contributions(
                     ] {
                         out.push((key, definition));
                     }
+                    // The made-up id is one of the skill ids "did you mean" chooses from.
+                    out.push((
+                        Key::IdSet {
+                            workspace,
+                            kind: ArtifactKind::Skill,
+                        },
+                        fingerprint(&name.value),
+                    ));
                 }
             }
             if let Artifact::Skill(skill) = artifact {
@@ -232,7 +240,19 @@ pub(crate) fn contributions(
             ));
             // The skills the runtime makes up from the manifest: bundled memory skills and one
             // per command-pack command.
-            for skill in crate::model::defined_skills::skills_defined_in(id, artifact) {
+            let made_up = crate::model::defined_skills::skills_defined_in(id, artifact);
+            if !made_up.is_empty() {
+                // Their ids are among those "did you mean" chooses from.
+                let ids: Vec<&str> = made_up.iter().map(|skill| skill.id.as_str()).collect();
+                out.push((
+                    Key::IdSet {
+                        workspace: id,
+                        kind: ArtifactKind::Skill,
+                    },
+                    fingerprint(&ids),
+                ));
+            }
+            for skill in made_up {
                 out.push((
                     Key::Def {
                         workspace: id,

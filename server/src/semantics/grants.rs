@@ -115,6 +115,10 @@ pub fn archetype_named<'a>(
         })
 }
 
+/// The "did you mean" answers given for one state of a workspace's skill ids, by the id asked.
+#[derive(Default)]
+struct SuggestionsFor(std::sync::Mutex<HashMap<String, Option<String>>>);
+
 /// Resolves grants against the workspace. `report` receives diagnostics about the grants
 /// themselves (placed at `grant_file`); pass a sink that drops them when only the set is wanted.
 pub struct GrantResolver<'l, 'a> {
@@ -146,6 +150,7 @@ impl GrantResolver<'_, '_> {
             Grant::Skill(id) => match registry::skill_named(self.lookup, self.workspace, &id.value) {
                 None => {
                     let best = self.suggest_skill(&id.value);
+                    let best = best.as_deref();
                     let mut diagnostic = Diagnostic::new(
                         unknown_code,
                         file,
@@ -297,12 +302,31 @@ impl GrantResolver<'_, '_> {
     }
 
     /// A known skill id one or two edits away. The id set is read through the lookup, so the
-    /// suggestion follows skills appearing and disappearing.
-    fn suggest_skill(&self, id: &str) -> Option<&str> {
-        crate::suggest::closest_in(
+    /// suggestion follows skills appearing and disappearing. The answer is kept per id set (a
+    /// memo on `Key::IdSet`, dropped when any skill id of the workspace comes or goes): an unknown
+    /// id stays in the file while the user types elsewhere, and each keystroke re-checks it, so
+    /// the search, which visits every id near the word (a thousand among ten thousand
+    /// `skill-N`), runs once per word, not once per keystroke.
+    fn suggest_skill(&self, id: &str) -> Option<String> {
+        let key = Key::IdSet {
+            workspace: self.workspace,
+            kind: ArtifactKind::Skill,
+        };
+        let asked = self.lookup.memo(key, |_| SuggestionsFor::default());
+        let mut answers = asked
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(answer) = answers.get(id) {
+            return answer.clone();
+        }
+        let answer = crate::suggest::closest_in(
             id,
             self.lookup.sorted_ids(self.workspace, ArtifactKind::Skill),
         )
+        .map(str::to_owned);
+        answers.insert(id.to_owned(), answer.clone());
+        answer
     }
 
     /// The preferred fix of an unknown id: the suggestion written in its place.
