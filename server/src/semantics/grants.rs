@@ -313,19 +313,23 @@ impl GrantResolver<'_, '_> {
             kind: ArtifactKind::Skill,
         };
         let asked = self.lookup.memo(key, |_| SuggestionsFor::default());
-        let mut answers = asked
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(answer) = answers.get(id) {
+        let answers = || {
+            asked
+                .0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        if let Some(answer) = answers().get(id) {
             return answer.clone();
         }
+        // Searched without the lock, so workers asking about other ids are not held up; two
+        // asking about the same id both search and find the same answer.
         let answer = crate::suggest::closest_in(
             id,
             self.lookup.sorted_ids(self.workspace, ArtifactKind::Skill),
         )
         .map(str::to_owned);
-        answers.insert(id.to_owned(), answer.clone());
+        answers().insert(id.to_owned(), answer.clone());
         answer
     }
 
