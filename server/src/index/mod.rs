@@ -213,7 +213,11 @@ impl Memos {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn forget(&mut self, changed: &KeySet) {
+    fn forget(&mut self, changed: &ChangedKeys) {
+        if changed.all {
+            *self = Memos::default();
+            return;
+        }
         let kept: HashMap<Key, Arc<MemoCell>> = {
             let table = self.table();
             if !table.keys().any(|key| changed.contains(key)) {
@@ -221,7 +225,7 @@ impl Memos {
             }
             table
                 .iter()
-                .filter(|(key, _)| !changed.contains(*key))
+                .filter(|(key, _)| !changed.contains(key))
                 .map(|(key, cell)| (key.clone(), cell.clone()))
                 .collect()
         };
@@ -313,6 +317,46 @@ type TableHasher = foldhash::fast::RandomState;
 type Table<K, V> = imbl::GenericHashMap<K, V, TableHasher, imbl::shared_ptr::DefaultSharedPtr>;
 /// Keys whose contributions changed in one batch.
 type KeySet = HashSet<Key, TableHasher>;
+
+/// The keys one batch changed. A batch into an empty index (the initial indexing, and every
+/// `check`) changes every key it files, and nothing has read any of them yet, so the set only
+/// says "all" instead of cloning and hashing each of them (about 30,000 at 10,000 skills, on the
+/// main thread, while the workers wait).
+#[derive(Default)]
+struct ChangedKeys {
+    all: bool,
+    keys: KeySet,
+}
+
+impl ChangedKeys {
+    fn all() -> Self {
+        ChangedKeys {
+            all: true,
+            keys: KeySet::default(),
+        }
+    }
+
+    fn note(&mut self, key: &Key) {
+        if !self.all {
+            self.keys.insert(key.clone());
+        }
+    }
+
+    fn insert(&mut self, key: Key) {
+        if !self.all {
+            self.keys.insert(key);
+        }
+    }
+
+    fn contains(&self, key: &Key) -> bool {
+        self.all || self.keys.contains(key)
+    }
+
+    /// Whether a key of this shape changed (any key, when all did).
+    fn any(&self, shape: impl Fn(&Key) -> bool) -> bool {
+        self.all || self.keys.iter().any(shape)
+    }
+}
 
 /// A change to the file set.
 #[derive(Clone, Debug)]
@@ -456,7 +500,12 @@ impl Index {
     /// (including removed files, whose diagnostics are now empty).
     pub fn apply(&mut self, changes: Vec<Change>) -> HashSet<FileId> {
         let mut touched: HashSet<FileId> = HashSet::new();
-        let mut changed_keys: KeySet = KeySet::default();
+        // Nothing in the index yet: every key this batch files is new, and no file has read one.
+        let mut changed_keys = if self.files.is_empty() && self.readers.is_empty() {
+            ChangedKeys::all()
+        } else {
+            ChangedKeys::default()
+        };
         let mut reclassify_under: Vec<PathBuf> = Vec::new();
         // The last text of every file set in this batch, analysed together below.
         let mut pending: HashMap<FileId, PendingText> = HashMap::new();
@@ -596,10 +645,7 @@ impl Index {
         self.analyse_and_store(jobs, &mut changed_keys);
 
         self.memos.forget(&changed_keys);
-        if changed_keys
-            .iter()
-            .any(|key| matches!(key, Key::Config { .. }))
-        {
+        if changed_keys.any(|key| matches!(key, Key::Config { .. })) {
             self.config_dirs = ConfigDirs::default();
         }
         let (order, results) = self.run_checks(&touched, &changed_keys);
@@ -635,10 +681,13 @@ impl Index {
     fn run_checks(
         &self,
         touched: &HashSet<FileId>,
-        changed_keys: &KeySet,
+        changed_keys: &ChangedKeys,
     ) -> (Vec<FileId>, Vec<CheckResult>) {
         let mut to_check: HashSet<FileId> = touched.clone();
-        for key in changed_keys {
+        if changed_keys.all {
+            to_check.extend(self.files.keys().copied());
+        }
+        for key in &changed_keys.keys {
             if let Some(readers) = self.readers.get(key) {
                 to_check.extend(readers.iter().copied());
             }
@@ -699,11 +748,10 @@ impl Index {
             }
             self.apply(again);
         }
-        let mut changed_keys: KeySet = if config_changed {
-            KeySet::from_iter([Key::EditorConfig])
-        } else {
-            KeySet::default()
-        };
+        let mut changed_keys = ChangedKeys::default();
+        if config_changed {
+            changed_keys.insert(Key::EditorConfig);
+        }
         if executables_changed {
             changed_keys.insert(Key::Executables);
         }
@@ -716,7 +764,7 @@ impl Index {
 
     /// Parses, lowers and computes contributions and line indexes on the workers (each file with
     /// its workspace's variables); the main thread only files the results.
-    fn analyse_and_store(&mut self, mut jobs: Vec<Job>, changed_keys: &mut KeySet) {
+    fn analyse_and_store(&mut self, mut jobs: Vec<Job>, changed_keys: &mut ChangedKeys) {
         jobs.sort_by_key(|job| job.0);
         let none = Variables::default();
         let analysed = parallel_map(&jobs, |(id, path, text, invalid_utf8_at, role)| {
@@ -842,7 +890,7 @@ impl Index {
         (text, invalid_utf8_at): (Arc<str>, Option<u32>),
         role: FileRole,
         (parsed, contributions, line_index): Analysed,
-        changed_keys: &mut KeySet,
+        changed_keys: &mut ChangedKeys,
     ) {
         let (old_contributions, reads, cross, resolved) = match self.files.remove(&id) {
             Some(old) => {
@@ -878,7 +926,7 @@ impl Index {
         id: FileId,
         old: &[(Key, u64)],
         new: &[(Key, u64)],
-        changed_keys: &mut KeySet,
+        changed_keys: &mut ChangedKeys,
     ) {
         let (mut old, mut new) = (old.iter().peekable(), new.iter().peekable());
         loop {
@@ -891,19 +939,19 @@ impl Index {
             match order {
                 std::cmp::Ordering::Less => {
                     let (key, _) = old.next().expect("peeked");
-                    changed_keys.insert(key.clone());
+                    changed_keys.note(key);
                     self.withdraw(id, key);
                 }
                 std::cmp::Ordering::Greater => {
                     let (key, print) = new.next().expect("peeked");
-                    changed_keys.insert(key.clone());
+                    changed_keys.note(key);
                     self.contribute(id, key, *print);
                 }
                 std::cmp::Ordering::Equal => {
                     let ((key, old_print), (_, new_print)) =
                         (old.next().expect("peeked"), new.next().expect("peeked"));
                     if old_print != new_print {
-                        changed_keys.insert(key.clone());
+                        changed_keys.note(key);
                         self.contribute(id, key, *new_print);
                     }
                 }
@@ -1137,7 +1185,7 @@ pub struct Lookup<'a> {
 /// since (this batch's), and what this check used and added.
 struct Checking<'a> {
     previous: &'a SkillResolutions,
-    changed: &'a KeySet,
+    changed: &'a ChangedKeys,
     /// The previous entries used, by address.
     used: std::cell::RefCell<HashSet<usize>>,
     added: std::cell::RefCell<Vec<(Key, Arc<[ResolvedSkill]>)>>,
@@ -1156,7 +1204,7 @@ impl<'a> Lookup<'a> {
     /// keys not in `changed`. A file checked for the first time (in the initial indexing: every
     /// file) keeps no resolutions: only files checked again, the ones being edited and their
     /// readers, pay the memory for them, and the indexing's peak stays as it was.
-    fn for_check(index: &'a Index, file: FileId, changed: &'a KeySet) -> Self {
+    fn for_check(index: &'a Index, file: FileId, changed: &'a ChangedKeys) -> Self {
         let checked_before = |entry: &&FileEntry| !entry.reads.is_empty();
         let checking = index
             .file(file)
