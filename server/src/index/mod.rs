@@ -24,7 +24,7 @@ pub use checks::Checks;
 pub use classify::FileRole;
 pub use keys::Key;
 
-use crate::diagnostic::{Code, Diagnostic, FileId, Severity};
+use crate::diagnostic::{Diagnostic, FileId, Severity};
 use crate::model::defined_skills::SkillInfo;
 use crate::model::swarmkit::ArtifactKind;
 use crate::syntax::interpolate::Variables;
@@ -34,7 +34,7 @@ use crate::syntax::LineIndex;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Settings {
     /// Severity overrides by code; `None` turns a code off.
-    pub severity_overrides: HashMap<Code, Option<Severity>>,
+    pub severity_overrides: HashMap<String, Option<Severity>>,
     /// The editor's settings as a whole (the keys of `skillgraph.toml`), applied to files with
     /// no `skillgraph.toml` above them. `None` when the editor sent none.
     pub config: Option<crate::model::config::Config>,
@@ -1123,7 +1123,7 @@ impl Index {
         let level = from_config.or_else(|| {
             self.settings
                 .severity_overrides
-                .get(&diagnostic.code)
+                .get(diagnostic.code.name())
                 .copied()
         });
         match level {

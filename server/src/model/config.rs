@@ -22,9 +22,8 @@ pub struct Config {
     pub tools_available: Vec<String>,
     pub mcp_tool_lists: Vec<String>,
     pub presets: Vec<String>,
-    /// Code -> severity; `None` is `off`. A key naming no code is reported
-    /// (`config.unknown-rule`) and not kept: it can match no diagnostic.
-    pub rules: Vec<(Code, Option<Severity>)>,
+    /// Code -> severity; `None` is `off`.
+    pub rules: Vec<(String, Option<Severity>)>,
     /// `[[overrides]]`, in the order written: later ones win where several match a file.
     pub overrides: Vec<Override>,
 }
@@ -35,7 +34,7 @@ pub struct Config {
 pub struct Override {
     pub paths: Vec<String>,
     matcher: globset::GlobSet,
-    pub rules: Vec<(Code, Option<Severity>)>,
+    pub rules: Vec<(String, Option<Severity>)>,
 }
 
 impl Override {
@@ -69,10 +68,10 @@ impl Config {
         code: Code,
         relative: Option<&std::path::Path>,
     ) -> Option<Option<Severity>> {
-        let find = |rules: &[(Code, Option<Severity>)]| {
+        let find = |rules: &[(String, Option<Severity>)]| {
             rules
                 .iter()
-                .find(|(c, _)| *c == code)
+                .find(|(c, _)| c == code.name())
                 .map(|(_, level)| *level)
         };
         relative
@@ -219,11 +218,10 @@ impl Config {
             }
         }
         let raw: RawConfig = deserialize(readable, 0..text.len()).unwrap_or_default();
-        // Keys naming no code were reported in `readable_rules`.
         let levels = |rules: BTreeMap<String, RawLevel>| {
             rules
                 .into_iter()
-                .filter_map(|(name, level)| Some((codes::lookup(&name)?, level.severity())))
+                .map(|(code, level)| (code, level.severity()))
                 .collect::<Vec<_>>()
         };
         let rules = levels(raw.rules);
@@ -651,7 +649,10 @@ mod tests {
         );
         assert!(config.strict);
         assert_eq!(config.tools_available, ["Read"]);
-        assert_eq!(config.rules, [(codes::AGENT_DUPLICATE_GRANT, None)]);
+        assert_eq!(
+            config.rules,
+            [(codes::AGENT_DUPLICATE_GRANT.name().to_owned(), None)]
+        );
     }
 
     #[test]
@@ -774,11 +775,11 @@ mod tests {
             "{}",
             diagnostics[2].message
         );
-        assert!(config
-            .rules
-            .contains(&(codes::YAML_DUPLICATE_KEY, Some(Severity::Warning))));
-        // The two unknown codes are reported above and not kept: no diagnostic has them.
-        assert_eq!(config.rules.len(), 1, "{:?}", config.rules);
+        assert!(config.rules.contains(&(
+            codes::YAML_DUPLICATE_KEY.name().to_owned(),
+            Some(Severity::Warning)
+        )));
+        assert_eq!(config.rules.len(), 3, "{:?}", config.rules);
     }
 
     /// The committed schema is the one the types generate. `UPDATE_SCHEMA=1 cargo test -p
