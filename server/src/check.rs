@@ -4,6 +4,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use crate::cli::{Report, ReportFile};
 use crate::diagnostic::{Diagnostic, FileId, Severity};
 use crate::index::{Change, Index};
@@ -121,9 +123,11 @@ pub fn run_scoped_check_with(
         .filter(|d| scoped(d.file))
         .cloned()
         .collect();
-    outcome.files_checked = outcome
-        .index
-        .files()
+    // Counted on the workers: a path comparison per file (component by component) is a few
+    // milliseconds at 10,000 files, on the critical path of every check.
+    let files: Vec<&crate::index::FileEntry> = outcome.index.files().collect();
+    outcome.files_checked = files
+        .par_iter()
         .filter(|f| (f.role.is_ours() || f.parsed.stray.is_some()) && in_scope(&f.path))
         .count();
     outcome.diagnostics = diagnostics;
@@ -170,9 +174,11 @@ fn all_diagnostics(index: &Index) -> Vec<Diagnostic> {
     rayon::slice::ParallelSliceMut::par_sort_unstable_by(&mut files[..], |a, b| {
         crate::discover::path_order(a.0, b.0)
     });
+    // Each file's diagnostics (levels looked up in its config, sorted by position) on the
+    // workers; collecting keeps the path order.
     files
-        .iter()
-        .flat_map(|&(_, id)| index.diagnostics(id))
+        .par_iter()
+        .flat_map_iter(|&(_, id)| index.diagnostics(id))
         .collect()
 }
 
