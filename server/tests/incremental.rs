@@ -253,6 +253,21 @@ fn moving_the_workspace_root_down_a_level() {
     assert_eq!(ws.snapshot(), batch_snapshot(rich_changes()));
 }
 
+/// `/ws/skills/fetch.yaml`, an `mcp_tool` skill, becomes an `llm_prompt` skill and then what it
+/// was; the index is compared with a fresh batch after each step.
+fn fetch_becomes_an_llm_prompt_and_back(ws: &mut Replay) {
+    let fetch = ws.text("/ws/skills/fetch.yaml");
+    let as_llm = fetch.replace(
+        "  type: mcp_tool\n  server: tools\n  tool: fetch\n",
+        "  type: llm_prompt\n  prompt: Fetch.\n",
+    );
+    assert_ne!(as_llm, fetch);
+    ws.set("/ws/skills/fetch.yaml", &as_llm);
+    ws.assert_consistent("fetch becomes an llm_prompt skill");
+    ws.set("/ws/skills/fetch.yaml", &fetch);
+    ws.assert_consistent("fetch is an mcp_tool skill again");
+}
+
 #[test]
 fn edits_that_change_what_other_files_read() {
     let mut ws = Replay::new();
@@ -287,16 +302,7 @@ fn edits_that_change_what_other_files_read() {
     ws.assert_consistent("breaking it again");
 
     // A skill changes type: a satisfiable prerequisite becomes unsatisfiable and back.
-    let fetch = ws.text("/ws/skills/fetch.yaml");
-    let as_llm = fetch.replace(
-        "  type: mcp_tool\n  server: tools\n  tool: fetch\n",
-        "  type: llm_prompt\n  prompt: Fetch.\n",
-    );
-    assert_ne!(as_llm, fetch);
-    ws.set("/ws/skills/fetch.yaml", &as_llm);
-    ws.assert_consistent("turning fetch into an llm_prompt skill");
-    ws.set("/ws/skills/fetch.yaml", &fetch);
-    ws.assert_consistent("turning it back");
+    fetch_becomes_an_llm_prompt_and_back(&mut ws);
 
     // Breaking the composed cycle from its other end, then restoring it.
     let c_two = ws.text("/ws/skills/c-two.yaml");
@@ -996,16 +1002,7 @@ fn a_topology_edited_again_and_again_sees_its_skills_as_they_are_now() {
 
     // A granted skill changes type under the topology (a `requires:` prerequisite turns
     // unsatisfiable), then back.
-    let fetch = ws.text("/ws/skills/fetch.yaml");
-    let as_llm = fetch.replace(
-        "  type: mcp_tool\n  server: tools\n  tool: fetch\n",
-        "  type: llm_prompt\n  prompt: Fetch.\n",
-    );
-    assert_ne!(as_llm, fetch);
-    ws.set("/ws/skills/fetch.yaml", &as_llm);
-    ws.assert_consistent("fetch becomes an llm_prompt skill");
-    ws.set("/ws/skills/fetch.yaml", &fetch);
-    ws.assert_consistent("and back");
+    fetch_becomes_an_llm_prompt_and_back(&mut ws);
 
     // The grant of `summarise` goes; while the topology does not read it, `summarise` changes
     // type and then disappears; the grant comes back.
