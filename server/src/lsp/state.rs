@@ -227,6 +227,8 @@ impl Backend {
         let analysed = catch_unwind(AssertUnwindSafe(|| {
             let mut next = Index::clone(&base);
             let affected = next.apply(changes);
+            // Here, off the lock, rather than in the first edit after the indexing.
+            next.settle_readers();
             super::panic_on_request_for_tests(what);
             (next, affected)
         }));
