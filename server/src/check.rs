@@ -101,7 +101,7 @@ pub fn run_scoped_check_with(
     let environment = std::env::vars_os()
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
         .collect();
-    let mut outcome = check_changes_in(changes, cwd, std::sync::Arc::new(environment));
+    let mut outcome = index_and_report(changes, cwd, std::sync::Arc::new(environment));
     // What `swarmkit run` started from this shell would find of the binaries its command packs
     // require: looked up here, at the edge, and handed to the checks as data.
     let binaries = crate::probe::required_binaries(&outcome.index);
@@ -153,15 +153,26 @@ pub fn check_changes_in(
     cwd: PathBuf,
     environment: std::sync::Arc<std::collections::BTreeMap<String, String>>,
 ) -> CheckOutcome {
+    let mut outcome = index_and_report(changes, cwd, environment);
+    outcome.files_checked = outcome.index.checked_file_count();
+    outcome
+}
+
+/// Indexes `changes` in one batch and collects every diagnostic, leaving the count of files
+/// checked to the caller (a scoped check counts only the files in its scope).
+fn index_and_report(
+    changes: Vec<Change>,
+    cwd: PathBuf,
+    environment: std::sync::Arc<std::collections::BTreeMap<String, String>>,
+) -> CheckOutcome {
     let mut index = Index::with_environment(&crate::rules::CHECKS, environment);
     index.apply(changes);
     let diagnostics = all_diagnostics(&index);
-    let files_checked = index.checked_file_count();
     CheckOutcome {
         index,
         diagnostics,
         widened: Vec::new(),
-        files_checked,
+        files_checked: 0,
         cwd,
         asked: Vec::new(),
     }
@@ -170,10 +181,18 @@ pub fn check_changes_in(
 /// Every file's diagnostics, in path order.
 fn all_diagnostics(index: &Index) -> Vec<Diagnostic> {
     let mut files: Vec<(&Path, FileId)> = index.files().map(|f| (f.path.as_path(), f.id)).collect();
-    // Paths are unique, so an unstable sort on the workers gives the same order.
-    rayon::slice::ParallelSliceMut::par_sort_unstable_by(&mut files[..], |a, b| {
-        crate::discover::path_order(a.0, b.0)
-    });
+    // Ids follow the order the files were handed in, which for a walk is the path order: put in
+    // id order (cheap to compare), the files are usually sorted already, and one pass says so.
+    files.sort_unstable_by_key(|&(_, id)| id);
+    let in_path_order = files
+        .windows(2)
+        .all(|pair| crate::discover::path_order(pair[0].0, pair[1].0).is_lt());
+    if !in_path_order {
+        // Paths are unique, so an unstable sort on the workers gives the same order.
+        rayon::slice::ParallelSliceMut::par_sort_unstable_by(&mut files[..], |a, b| {
+            crate::discover::path_order(a.0, b.0)
+        });
+    }
     // Each file's diagnostics (levels looked up in its config, sorted by position) on the
     // workers; collecting keeps the path order.
     files

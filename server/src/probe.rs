@@ -20,7 +20,7 @@ const VERSION_TIMEOUT: Duration = Duration::from_secs(10);
 /// requirement of it states a version.
 pub fn required_binaries(index: &Index) -> BTreeMap<String, bool> {
     let mut out: BTreeMap<String, bool> = BTreeMap::new();
-    for entry in index.files() {
+    for entry in index.workspace_manifests() {
         if let Content::SwarmKit(Artifact::Workspace(manifest)) = &entry.parsed.content {
             for requirement in manifest.command_packs.iter().flat_map(|p| &p.requires) {
                 let versioned = out.entry(requirement.binary.value.clone()).or_default();

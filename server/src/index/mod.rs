@@ -482,6 +482,13 @@ impl Index {
         self.workspace_roots.get(dir).copied()
     }
 
+    /// The manifest file of every workspace, in no particular order.
+    pub fn workspace_manifests(&self) -> impl Iterator<Item = &FileEntry> {
+        self.workspace_roots
+            .values()
+            .filter_map(|&id| self.file(id))
+    }
+
     /// The workspace (manifest file id) a file belongs to.
     pub fn workspace_of(&self, file: FileId) -> Option<FileId> {
         let entry = self.file(file)?;
@@ -1207,24 +1214,34 @@ impl Index {
         let Some(entry) = self.file(id) else {
             return Vec::new();
         };
-        // Found once per file, not once per diagnostic.
-        let config_file = self.nearest_config_file(&entry.path);
-        let config = config_file.and_then(|file| match &file.parsed.content {
-            Content::Config(config) => Some(config),
-            _ => None,
-        });
-        // The file's path below its config's folder, for `[[overrides]]` (looked up only when
-        // the config has some).
-        let relative = config
-            .filter(|c| !c.overrides.is_empty())
-            .and(config_file)
-            .and_then(|file| entry.path.strip_prefix(file.path.parent()?).ok());
+        // Found once per file, not once per diagnostic, and only for a file with something to
+        // report (most files of a large workspace have nothing).
+        let levels = std::cell::OnceCell::new();
+        let levels = || {
+            *levels.get_or_init(|| {
+                let config_file = self.nearest_config_file(&entry.path);
+                let config = config_file.and_then(|file| match &file.parsed.content {
+                    Content::Config(config) => Some(config),
+                    _ => None,
+                });
+                // The file's path below its config's folder, for `[[overrides]]` (looked up
+                // only when the config has some).
+                let relative = config
+                    .filter(|c| !c.overrides.is_empty())
+                    .and(config_file)
+                    .and_then(|file| entry.path.strip_prefix(file.path.parent()?).ok());
+                (config, relative)
+            })
+        };
         let mut all: Vec<Diagnostic> = entry
             .parsed
             .local
             .iter()
             .chain(entry.cross.iter())
-            .filter_map(|d| self.apply_overrides(config, relative, d))
+            .filter_map(|d| {
+                let (config, relative) = levels();
+                self.apply_overrides(config, relative, d)
+            })
             .collect();
         all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         all.dedup();
@@ -1234,6 +1251,7 @@ impl Index {
             .into_iter()
             .filter_map(|d| {
                 if (self.checks.is_suppression_code)(d.code) {
+                    let (config, relative) = levels();
                     self.apply_overrides(config, relative, &d)
                 } else {
                     Some(d)
@@ -1546,46 +1564,58 @@ fn parallel_map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync + S
 
 #[cfg(test)]
 mod tests {
-    use super::{Contributors, FileId, Index};
+    use super::{
+        ArtifactKind, Change, Checks, Contributors, Diagnostic, FileId, Index, Key, Severity,
+    };
 
-    const WORKSPACE: &str = r#"
-//- /ws/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: ws
-  name: WS
-//- /ws/skills/fetch.yaml
-apiVersion: swarmkit/v1
-kind: Skill
-metadata:
-  id: fetch
-  name: Fetch
-category: capability
-implementation:
-  type: llm_prompt
-  prompt: Fetch.
-//- /ws/topologies/team.yaml
-apiVersion: swarmkit/v1
-kind: Topology
-metadata:
-  name: team
-agents:
-  root:
-    id: root
-    role: root
-    model: { provider: anthropic, name: claude }
-    skills: [fetch, later]
-"#;
+    /// Checks that make every SwarmKit file of a workspace read the skill `later` and report
+    /// when it is missing: enough to see who reads what, with no rule involved.
+    static READS_LATER: Checks = Checks {
+        cross_file: |lookup, id| {
+            let Some(workspace) = lookup.index().workspace_of(id) else {
+                return Vec::new();
+            };
+            let key = Key::Def {
+                workspace,
+                kind: ArtifactKind::Skill,
+                id: "later".to_owned(),
+            };
+            if lookup.get(key).is_empty() {
+                let code = crate::diagnostic::Code::made_up("test.no-later", Severity::Error);
+                vec![Diagnostic::new(code, id, Default::default(), "no `later`")]
+            } else {
+                Vec::new()
+            }
+        },
+        ..Checks::NONE
+    };
+
+    fn set(path: &str, text: &str) -> Change {
+        Change::Set {
+            path: path.into(),
+            text: text.to_owned(),
+        }
+    }
+
+    fn skill(id: &str) -> String {
+        format!("apiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: {id}\n  name: N\n")
+    }
 
     #[test]
     fn the_first_batch_leaves_the_readers_for_the_next_change_and_they_come_out_the_same() {
-        let changes = crate::testing::changes(WORKSPACE);
-        let mut batch = Index::new(&crate::rules::CHECKS);
+        let changes = vec![
+            set(
+                "/ws/workspace.yaml",
+                "apiVersion: swarmkit/v1\nkind: Workspace\n",
+            ),
+            set("/ws/skills/fetch.yaml", &skill("fetch")),
+            set("/ws/skills/search.yaml", &skill("search")),
+        ];
+        let mut batch = Index::new(&READS_LATER);
         batch.apply(changes.clone());
         assert!(batch.readers_deferred && batch.readers.is_empty());
 
-        let mut one_by_one = Index::new(&crate::rules::CHECKS);
+        let mut one_by_one = Index::new(&READS_LATER);
         for change in changes {
             one_by_one.apply(vec![change]);
         }
@@ -1596,23 +1626,12 @@ agents:
         assert!(!settled.readers_deferred);
         assert_eq!(settled.readers, one_by_one.readers);
 
-        // The next change settles them itself: defining `later` re-checks the topology.
-        let team = batch.file_id("/ws/topologies/team.yaml".as_ref()).unwrap();
-        let unknown = |index: &Index| {
-            index
-                .diagnostics(team)
-                .iter()
-                .filter(|d| d.code == crate::diagnostic::codes::AGENT_UNKNOWN_SKILL)
-                .count()
-        };
-        assert_eq!(unknown(&batch), 1);
-        let later = crate::testing::changes(&WORKSPACE.replace("fetch", "later"))
-            .into_iter()
-            .find(|change| change.path().ends_with("skills/later.yaml"))
-            .unwrap();
-        let affected = batch.apply(vec![later]);
-        assert!(affected.contains(&team), "the topology read `later`");
-        assert_eq!(unknown(&batch), 0);
+        // The next change settles them itself: defining `later` re-checks its readers.
+        let fetch = batch.file_id("/ws/skills/fetch.yaml".as_ref()).unwrap();
+        assert_eq!(batch.diagnostics(fetch).len(), 1);
+        let affected = batch.apply(vec![set("/ws/skills/later.yaml", &skill("later"))]);
+        assert!(affected.contains(&fetch), "fetch.yaml read `later`");
+        assert!(batch.diagnostics(fetch).is_empty());
     }
 
     fn files(contributors: &Contributors) -> Vec<u32> {
