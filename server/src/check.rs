@@ -180,24 +180,24 @@ fn index_and_report(
 
 /// Every file's diagnostics, in path order.
 fn all_diagnostics(index: &Index) -> Vec<Diagnostic> {
-    let mut files: Vec<(&Path, FileId)> = index.files().map(|f| (f.path.as_path(), f.id)).collect();
+    let mut files: Vec<&crate::index::FileEntry> = index.files().collect();
     // Ids follow the order the files were handed in, which for a walk is the path order: put in
     // id order (cheap to compare), the files are usually sorted already, and one pass says so.
-    files.sort_unstable_by_key(|&(_, id)| id);
+    files.sort_unstable_by_key(|entry| entry.id);
     let in_path_order = files
         .windows(2)
-        .all(|pair| crate::discover::path_order(pair[0].0, pair[1].0).is_lt());
+        .all(|pair| crate::discover::path_order(&pair[0].path, &pair[1].path).is_lt());
     if !in_path_order {
         // Paths are unique, so an unstable sort on the workers gives the same order.
         rayon::slice::ParallelSliceMut::par_sort_unstable_by(&mut files[..], |a, b| {
-            crate::discover::path_order(a.0, b.0)
+            crate::discover::path_order(&a.path, &b.path)
         });
     }
     // Each file's diagnostics (levels looked up in its config, sorted by position) on the
     // workers; collecting keeps the path order.
     files
         .par_iter()
-        .flat_map_iter(|&(_, id)| index.diagnostics(id))
+        .flat_map_iter(|entry| index.diagnostics_of(entry))
         .collect()
 }
 

@@ -300,6 +300,22 @@ impl Contributors {
     }
 }
 
+/// Keeps one check's results in the file's entry; true when its diagnostics changed.
+fn record_check(
+    entry: &mut FileEntry,
+    CheckResult {
+        diagnostics,
+        reads,
+        resolved,
+    }: CheckResult,
+) -> bool {
+    let changed = entry.cross != diagnostics;
+    entry.reads = reads;
+    entry.cross = diagnostics;
+    entry.resolved = resolved;
+    changed
+}
+
 /// Files `id`'s entry under `key` in `tables` (replacing an older one); true when the key is new.
 fn contribute(
     tables: &mut Table<Key, Contributors>,
@@ -677,6 +693,11 @@ impl Index {
         }
         let (order, results) = self.run_checks(&touched, &changed_keys);
         let mut affected = touched;
+        if changed_keys.all {
+            // Every file of the index came in this batch, so every file is affected already.
+            self.store_first_checks(order, results);
+            return affected;
+        }
         // A config changes the level of every diagnostic below it: all those files must be
         // republished. Rare, like a manifest appearing.
         let mut config_dirs: Vec<PathBuf> = affected
@@ -694,17 +715,31 @@ impl Index {
                     .map(|f| f.id),
             );
         }
-        // The first batch leaves the readers for later: nothing reads them until the next
-        // change, and `check` usually makes none (at 50,000 skills, filing about 50,000 keys'
-        // readers took 80-170 ms on the main thread, as long as the checks themselves).
-        let deferred = changed_keys.all;
         for (id, result) in order.into_iter().zip(results) {
-            if self.store_check(id, result, !deferred) {
+            if self.store_check(id, result) {
                 affected.insert(id);
             }
         }
-        self.readers_deferred = deferred;
         affected
+    }
+
+    /// Stores the results of the first batch's checks, which cover every file. The readers are
+    /// left for later: nothing reads them until the next change, and `check` usually makes none
+    /// (at 50,000 skills, filing about 50,000 keys' readers took 80-170 ms on the main thread,
+    /// as long as the checks themselves). The results are stored in one pass over the file
+    /// table in its own order rather than by a walk from its root per file.
+    fn store_first_checks(&mut self, order: Vec<FileId>, results: Vec<CheckResult>) {
+        let mut by_id: Vec<Option<CheckResult>> = Vec::new();
+        by_id.resize_with(self.next_id as usize, || None);
+        for (id, result) in order.into_iter().zip(results) {
+            by_id[id.0 as usize] = Some(result);
+        }
+        for (id, entry) in self.files.iter_mut() {
+            if let Some(result) = by_id[id.0 as usize].take() {
+                record_check(Arc::make_mut(entry), result);
+            }
+        }
+        self.readers_deferred = true;
     }
 
     /// Builds the table of which files read each key, when the first batch left it for later.
@@ -816,7 +851,7 @@ impl Index {
         }
         let (order, results) = self.run_checks(&HashSet::new(), &changed_keys);
         for (id, result) in order.into_iter().zip(results) {
-            self.store_check(id, result, true);
+            self.store_check(id, result);
         }
         self.files.keys().copied().collect()
     }
@@ -1151,27 +1186,14 @@ impl Index {
         }
     }
 
-    /// Stores the result of one file's cross-file checks, and its reads in the readers table
-    /// when `file_reads`; true when its diagnostics changed.
-    fn store_check(
-        &mut self,
-        id: FileId,
-        CheckResult {
-            diagnostics,
-            reads,
-            resolved,
-        }: CheckResult,
-        file_reads: bool,
-    ) -> bool {
-        if file_reads {
-            self.file_reads(id, &reads);
-        }
-        let entry = Arc::make_mut(self.files.get_mut(&id).expect("checked file exists"));
-        let changed = entry.cross != diagnostics;
-        entry.reads = reads;
-        entry.cross = diagnostics;
-        entry.resolved = resolved;
-        changed
+    /// Stores the result of one file's cross-file checks and its reads in the readers table;
+    /// true when its diagnostics changed.
+    fn store_check(&mut self, id: FileId, result: CheckResult) -> bool {
+        self.file_reads(id, &result.reads);
+        record_check(
+            Arc::make_mut(self.files.get_mut(&id).expect("checked file exists")),
+            result,
+        )
     }
 
     /// Updates the readers table from `id`'s previous reads to `reads`.
@@ -1211,9 +1233,15 @@ impl Index {
     /// Every diagnostic of a file, local and cross-file, with the severity overrides applied,
     /// sorted by position.
     pub fn diagnostics(&self, id: FileId) -> Vec<Diagnostic> {
-        let Some(entry) = self.file(id) else {
-            return Vec::new();
-        };
+        match self.file(id) {
+            Some(entry) => self.diagnostics_of(entry),
+            None => Vec::new(),
+        }
+    }
+
+    /// [`Index::diagnostics`] of a file entry of this index.
+    pub fn diagnostics_of(&self, entry: &FileEntry) -> Vec<Diagnostic> {
+        let id = entry.id;
         // Found once per file, not once per diagnostic, and only for a file with something to
         // report (most files of a large workspace have nothing).
         let levels = std::cell::OnceCell::new();
