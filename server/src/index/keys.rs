@@ -70,6 +70,41 @@ pub enum Key {
     StrayArtifacts { root: std::path::PathBuf },
 }
 
+impl Key {
+    /// The path of a whole-file key (`JsonFile`, `YamlFile`): a key that stands for one file's
+    /// text, whichever it is. No file lists these among its contributions; the index answers
+    /// them from its path table and notes them changed whenever that file's text or role
+    /// changes. (Every YAML file may be the target of an `output_schema`, and listing a key per
+    /// file cost a table entry and a copy of the path for each, on the main thread.)
+    pub(crate) fn whole_file(&self) -> Option<&Path> {
+        match self {
+            Key::JsonFile { path } | Key::YamlFile { path } => Some(path),
+            _ => None,
+        }
+    }
+}
+
+/// The whole-file keys ([`Key::whole_file`]) the file at `path` with `role` answers: any JSON
+/// file may be a schema an `output_schema` points at, and so may a YAML file of any role.
+pub(crate) fn whole_file_keys(path: &Path, role: &FileRole) -> impl Iterator<Item = Key> {
+    let json = (*role == FileRole::Json).then(|| Key::JsonFile {
+        path: path.to_owned(),
+    });
+    let yaml = crate::index::classify::is_yaml(path).then(|| Key::YamlFile {
+        path: path.to_owned(),
+    });
+    json.into_iter().chain(yaml)
+}
+
+/// Whether the file at `path` with `role` answers the whole-file key `key`.
+pub(crate) fn answers_whole_file(key: &Key, path: &Path, role: &FileRole) -> bool {
+    match key {
+        Key::JsonFile { path: wanted } => wanted == path && *role == FileRole::Json,
+        Key::YamlFile { path: wanted } => wanted == path && crate::index::classify::is_yaml(path),
+        _ => false,
+    }
+}
+
 pub(crate) fn fingerprint<T: Hash + ?Sized>(value: &T) -> u64 {
     let mut hasher = DefaultHasher::new();
     value.hash(&mut hasher);
@@ -81,28 +116,11 @@ pub(crate) fn fingerprint<T: Hash + ?Sized>(value: &T) -> u64 {
 pub(crate) fn contributions(
     id: FileId,
     path: &Path,
-    text: &str,
     role: &FileRole,
     parsed: &ParsedFile,
 ) -> Vec<(Key, u64)> {
+    // `JsonFile` and `YamlFile` are whole-file keys, never listed here (see `whole_file_keys`).
     let mut out = Vec::new();
-    if *role == FileRole::Json {
-        // Any JSON file may be a schema an `output_schema` points at; readers need its text.
-        out.push((
-            Key::JsonFile {
-                path: path.to_owned(),
-            },
-            fingerprint(text),
-        ));
-    }
-    if crate::index::classify::is_yaml(path) {
-        out.push((
-            Key::YamlFile {
-                path: path.to_owned(),
-            },
-            fingerprint(text),
-        ));
-    }
     if let Some(stray) = &parsed.stray {
         // Readers pick the first file in path order and point at its `kind:`.
         out.push((

@@ -300,6 +300,15 @@ impl Contributors {
     }
 }
 
+/// Notes the whole-file keys of the file at `path` with `role` changed ([`Key::whole_file`]).
+fn note_whole_file(path: &Path, role: &FileRole, changed_keys: &mut ChangedKeys) {
+    if !changed_keys.all {
+        for key in keys::whole_file_keys(path, role) {
+            changed_keys.insert(key);
+        }
+    }
+}
+
 /// Keeps one check's results in the file's entry; true when its diagnostics changed.
 fn record_check(
     entry: &mut FileEntry,
@@ -530,12 +539,21 @@ impl Index {
         self.skill_files.get(dir).map(|files| files.as_slice())
     }
 
-    /// Files contributing to a key, in id order.
+    /// Files contributing to a key, in id order (a whole-file key has one at most: the file at
+    /// its path, see [`Key::whole_file`]).
     pub fn contributors(&self, key: &Key) -> impl Iterator<Item = FileId> + '_ {
-        self.tables
+        let whole_file = key
+            .whole_file()
+            .and_then(|path| self.by_path.get(path))
+            .and_then(|id| self.file(*id))
+            .filter(|entry| keys::answers_whole_file(key, &entry.path, &entry.role))
+            .map(|entry| entry.id);
+        let listed = self
+            .tables
             .get(key)
             .into_iter()
-            .flat_map(Contributors::files)
+            .flat_map(Contributors::files);
+        whole_file.into_iter().chain(listed)
     }
 
     /// Applies a batch of changes and returns the files whose diagnostics may have changed
@@ -597,6 +615,7 @@ impl Index {
                         if let FileRole::EnvFile { workspace, .. } = entry.role {
                             variables_of.insert(workspace);
                         }
+                        note_whole_file(&path, &entry.role, &mut changed_keys);
                         self.replace_contributions(
                             id,
                             &entry.contributions,
@@ -874,7 +893,7 @@ impl Index {
                 role,
                 variables,
             );
-            let contributions = keys::contributions(*id, path, text, role, &parsed);
+            let contributions = keys::contributions(*id, path, role, &parsed);
             // Shared on the worker: the results hold pointers, not the analyses themselves.
             (
                 Arc::new(parsed),
@@ -943,6 +962,7 @@ impl Index {
         };
         let mut file_contributions = || {
             for entry in entries {
+                note_whole_file(&entry.path, &entry.role, changed_keys);
                 for (key, print) in &entry.contributions {
                     changed_keys.note(key);
                     contribute(tables, entry.id, key, *print);
@@ -1072,9 +1092,16 @@ impl Index {
         let (old_contributions, reads, cross, resolved) = match self.files.remove(&id) {
             Some(old) => {
                 let old = Arc::try_unwrap(old).unwrap_or_else(|shared| (*shared).clone());
+                if old.text != text || old.role != role {
+                    note_whole_file(&path, &old.role, changed_keys);
+                    note_whole_file(&path, &role, changed_keys);
+                }
                 (old.contributions, old.reads, old.cross, old.resolved)
             }
-            None => Default::default(),
+            None => {
+                note_whole_file(&path, &role, changed_keys);
+                Default::default()
+            }
         };
         self.replace_contributions(id, &old_contributions, &contributions, changed_keys);
         self.files.insert(
