@@ -180,10 +180,9 @@ fn index_and_report(
 
 /// Every file's diagnostics, in path order.
 fn all_diagnostics(index: &Index) -> Vec<Diagnostic> {
+    // In id order, the order the files were handed in, which for a walk is the path order: the
+    // files are usually sorted already, and one pass says so.
     let mut files: Vec<&crate::index::FileEntry> = index.files().collect();
-    // Ids follow the order the files were handed in, which for a walk is the path order: put in
-    // id order (cheap to compare), the files are usually sorted already, and one pass says so.
-    files.sort_unstable_by_key(|entry| entry.id);
     let in_path_order = files
         .windows(2)
         .all(|pair| crate::discover::path_order(&pair[0].path, &pair[1].path).is_lt());

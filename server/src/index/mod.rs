@@ -13,6 +13,7 @@
 mod analysis;
 mod checks;
 pub mod classify;
+mod file_table;
 mod keys;
 
 use std::collections::{HashMap, HashSet};
@@ -136,7 +137,7 @@ impl ResolvedSkill {
 pub struct Index {
     /// What is checked, handed in by the layer that owns the checks (`rules::CHECKS`).
     checks: &'static Checks,
-    files: Table<FileId, Arc<FileEntry>>,
+    files: file_table::FileTable,
     by_path: Table<PathBuf, FileId>,
     next_id: u32,
     /// Workspace root directory -> its manifest file.
@@ -489,6 +490,8 @@ impl Index {
         self.by_path.get(path).copied()
     }
 
+    /// Every file, in id order: the order the files were first handed in (for a walk, the path
+    /// order).
     pub fn files(&self) -> impl Iterator<Item = &FileEntry> {
         self.files.values().map(Arc::as_ref)
     }
@@ -745,18 +748,12 @@ impl Index {
     /// Stores the results of the first batch's checks, which cover every file. The readers are
     /// left for later: nothing reads them until the next change, and `check` usually makes none
     /// (at 50,000 skills, filing about 50,000 keys' readers took 80-170 ms on the main thread,
-    /// as long as the checks themselves). The results are stored in one pass over the file
-    /// table in its own order rather than by a walk from its root per file.
+    /// as long as the checks themselves). `order` is every file in id order, which is the file
+    /// table's order, so the results are stored in one pass over it.
     fn store_first_checks(&mut self, order: Vec<FileId>, results: Vec<CheckResult>) {
-        let mut by_id: Vec<Option<CheckResult>> = Vec::new();
-        by_id.resize_with(self.next_id as usize, || None);
-        for (id, result) in order.into_iter().zip(results) {
-            by_id[id.0 as usize] = Some(result);
-        }
-        for (id, entry) in self.files.iter_mut() {
-            if let Some(result) = by_id[id.0 as usize].take() {
-                record_check(Arc::make_mut(entry), result);
-            }
+        for ((entry, id), result) in self.files.values_mut().zip(order).zip(results) {
+            debug_assert_eq!(entry.id, id, "every file, in id order");
+            record_check(Arc::make_mut(entry), result);
         }
         self.readers_deferred = true;
     }
@@ -793,9 +790,9 @@ impl Index {
         changed_keys: &ChangedKeys,
     ) -> (Vec<FileId>, Vec<CheckResult>) {
         let mut order: Vec<FileId> = if changed_keys.all {
-            // Every file: no set to build (at 50,000 files, one hashed set and its copy took
-            // longer than the sort).
-            self.files.keys().copied().collect()
+            // Every file, already in id order: no set to build (at 50,000 files, one hashed set
+            // and its copy took longer than the sort).
+            self.files.ids().collect()
         } else {
             let mut to_check: HashSet<FileId> = touched.clone();
             for key in &changed_keys.keys {
@@ -872,7 +869,7 @@ impl Index {
         for (id, result) in order.into_iter().zip(results) {
             self.store_check(id, result);
         }
-        self.files.keys().copied().collect()
+        self.files.ids().collect()
     }
 
     /// Parses, lowers and computes contributions and line indexes on the workers (each file with
