@@ -143,7 +143,11 @@ pub struct Index {
     /// Workspace root directory -> its manifest file.
     workspace_roots: Table<PathBuf, FileId>,
     /// Key -> files contributing to it (with their fingerprints), in id order.
-    tables: Table<Key, Contributors>,
+    /// (A B-tree map: this is the largest table, about three keys per skill, and past about
+    /// 32,000 entries a persistent hash map's nodes are mostly empty: at 50,000 skills that cost
+    /// tens of megabytes and made filing and lookups slower per key than at 10,000. A B-tree's
+    /// nodes stay full at any size.)
+    tables: imbl::OrdMap<Key, Contributors>,
     /// Key -> files whose checks read it: the inverse of the files' `reads`.
     /// (A B-tree set: a key has a few readers, and a hash set's smallest node is over 500
     /// bytes, against under 100 for a B-tree leaf.)
@@ -328,7 +332,7 @@ fn record_check(
 
 /// Files `id`'s entry under `key` in `tables` (replacing an older one); true when the key is new.
 fn contribute(
-    tables: &mut Table<Key, Contributors>,
+    tables: &mut imbl::OrdMap<Key, Contributors>,
     id: FileId,
     key: &Key,
     fingerprint: u64,
