@@ -68,6 +68,31 @@ pub struct FileEntry {
     resolved: SkillResolutions,
 }
 
+impl FileEntry {
+    /// A file's entry as analysed, before its cross-file checks have run.
+    fn unchecked(
+        id: FileId,
+        path: PathBuf,
+        (text, invalid_utf8_at): (Arc<str>, Option<u32>),
+        role: FileRole,
+        (parsed, contributions, line_index): Analysed,
+    ) -> FileEntry {
+        FileEntry {
+            id,
+            path,
+            text,
+            line_index,
+            role,
+            parsed,
+            invalid_utf8_at,
+            contributions,
+            reads: Vec::new(),
+            cross: Vec::new(),
+            resolved: SkillResolutions::default(),
+        }
+    }
+}
+
 /// What one check resolved a skill id to, keyed by the `Key::Def` read for it. An entry stays
 /// right while that key's contributions stay the same: the file is a reader of the key, so it
 /// is re-checked in the batch that changes it, and the entry is not used then. So an edit
@@ -923,23 +948,15 @@ impl Index {
         let entries: Vec<Arc<FileEntry>> = jobs
             .into_iter()
             .zip(analysed)
-            .map(
-                |((id, path, text, invalid_utf8_at, role), (parsed, contributions, line_index))| {
-                    Arc::new(FileEntry {
-                        id,
-                        path,
-                        text,
-                        line_index,
-                        role,
-                        parsed,
-                        invalid_utf8_at,
-                        contributions,
-                        reads: Vec::new(),
-                        cross: Vec::new(),
-                        resolved: SkillResolutions::default(),
-                    })
-                },
-            )
+            .map(|((id, path, text, invalid_utf8_at, role), analysed)| {
+                Arc::new(FileEntry::unchecked(
+                    id,
+                    path,
+                    (text, invalid_utf8_at),
+                    role,
+                    analysed,
+                ))
+            })
             .collect();
         self.store_new(&entries, changed_keys);
     }
@@ -1111,17 +1128,16 @@ impl Index {
         self.files.insert(
             id,
             Arc::new(FileEntry {
-                id,
-                path,
-                text,
-                line_index,
-                role,
-                parsed,
-                invalid_utf8_at,
-                contributions,
                 reads,
                 cross,
                 resolved,
+                ..FileEntry::unchecked(
+                    id,
+                    path,
+                    (text, invalid_utf8_at),
+                    role,
+                    (parsed, contributions, line_index),
+                )
             }),
         );
     }
