@@ -422,22 +422,35 @@ pub const CLAUDE_CODE_TOOLS: &[&str] = &[
 ];
 
 /// Is `entry` a well-formed `allowed-tools` entry: `Tool`, `Tool(pattern)`,
-/// `mcp__server__tool`, or VS Code's `Server Name/tool`? A tool name starts with a letter and
-/// holds letters, digits, `_` and `-`.
+/// `mcp__server__tool`, or VS Code's `Server Name/tool` (also nested, `a/b/tool`)? A tool name
+/// starts with a letter and holds letters, digits, `_` and `-`; a server name starts with a letter
+/// or digit and holds letters, digits, spaces, `_`, `-` and `.`. One pass over the entry, whatever
+/// the number of `/` in it. A `/` inside the parentheses is part of the pattern
+/// (`Bash(cat docs/*)`).
 pub fn is_tool_entry(entry: &str) -> bool {
-    if let Some((server, tool)) = entry.split_once('/') {
-        let server_ok = server
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphanumeric())
-            && server
+    let head = &entry[..entry.find('(').unwrap_or(entry.len())];
+    let (servers, tool) = match head.rfind('/') {
+        Some(slash) => (Some(&entry[..slash]), &entry[slash + 1..]),
+        None => (None, entry),
+    };
+    if let Some(servers) = servers {
+        let server_ok = |server: &str| {
+            server
                 .chars()
-                .all(|c| c.is_ascii_alphanumeric() || " _-.".contains(c));
-        return server_ok && !tool.contains('(') && is_tool_entry(tool);
+                .next()
+                .is_some_and(|c| c.is_ascii_alphanumeric())
+                && server
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || " _-.".contains(c))
+        };
+        // A pattern in parentheses belongs to a plain tool only.
+        if !servers.split('/').all(server_ok) || tool.contains('(') {
+            return false;
+        }
     }
-    let (name, rest) = match entry.find('(') {
-        Some(open) => (&entry[..open], &entry[open..]),
-        None => (entry, ""),
+    let (name, rest) = match tool.find('(') {
+        Some(open) => (&tool[..open], &tool[open..]),
+        None => (tool, ""),
     };
     let name_ok = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
         && name
@@ -542,11 +555,19 @@ mod tests {
             "mcp__server__tool",
             "WebFetch(domain:x.com)",
             "Azure MCP/documentation",
+            "a/b/tool",
+            "Bash(cat docs/*)",
         ] {
             assert!(is_tool_entry(ok), "{ok}");
         }
-        for bad in ["", "(x)", "Bash(", "Read.", "1Tool", "a/", "/b"] {
+        for bad in [
+            "", "(x)", "Bash(", "Read.", "1Tool", "a/", "/b", "a//b", "a(x)/b", "a/b(x)",
+        ] {
             assert!(!is_tool_entry(bad), "{bad}");
         }
+        // A million servers deep: one pass, no recursion (this used to overflow the stack).
+        let deep = "a/".repeat(1_000_000);
+        assert!(is_tool_entry(&format!("{deep}b")));
+        assert!(!is_tool_entry(&format!("{deep}b(x)")));
     }
 }
