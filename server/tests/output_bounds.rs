@@ -40,6 +40,14 @@ fn assert_bounded(name: &str, outcome: &CheckOutcome) {
                 d.code.name()
             );
         }
+        for fix in &d.fixes {
+            assert!(
+                fix.title.len() <= MAX_MESSAGE,
+                "{name}: {} fix titled with {} bytes",
+                d.code.name(),
+                fix.title.len()
+            );
+        }
     }
     for (file, count) in per_file {
         assert!(
@@ -84,6 +92,8 @@ fn hostile_shapes() -> Vec<(&'static str, Vec<Change>)> {
     let keys: String = (0..3_000)
         .map(|i| format!("  k{}: {i}\n", i % 1_500))
         .collect();
+    // One id of 200,000 characters, quoted by the messages that name it.
+    let giant = format!("giant-{}", "x".repeat(200_000));
     let shared = format!(
         "&common [{unknown}]\n  children:\n    - id: a\n      role: worker\n      skills: *common\n"
     );
@@ -103,6 +113,16 @@ fn hostile_shapes() -> Vec<(&'static str, Vec<Change>)> {
         ("wide alias bomb", with_skill_inputs(&wide)),
         ("aliases at depth", with_skill_inputs(&deep)),
         ("mapping of duplicate keys", with_skill_inputs(&keys)),
+        (
+            "an unknown id of 200,000 characters",
+            with_topology_skills(&format!("[{giant}, {giant}]")),
+        ),
+        (
+            "requires rules naming an id of 200,000 characters",
+            with_topology_skills(&format!(
+                "[store, summarise]\n  requires:\n    store: [{giant}]\n    {giant}: [store]\n    summarise: [{giant}]\n"
+            )),
+        ),
     ]
 }
 

@@ -181,7 +181,9 @@ as binary and not parsed. Re-save the file as UTF-8.",
 flood the editor or a CI log. When there are more, this diagnostic (at the top of the file) says how many \
 were left out. The ones kept are chosen by cause before consequence: problems with the file itself (syntax, \
 encoding, aliases) first, then root causes (cycles, duplicate and unknown ids), then the rest; within each, \
-errors before warnings, in order of position. Fix the ones shown and check again.",
+errors before warnings, in order of position. Fix the ones shown and check again. Whatever the file holds, \
+a message quotes at most 80 characters of it in one place: a longer id or value is shown by its ends \
+(`giant-xxxx…xxxx-end`), while the range still covers all of it.",
     },
     RuleDoc {
         code: codes::WORKSPACE_YAML_PARSE,

@@ -2,6 +2,11 @@
 //! diagnostics, plus one `file.too-many-diagnostics` saying how many were left out. When the cap
 //! cuts, root causes are kept before what they cause: [`PRIORITY`] ranks the codes. The code is
 //! documented with the other `file.*` codes in `rules/mod.rs`.
+//!
+//! Messages quote what the file says (an id, a tool entry, a value) between backticks, and a
+//! quote is as long as the file lets it be: a 3 MB skill id would make every message and related
+//! note naming it 3 MB. [`clip_quotes`] shortens each quote to its ends, so a diagnostic's size
+//! is bounded whatever the file holds; the range still covers the whole text.
 
 use crate::diagnostic::{codes, Code, Diagnostic, FileId};
 use crate::syntax::TextRange;
@@ -68,10 +73,71 @@ pub fn priority(code: Code) -> u8 {
         .map_or(LATER, |&(_, rank)| rank)
 }
 
-/// Applies the cap to one file's diagnostics, sorted by position: keeps the
+/// Longest quote, in characters, a message shows whole.
+pub const MAX_QUOTE_CHARS: usize = 80;
+/// What a longer quote keeps of its start and of its end, around an ellipsis.
+const QUOTE_HEAD_CHARS: usize = 56;
+const QUOTE_TAIL_CHARS: usize = 16;
+
+/// Shortens every backtick quote of `text` longer than [`MAX_QUOTE_CHARS`] to its first
+/// [`QUOTE_HEAD_CHARS`] and last [`QUOTE_TAIL_CHARS`] characters around `…`. One pass; a text
+/// with nothing to shorten is left as it is.
+pub fn clip_quotes(text: &mut String) {
+    let ticks: Vec<usize> = text.match_indices('`').map(|(at, _)| at).collect();
+    let long = |pair: &[usize]| {
+        text[pair[0] + 1..pair[1]]
+            .chars()
+            .nth(MAX_QUOTE_CHARS)
+            .is_some()
+    };
+    if !ticks.chunks_exact(2).any(long) {
+        return;
+    }
+    let mut clipped = String::with_capacity(text.len().min(4096));
+    let mut copied = 0;
+    for pair in ticks.chunks_exact(2) {
+        if !long(pair) {
+            continue;
+        }
+        let quote = &text[pair[0] + 1..pair[1]];
+        let head_end = quote
+            .char_indices()
+            .nth(QUOTE_HEAD_CHARS)
+            .map_or(quote.len(), |(at, _)| at);
+        let tail_start = quote
+            .char_indices()
+            .rev()
+            .nth(QUOTE_TAIL_CHARS - 1)
+            .map_or(0, |(at, _)| at);
+        clipped.push_str(&text[copied..=pair[0]]);
+        clipped.push_str(&quote[..head_end]);
+        clipped.push('…');
+        clipped.push_str(&quote[tail_start..]);
+        copied = pair[1];
+    }
+    clipped.push_str(&text[copied..]);
+    *text = clipped;
+}
+
+/// Applies the bounds to one file's diagnostics, sorted by position: keeps the
 /// [`MAX_DIAGNOSTICS_PER_FILE`] that rank first (by [`priority`], then severity, then position),
-/// still in position order, and adds the summary of what was left out.
-pub fn cap_per_file(file: FileId, mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+/// still in position order, adds the summary of what was left out, and clips the quotes of what
+/// is kept ([`clip_quotes`]: messages, related notes and fix titles).
+pub fn cap_per_file(file: FileId, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut kept = cap_count(file, diagnostics);
+    for diagnostic in &mut kept {
+        clip_quotes(&mut diagnostic.message);
+        for related in &mut diagnostic.related {
+            clip_quotes(&mut related.message);
+        }
+        for fix in &mut diagnostic.fixes {
+            clip_quotes(&mut fix.title);
+        }
+    }
+    kept
+}
+
+fn cap_count(file: FileId, mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     if diagnostics.len() <= MAX_DIAGNOSTICS_PER_FILE {
         return diagnostics;
     }
@@ -163,6 +229,61 @@ mod tests {
             .iter()
             .enumerate()
             .all(|(i, d)| d.range.start == i as u32));
+    }
+
+    #[test]
+    fn long_quotes_keep_their_ends_and_short_ones_stay_whole() {
+        let long_id = format!("start-{}-end", "x".repeat(3_000_000));
+        let mut text = format!("no skill has the id `{long_id}`; did you mean `skill-1`?");
+        clip_quotes(&mut text);
+        let expected = format!(
+            "no skill has the id `start-{}…{}-end`; did you mean `skill-1`?",
+            "x".repeat(QUOTE_HEAD_CHARS - 6),
+            "x".repeat(QUOTE_TAIL_CHARS - 4)
+        );
+        assert_eq!(text, expected);
+
+        // Characters, not bytes: a quote of 80 multi-byte characters is shown whole, one of 81
+        // is cut at character boundaries.
+        let mut whole = format!("`{}` and `é`", "é".repeat(MAX_QUOTE_CHARS));
+        let before = whole.clone();
+        clip_quotes(&mut whole);
+        assert_eq!(whole, before);
+        let mut cut = format!("`{}`", "é".repeat(MAX_QUOTE_CHARS + 1));
+        clip_quotes(&mut cut);
+        assert_eq!(
+            cut.chars().count(),
+            QUOTE_HEAD_CHARS + 1 + QUOTE_TAIL_CHARS + 2
+        );
+
+        // An unpaired backtick (an id holding one) leaves the rest as it is.
+        let mut odd = format!("`{}` then `open", "a".repeat(200));
+        clip_quotes(&mut odd);
+        assert!(odd.ends_with("` then `open"), "{odd}");
+    }
+
+    #[test]
+    fn the_cap_clips_messages_related_notes_and_fix_titles() {
+        let long_id = "y".repeat(10_000);
+        let mut d = diagnostic(codes::AGENT_UNKNOWN_SKILL, 0);
+        d.message = format!("`{long_id}`");
+        d.related.push(crate::diagnostic::Related {
+            file: FileId(0),
+            range: TextRange::new(0, 1),
+            message: format!("`{long_id}` is granted here"),
+        });
+        d.fixes.push(crate::diagnostic::Fix::replace(
+            format!("Replace with `{long_id}`"),
+            FileId(0),
+            TextRange::new(0, 1),
+            long_id.clone(),
+        ));
+        let kept = cap_per_file(FileId(0), vec![d]);
+        assert!(kept[0].message.len() < 200);
+        assert!(kept[0].related[0].message.len() < 200);
+        assert!(kept[0].fixes[0].title.len() < 200);
+        // The edit itself is what the fix writes: never shortened.
+        assert_eq!(kept[0].fixes[0].edits[0].text, long_id);
     }
 
     #[test]
