@@ -223,22 +223,19 @@ fn scan_line(line: &str, line_start: usize, in_comment: &mut bool, out: &mut Vec
                 push_target(target, line_start + start, out);
                 i = open;
             }
-            b'{' | b'$' => {
-                let mut found = Vec::new();
-                let rest = &line[i..];
-                if PLACEHOLDERS.iter().any(|(p, _)| rest.starts_with(p)) {
-                    placeholder_links(rest, line_start + i, &mut found);
-                    if let Some(first) = found.into_iter().next() {
-                        i = first.range.end as usize - line_start;
-                        // Already pushed when the link target held it.
-                        if !out.iter().any(|l| l.range.start == first.range.start) {
-                            out.push(first);
-                        }
-                        continue;
+            b'{' | b'$' => match placeholder_link_at(line, i, line_start) {
+                Some((link, next)) => {
+                    // Already pushed, as the last link, when an inline link's target held it.
+                    if let Some(link) = link.filter(|link| {
+                        out.last()
+                            .is_none_or(|last| last.range.start != link.range.start)
+                    }) {
+                        out.push(link);
                     }
+                    i = next;
                 }
-                i += 1;
-            }
+                None => i += 1,
+            },
             _ => i += 1,
         }
     }
@@ -315,31 +312,37 @@ fn is_relative_path(path: &str) -> bool {
 fn placeholder_links(text: &str, offset: usize, out: &mut Vec<Link>) {
     let mut i = 0;
     while i < text.len() {
-        let rest = &text[i..];
-        let Some((placeholder, base)) = PLACEHOLDERS.iter().find(|(p, _)| rest.starts_with(p))
-        else {
-            i += rest.chars().next().map_or(1, char::len_utf8);
-            continue;
-        };
-        let after = &rest[placeholder.len()..];
-        if !after.starts_with('/') {
-            i += placeholder.len();
-            continue;
+        match placeholder_link_at(text, i, offset) {
+            Some((link, next)) => {
+                out.extend(link);
+                i = next;
+            }
+            None => i += text[i..].chars().next().map_or(1, char::len_utf8),
         }
-        let len = after
-            .find(|c: char| c.is_whitespace() || "\"'`)]>,;|&".contains(c))
-            .unwrap_or(after.len());
-        let path = after[1..len].trim_end_matches(['.', ':']);
-        let end = i + placeholder.len() + 1 + path.len();
-        if !path.is_empty() && is_relative_path(path) {
-            out.push(Link {
-                range: TextRange::new((offset + i) as u32, (offset + end) as u32),
-                path: path.to_owned(),
-                base: *base,
-            });
-        }
-        i = end.max(i + 1);
     }
+}
+
+/// The placeholder-anchored path starting at byte `i` of `text`, if a placeholder starts there:
+/// the link (none when the path is empty or not a relative path) and where to go on scanning.
+/// Looks no further than the path's own end, so a line of many placeholders is read once.
+fn placeholder_link_at(text: &str, i: usize, offset: usize) -> Option<(Option<Link>, usize)> {
+    let rest = &text[i..];
+    let (placeholder, base) = PLACEHOLDERS.iter().find(|(p, _)| rest.starts_with(p))?;
+    let after = &rest[placeholder.len()..];
+    if !after.starts_with('/') {
+        return Some((None, i + placeholder.len()));
+    }
+    let len = after
+        .find(|c: char| c.is_whitespace() || "\"'`)]>,;|&".contains(c))
+        .unwrap_or(after.len());
+    let path = after[1..len].trim_end_matches(['.', ':']);
+    let end = i + placeholder.len() + 1 + path.len();
+    let link = (!path.is_empty() && is_relative_path(path)).then(|| Link {
+        range: TextRange::new((offset + i) as u32, (offset + end) as u32),
+        path: path.to_owned(),
+        base: *base,
+    });
+    Some((link, end.max(i + 1)))
 }
 
 fn percent_decode(path: &str) -> String {
@@ -428,6 +431,23 @@ Plugin: ${CLAUDE_PLUGIN_ROOT}/hooks/h.sh\n";
         }
         let text = "---\nname: x\ndescription: d\nlicense: LICENSE\n---\n";
         assert_eq!(found(text)[0].0, "LICENSE");
+    }
+
+    #[test]
+    fn a_line_of_placeholders_finds_each_once_and_skips_nothing_between() {
+        // A link inside an inline link's target is found once; a placeholder without a path
+        // does not hide the link after it.
+        let text = "---\nname: x\ndescription: d\n---\n\
+[a]({baseDir}/a.md) {baseDir} then [b](b.md) $CLAUDE_SKILL_DIR/c.md\n";
+        let paths: Vec<&str> = found(text).into_iter().map(|(_, written)| written).collect();
+        assert_eq!(paths, ["{baseDir}/a.md", "b.md", "$CLAUDE_SKILL_DIR/c.md"]);
+
+        // The shape that was quadratic: every placeholder of a long line, each read once.
+        let many: Vec<String> = (0..20_000).map(|i| format!("{{baseDir}}/a{i}")).collect();
+        let text = format!("---\nname: x\ndescription: d\n---\n{}\n", many.join(" "));
+        let paths: Vec<String> = found(&text).into_iter().map(|(path, _)| path).collect();
+        assert_eq!(paths.len(), many.len());
+        assert_eq!(paths[19_999], "a19999");
     }
 
     #[test]
