@@ -30,6 +30,21 @@ impl<'s, 'a> SortedIds<'a> for &'s [&'a str] {
     }
 }
 
+/// A sorted, deduplicated list of owned names.
+impl<'a> SortedIds<'a> for &'a [String] {
+    type Iter = std::iter::Map<std::slice::Iter<'a, String>, fn(&'a String) -> &'a str>;
+    fn iter_from(&self, bound: Bound<&str>) -> Self::Iter {
+        let at = match bound {
+            Bound::Included(b) => self.partition_point(|c| c.as_str() < b),
+            Bound::Excluded(b) => self.partition_point(|c| c.as_str() <= b),
+            Bound::Unbounded => 0,
+        };
+        self[at..]
+            .iter()
+            .map(String::as_str as fn(&'a String) -> &'a str)
+    }
+}
+
 /// An id set of the index.
 impl<'a> SortedIds<'a> for &'a imbl::OrdSet<String> {
     type Iter = std::iter::Map<
@@ -42,13 +57,32 @@ impl<'a> SortedIds<'a> for &'a imbl::OrdSet<String> {
     }
 }
 
-/// The candidate closest to `word`, if it is close enough to be a plausible typo. For short lists
-/// in any order; large id sets of the index go through [`closest_in`].
+/// The candidate closest to `word`, if it is close enough to be a plausible typo. For one
+/// question about a short list in any order; a rule that may ask about many words of one file
+/// sorts its candidates once ([`Nearest`]), and large id sets of the index go through
+/// [`closest_in`].
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let mut sorted: Vec<&'a str> = candidates.into_iter().collect();
-    sorted.sort_unstable();
-    sorted.dedup();
-    closest_in(word, sorted.as_slice())
+    Nearest::new(candidates).closest(word)
+}
+
+/// Candidates sorted once and asked about many words: a file of twenty thousand unknown ids
+/// sorts the candidates once, not twenty thousand times.
+pub struct Nearest<'a> {
+    sorted: Vec<&'a str>,
+}
+
+impl<'a> Nearest<'a> {
+    pub fn new(candidates: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut sorted: Vec<&'a str> = candidates.into_iter().collect();
+        sorted.sort_unstable();
+        sorted.dedup();
+        Nearest { sorted }
+    }
+
+    /// [`closest_in`] over the candidates.
+    pub fn closest(&self, word: &str) -> Option<&'a str> {
+        closest_in(word, self.sorted.as_slice())
+    }
 }
 
 /// The candidate of a sorted set closest to `word` (ties: the first in order), if it is close
@@ -56,38 +90,39 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 pub fn closest_in<'a>(word: &str, candidates: impl SortedIds<'a>) -> Option<&'a str> {
     let word: Vec<char> = word.chars().collect();
     let limit = 2.min(word.len() / 3 + 1);
-    let mut table = Table::new(&word);
+    let mut table = Table::new(&word, limit);
     // The characters of the candidate prefix the table's rows (beyond the first) are for.
     let mut prefix: Vec<char> = Vec::new();
-    let mut chars: Vec<char> = Vec::new();
     let mut best: Option<(usize, &'a str)> = None;
     let mut cursor = candidates.iter_from(Bound::Unbounded);
     let mut next = cursor.next();
     while let Some(candidate) = next {
-        // An id holding a line break or another control character is refused wherever it is
-        // defined (`*.model-construction`), so offering it would trade one error for another.
-        // Skipping it leaves the table as it was, still matching `prefix`.
-        if candidate.chars().any(char::is_control) {
-            next = cursor.next();
-            continue;
+        // The rows of the prefix this candidate shares with the last one are kept; its own
+        // characters are read only as far as rows are computed, so a candidate of megabytes
+        // costs a few characters when its start is already too far from the word.
+        let mut rest = candidate.chars();
+        let mut shared = 0;
+        let mut unshared = None;
+        for c in rest.by_ref() {
+            if prefix.get(shared) == Some(&c) {
+                shared += 1;
+            } else {
+                unshared = Some(c);
+                break;
+            }
         }
-        chars.clear();
-        chars.extend(candidate.chars());
-        let shared = prefix
-            .iter()
-            .zip(&chars)
-            .take_while(|(a, b)| a == b)
-            .count();
         table.truncate(shared);
         prefix.truncate(shared);
         let mut hopeless_at = None;
-        for depth in shared + 1..=chars.len() {
-            table.push_row(&chars[..depth]);
-            prefix.push(chars[depth - 1]);
+        let mut following = unshared;
+        while let Some(c) = following {
+            prefix.push(c);
+            table.push_row(&prefix);
             if table.floor() > limit {
-                hopeless_at = Some(depth);
+                hopeless_at = Some(prefix.len());
                 break;
             }
+            following = rest.next();
         }
         next = cursor.next();
         match hopeless_at {
@@ -95,13 +130,13 @@ pub fn closest_in<'a>(word: &str, candidates: impl SortedIds<'a>) -> Option<&'a 
             // stepped over (cheaper than a seek when the run is short), then one seek past the
             // rest.
             Some(depth) => {
-                let hopeless: usize = chars[..depth].iter().map(|c| c.len_utf8()).sum();
+                let hopeless: usize = prefix[..depth].iter().map(|c| c.len_utf8()).sum();
                 let hopeless = &candidate[..hopeless];
                 let mut steps = 0;
                 while next.is_some_and(|c| c.starts_with(hopeless)) {
                     steps += 1;
                     if steps == STEPS_BEFORE_SEEK {
-                        next = successor_of_prefix(&chars[..depth]).and_then(|bound| {
+                        next = successor_of_prefix(&prefix[..depth]).and_then(|bound| {
                             cursor = candidates.iter_from(Bound::Included(&bound));
                             cursor.next()
                         });
@@ -112,8 +147,15 @@ pub fn closest_in<'a>(word: &str, candidates: impl SortedIds<'a>) -> Option<&'a 
             }
             None => {
                 let distance = table.last_distance();
-                let is_word = chars.len() == word.len() && distance == 0;
-                if distance <= limit && !is_word && best.is_none_or(|(d, _)| distance < d) {
+                let is_word = prefix.len() == word.len() && distance == 0;
+                // An id holding a line break or another control character is refused wherever
+                // it is defined (`*.model-construction`), so offering it would trade one error
+                // for another.
+                if distance <= limit
+                    && !is_word
+                    && best.is_none_or(|(d, _)| distance < d)
+                    && !candidate.chars().any(char::is_control)
+                {
                     best = Some((distance, candidate));
                 }
             }
@@ -125,56 +167,97 @@ pub fn closest_in<'a>(word: &str, candidates: impl SortedIds<'a>) -> Option<&'a 
 /// How many ids with a hopeless prefix are stepped over before seeking past the rest.
 const STEPS_BEFORE_SEEK: usize = 16;
 
+/// A cell known to be beyond the limit.
+const FAR: usize = usize::MAX / 4;
+
 /// The distance table between a candidate's prefixes (rows) and the word's prefixes (columns),
-/// one flat buffer reused from candidate to candidate.
+/// one flat buffer reused from candidate to candidate. Only the band of cells within `limit` of
+/// the diagonal is kept: a cell's distance is at least how far it is from the diagonal, and the
+/// cells on the way to a distance within the limit are all within it, so the band decides every
+/// answer exactly. A row then costs `2 × limit + 1` cells however long the word is (an unknown
+/// id of four megabytes costs no more per candidate than a short one).
 struct Table<'w> {
     word: &'w [char],
+    limit: usize,
+    /// Row `i` holds the cells of columns `i - limit ..= i + limit`; those outside the word are
+    /// [`FAR`].
     cells: Vec<usize>,
 }
 
 impl<'w> Table<'w> {
-    fn new(word: &'w [char]) -> Self {
-        Table {
+    fn new(word: &'w [char], limit: usize) -> Self {
+        let mut table = Table {
             word,
-            cells: (0..=word.len()).collect(),
+            limit,
+            cells: Vec::new(),
+        };
+        for k in 0..table.width() {
+            let j = k as isize - limit as isize;
+            let inside = j >= 0 && j as usize <= word.len();
+            table.cells.push(if inside { j as usize } else { FAR });
         }
+        table
     }
 
-    fn columns(&self) -> usize {
-        self.word.len() + 1
+    fn width(&self) -> usize {
+        2 * self.limit + 1
     }
 
     fn rows(&self) -> usize {
-        self.cells.len() / self.columns()
+        self.cells.len() / self.width()
     }
 
     fn row(&self, i: usize) -> &[usize] {
-        let columns = self.columns();
-        &self.cells[i * columns..(i + 1) * columns]
+        let width = self.width();
+        &self.cells[i * width..(i + 1) * width]
+    }
+
+    /// The cell of row `i` (present) and column `j`: [`FAR`] outside the band or the word.
+    fn cell(&self, i: usize, j: isize) -> usize {
+        let k = j - i as isize + self.limit as isize;
+        if j < 0 || j as usize > self.word.len() || k < 0 || k as usize >= self.width() {
+            return FAR;
+        }
+        self.cells[i * self.width() + k as usize]
     }
 
     /// Keeps the rows of the first `depth` characters.
     fn truncate(&mut self, depth: usize) {
-        self.cells.truncate((depth + 1) * self.columns());
+        self.cells.truncate((depth + 1) * self.width());
     }
 
     /// Adds the row of `candidate`'s last character; the rows of its shorter prefixes are there.
     fn push_row(&mut self, candidate: &[char]) {
         let i = candidate.len();
         debug_assert_eq!(self.rows(), i);
-        let (word, columns) = (self.word, self.columns());
+        let word = self.word;
         let start = self.cells.len();
-        self.cells.push(i);
-        for j in 1..columns {
-            let previous = &self.cells[(i - 1) * columns..i * columns];
-            let cost = usize::from(candidate[i - 1] != word[j - 1]);
-            let mut cell = (previous[j] + 1)
-                .min(self.cells[start + j - 1] + 1)
-                .min(previous[j - 1] + cost);
-            if i > 1 && j > 1 && candidate[i - 1] == word[j - 2] && candidate[i - 2] == word[j - 1]
-            {
-                cell = cell.min(self.cells[(i - 2) * columns + j - 2] + 1);
-            }
+        for k in 0..self.width() {
+            let j = i as isize - self.limit as isize + k as isize;
+            let cell = if j < 0 || j as usize > word.len() {
+                FAR
+            } else if j == 0 {
+                i
+            } else {
+                let column = j as usize;
+                let cost = usize::from(candidate[i - 1] != word[column - 1]);
+                let left = if k == 0 {
+                    FAR
+                } else {
+                    self.cells[start + k - 1]
+                };
+                let mut cell = (self.cell(i - 1, j) + 1)
+                    .min(left + 1)
+                    .min(self.cell(i - 1, j - 1) + cost);
+                if i > 1
+                    && column > 1
+                    && candidate[i - 1] == word[column - 2]
+                    && candidate[i - 2] == word[column - 1]
+                {
+                    cell = cell.min(self.cell(i - 2, j - 2) + 1);
+                }
+                cell
+            };
             self.cells.push(cell);
         }
     }
@@ -183,21 +266,18 @@ impl<'w> Table<'w> {
     /// last row, or of the row before it plus one (a transposition reaches back two rows).
     fn floor(&self) -> usize {
         let last = self.rows() - 1;
-        let here = self.row(last).iter().min().copied().unwrap_or(usize::MAX);
+        let here = self.row(last).iter().min().copied().unwrap_or(FAR);
         let before = match last {
-            0 => usize::MAX,
-            _ => self
-                .row(last - 1)
-                .iter()
-                .min()
-                .map_or(usize::MAX, |m| m + 1),
+            0 => FAR,
+            _ => self.row(last - 1).iter().min().map_or(FAR, |m| m + 1),
         };
         here.min(before)
     }
 
-    /// The distance between the whole candidate so far and the whole word.
+    /// The distance between the whole candidate so far and the whole word ([`FAR`] or more
+    /// when it is beyond the limit).
     fn last_distance(&self) -> usize {
-        *self.cells.last().expect("the table has a row")
+        self.cell(self.rows() - 1, self.word.len() as isize)
     }
 }
 
@@ -235,15 +315,30 @@ mod tests {
         );
     }
 
-    /// The distance by the plain table, as the oracle of the search.
+    /// The distance by the whole table (optimal string alignment), as the oracle of the
+    /// banded search.
     fn edit_distance(a: &str, b: &str) -> usize {
         let a: Vec<char> = a.chars().collect();
         let b: Vec<char> = b.chars().collect();
-        let mut table = Table::new(&b);
-        for i in 1..=a.len() {
-            table.push_row(&a[..i]);
+        let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+        for (i, row) in d.iter_mut().enumerate() {
+            row[0] = i;
         }
-        table.last_distance()
+        for (j, cell) in d[0].iter_mut().enumerate() {
+            *cell = j;
+        }
+        for i in 1..=a.len() {
+            for j in 1..=b.len() {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                d[i][j] = (d[i - 1][j] + 1)
+                    .min(d[i][j - 1] + 1)
+                    .min(d[i - 1][j - 1] + cost);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        d[a.len()][b.len()]
     }
 
     /// What `closest` must answer: the nearest within the limit by a full scan.
@@ -308,6 +403,52 @@ mod tests {
             let expected = closest_by_scan(word, &sorted);
             assert_eq!(closest_in(word, sorted.as_slice()), expected, "{word}");
             assert_eq!(closest_in(word, &set), expected, "{word}");
+        }
+    }
+
+    #[test]
+    fn the_band_agrees_with_the_whole_table_on_lengths_near_and_far() {
+        let ids = [
+            "abc", "abcd", "abcde", "abcdef", "xabc", "bac", "acb", "ab", "a", "", "abdc", "cabd",
+        ];
+        let mut sorted = ids.to_vec();
+        sorted.sort_unstable();
+        for word in [
+            "abc",
+            "abcd",
+            "bacd",
+            "ab",
+            "abcdefgh",
+            "abcdefghijkl",
+            "x",
+            "acbd",
+            "ba",
+        ] {
+            assert_eq!(
+                closest_in(word, sorted.as_slice()),
+                closest_by_scan(word, &sorted),
+                "{word}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_word_of_a_million_characters_costs_a_band_per_row() {
+        // Each candidate's rows cost five cells, not a million: this returns at once.
+        let word = "q".repeat(1_000_000);
+        let ids: Vec<String> = (0..2_000).map(|n| format!("{n:x}-id")).collect();
+        let mut sorted: Vec<&str> = ids.iter().map(String::as_str).collect();
+        sorted.sort_unstable();
+        assert_eq!(closest_in(&word, sorted.as_slice()), None);
+        let near = format!("{}x", "q".repeat(999_999));
+        assert_eq!(closest(&near, [word.as_str()]), Some(word.as_str()));
+        // A candidate of a million characters is read only as far as its rows go.
+        let mut with_giant = sorted.clone();
+        with_giant.push(word.as_str());
+        with_giant.push("qqqx");
+        with_giant.sort_unstable();
+        for _ in 0..1_000 {
+            assert_eq!(closest_in("qqqq", with_giant.as_slice()), Some("qqqx"));
         }
     }
 

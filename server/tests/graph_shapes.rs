@@ -429,3 +429,45 @@ fn a_chain_cycle_follows_a_member_whose_entries_moved() {
         affected.len()
     );
 }
+
+#[test]
+fn many_unknown_depends_on_entries_each_get_their_suggestion() {
+    // One agent naming 900 agents that do not exist, each one edit away from one that does:
+    // the agent ids are sorted for the suggestions once, and "already named" is a set lookup.
+    let n = 900;
+    let mut children: Vec<(String, Vec<String>)> =
+        (0..n).map(|i| (format!("agent-{i}"), Vec::new())).collect();
+    children.push((
+        "waiter".to_owned(),
+        (0..n).map(|i| format!("agent-{i}x")).collect(),
+    ));
+    let (outcome, found) = diagnostics_of(
+        &with_baseline(&agents(&children)),
+        "agent.depends-on-unknown",
+    );
+    assert_eq!(found.len(), n);
+    assert!(
+        found[567].message.contains("did you mean `agent-567`?"),
+        "{}",
+        found[567].message
+    );
+    assert_bounded(&outcome.diagnostics);
+}
+
+#[test]
+fn many_requires_rules_naming_unheld_skills_each_get_their_suggestion() {
+    // 900 held skills and 900 rules guarding ids the agent does not hold (under the cap of
+    // diagnostics per file).
+    let n = 900;
+    let rules: Vec<(String, String)> = (0..n)
+        .map(|i| (format!("s{i}x"), format!("s{i}")))
+        .collect();
+    let (outcome, found) = diagnostics_of(&requiring(n, &rules), "agent.requires-unknown-skill");
+    assert_eq!(found.len(), n);
+    assert!(
+        found[777].message.contains("did you mean `s777`?"),
+        "{}",
+        found[777].message
+    );
+    assert_bounded(&outcome.diagnostics);
+}

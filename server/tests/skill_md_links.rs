@@ -189,3 +189,29 @@ fn discovery_hands_in_the_bundled_files() {
         .any(|c| matches!(c, Change::SkillFiles { .. })));
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn a_large_folder_and_many_broken_links_each_get_their_suggestion() {
+    // 5,000 bundled files in one folder and 900 links, each one edit from a file: the folder's
+    // entries are listed and sorted once, and each link searches them.
+    let names: Vec<String> = (0..5_000).map(|i| format!("refs/page-{i}.md")).collect();
+    let mut files: Vec<&str> = names.iter().map(String::as_str).collect();
+    files.extend(["SKILL.md", "LICENSE.txt"]);
+    let body: String = (0..900)
+        .map(|i| format!("[p](refs/page-{i}.mdx) "))
+        .collect();
+    let found = check(&skill(&body), &files);
+    let broken: Vec<&Found> = found
+        .iter()
+        .filter(|f| f.code == "skillmd.broken-link")
+        .collect();
+    assert_eq!(broken.len(), 900);
+    assert_eq!(broken[321].text, "refs/page-321.mdx");
+    assert!(
+        broken[321]
+            .message
+            .contains("did you mean `refs/page-321.md`?"),
+        "{}",
+        broken[321].message
+    );
+}

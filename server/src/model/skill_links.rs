@@ -439,7 +439,10 @@ Plugin: ${CLAUDE_PLUGIN_ROOT}/hooks/h.sh\n";
         // does not hide the link after it.
         let text = "---\nname: x\ndescription: d\n---\n\
 [a]({baseDir}/a.md) {baseDir} then [b](b.md) $CLAUDE_SKILL_DIR/c.md\n";
-        let paths: Vec<&str> = found(text).into_iter().map(|(_, written)| written).collect();
+        let paths: Vec<&str> = found(text)
+            .into_iter()
+            .map(|(_, written)| written)
+            .collect();
         assert_eq!(paths, ["{baseDir}/a.md", "b.md", "$CLAUDE_SKILL_DIR/c.md"]);
 
         // The shape that was quadratic: every placeholder of a long line, each read once.

@@ -1,7 +1,7 @@
 //! The agent tree of a topology: unique agent ids, roles, archetype and funnel references,
 //! grants, `depends_on` ordering, and (through `requires`) the ordering rules of each agent.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::catalogue::RuleDoc;
 use super::grants::check_duplicate_grants;
@@ -148,6 +148,12 @@ fn check_depends_on(
     out: &mut Vec<Diagnostic>,
 ) {
     let DependsOnEntries { index_of, entries } = depends_on_entries(topology);
+    // For "did you mean": the agent ids sorted once, and what each agent already names.
+    let agent_ids = std::cell::OnceCell::new();
+    let named: HashSet<(usize, &str)> = entries
+        .iter()
+        .map(|(i, dependency, _)| (*i, dependency.value.as_str()))
+        .collect();
     for (i, dependency, target) in entries {
         let agent = &topology.agents[i];
         match target {
@@ -173,11 +179,13 @@ fn check_depends_on(
             }
             Dependency::Agent(_) => {}
             Dependency::Unknown => {
-                let best = super::suggest::closest(&dependency.value, index_of.keys().copied())
+                let best = agent_ids
+                    .get_or_init(|| super::suggest::Nearest::new(index_of.keys().copied()))
+                    .closest(&dependency.value)
                     // Never suggest the agent itself: that would be a self-dependency.
                     .filter(|best| agent.id.as_ref().is_none_or(|id| id.value != *best))
                     // Nor one it depends on already: the entry would be a repeat.
-                    .filter(|best| !agent.depends_on.iter().any(|d| d.value == *best));
+                    .filter(|best| !named.contains(&(i, *best)));
                 let suggestion =
                     best.map_or_else(String::new, |best| format!("; did you mean `{best}`?"));
                 let mut diagnostic = Diagnostic::new(

@@ -33,7 +33,7 @@ pub fn check(
 ) {
     // Only plain ids are checked on the archetype; bulk and abstract grants are resolved (and
     // reported) per inheriting agent, as SwarmKit does.
-    let resolver = GrantResolver { lookup, workspace };
+    let resolver = GrantResolver::new(lookup, workspace);
     let source = GrantSource::Archetype(
         archetype
             .id

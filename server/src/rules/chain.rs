@@ -205,6 +205,8 @@ pub(crate) fn check(
     };
     let validate = chain.validates_on_load();
     let parent = skill_root(path).map(Path::to_path_buf).unwrap_or_default();
+    // The skills the chain could call, sorted once, when the first unknown entry needs them.
+    let known = std::cell::OnceCell::new();
     for entry in &chain.entries {
         let name = entry.value.as_str();
         match resolve(lookup, path, name) {
@@ -229,17 +231,19 @@ pub(crate) fn check(
                     "no skill named `{name}` in `{}` or below it",
                     folder_name(&parent)
                 );
-                let known: Vec<String> = lookup
-                    .get(Key::SkillMdIn {
-                        parent: parent.clone(),
-                    })
-                    .iter()
-                    .map(|e| display(e))
-                    .collect();
-                let best = super::suggest::closest(
-                    &normalize_name(name),
-                    known.iter().map(String::as_str),
-                );
+                let known = known.get_or_init(|| {
+                    let mut known: Vec<String> = lookup
+                        .get(Key::SkillMdIn {
+                            parent: parent.clone(),
+                        })
+                        .iter()
+                        .map(|e| display(e))
+                        .collect();
+                    known.sort_unstable();
+                    known.dedup();
+                    known
+                });
+                let best = super::suggest::closest_in(&normalize_name(name), known.as_slice());
                 if let Some(best) = best {
                     message.push_str(&format!("; did you mean `{best}`?"));
                 }

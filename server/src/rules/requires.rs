@@ -90,6 +90,8 @@ pub fn check(
     let text = lookup.file(file).map(|e| &*e.text);
     // (diagnostic, missing id, fix): offered once it is known not to make other rules fail.
     let mut grant_fixes: Vec<(usize, String, Fix)> = Vec::new();
+    // The agent's skills, sorted once for "did you mean" when the first unknown id comes.
+    let held = std::cell::OnceCell::new();
     for rule in &block.rules {
         if let Some(problem) = rule.value_shape_problem {
             out.push(Diagnostic::new(
@@ -126,10 +128,11 @@ pub fn check(
                 out.push(diagnostic);
             } else if !effective.contains(&entry.value) {
                 let role = if i == 0 { "guards" } else { "requires" };
-                let best = super::suggest::closest(
-                    &entry.value,
-                    effective.skills.iter().map(|s| s.id.as_str()),
-                );
+                let best = held
+                    .get_or_init(|| {
+                        super::suggest::Nearest::new(effective.skills.iter().map(|s| s.id.as_str()))
+                    })
+                    .closest(&entry.value);
                 let suggestion =
                     best.map_or_else(String::new, |best| format!("; did you mean `{best}`?"));
                 let mut diagnostic = Diagnostic::new(

@@ -3,7 +3,9 @@
 //! appearing or going re-checks the skill). Without a listing (a file checked on its own, an
 //! editor buffer outside every root) nothing is said.
 
+use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
+use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
 
 use super::catalogue::RuleDoc;
@@ -33,11 +35,16 @@ skill's folder (for example `references/`) and link it there.",
     },
 ];
 
-/// The files and folders of a listing, and each folder's entries (for suggestions).
+/// The files and folders of a listing, and each folder's entries (for suggestions). Built in one
+/// pass over the listing; each suggestion then costs a search of one folder's sorted entries.
 struct Listing<'a> {
     files: HashSet<&'a Path>,
     dirs: HashSet<PathBuf>,
+    /// Each folder's entries, sorted and deduplicated.
     children: HashMap<PathBuf, Vec<String>>,
+    /// The files of each name, made when a suggestion first needs them.
+    by_name: OnceCell<HashMap<&'a OsStr, Vec<&'a Path>>>,
+    all: &'a [PathBuf],
 }
 
 impl<'a> Listing<'a> {
@@ -46,6 +53,8 @@ impl<'a> Listing<'a> {
             files: files.iter().map(PathBuf::as_path).collect(),
             dirs: HashSet::from([PathBuf::new()]),
             children: HashMap::new(),
+            by_name: OnceCell::new(),
+            all: files,
         };
         for file in files {
             let mut child = file.as_path();
@@ -53,15 +62,20 @@ impl<'a> Listing<'a> {
                 let name = child
                     .file_name()
                     .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-                let entries = listing.children.entry(parent.to_owned()).or_default();
-                if !entries.contains(&name) {
-                    entries.push(name);
-                }
+                listing
+                    .children
+                    .entry(parent.to_owned())
+                    .or_default()
+                    .push(name);
                 if !listing.dirs.insert(parent.to_owned()) {
                     break; // its ancestors are in already
                 }
                 child = parent;
             }
+        }
+        for entries in listing.children.values_mut() {
+            entries.sort_unstable();
+            entries.dedup();
         }
         listing
     }
@@ -83,8 +97,7 @@ impl<'a> Listing<'a> {
                 continue;
             }
             let entries = self.children.get(&current);
-            match entries.and_then(|e| super::suggest::closest(&name, e.iter().map(String::as_str)))
-            {
+            match entries.and_then(|e| super::suggest::closest_in(&name, e.as_slice())) {
                 Some(best) => current = current.join(best),
                 None => {
                     fixed = false;
@@ -96,14 +109,17 @@ impl<'a> Listing<'a> {
             return Some(current);
         }
         let name = path.file_name()?;
-        let mut same: Vec<&&Path> = self
-            .files
-            .iter()
-            .filter(|f| f.file_name() == Some(name))
-            .collect();
-        same.sort();
-        match same.as_slice() {
-            [only] => Some(only.to_path_buf()),
+        let by_name = self.by_name.get_or_init(|| {
+            let mut by_name: HashMap<&OsStr, Vec<&Path>> = HashMap::new();
+            for file in self.all {
+                if let Some(name) = file.file_name() {
+                    by_name.entry(name).or_default().push(file);
+                }
+            }
+            by_name
+        });
+        match by_name.get(name).map(Vec::as_slice) {
+            Some([only]) => Some(only.to_path_buf()),
             _ => None,
         }
     }

@@ -124,9 +124,20 @@ struct SuggestionsFor(std::sync::Mutex<HashMap<String, Option<String>>>);
 pub struct GrantResolver<'l, 'a> {
     pub lookup: &'l Lookup<'a>,
     pub workspace: FileId,
+    /// The workspace's MCP server ids, sorted, read when a `server:` grant first names none of
+    /// them ("did you mean" for every further one searches them without sorting again).
+    servers: std::cell::OnceCell<Vec<String>>,
 }
 
-impl GrantResolver<'_, '_> {
+impl<'l, 'a> GrantResolver<'l, 'a> {
+    pub fn new(lookup: &'l Lookup<'a>, workspace: FileId) -> Self {
+        GrantResolver {
+            lookup,
+            workspace,
+            servers: std::cell::OnceCell::new(),
+        }
+    }
+
     /// Expands one grant into skill ids, reporting problems with `unknown_code` for plain ids.
     pub fn expand(
         &self,
@@ -186,11 +197,16 @@ impl GrantResolver<'_, '_> {
                 // whether or not workspace.yaml declares it (that is `skill.unknown-mcp-server`).
                 let members = registry::granted_by_server(self.lookup, self.workspace, &id.value);
                 if members.ids.is_empty() {
-                    let servers: Vec<String> = self
-                        .manifest()
-                        .map(|(_, w)| w.mcp_servers.iter().map(|s| s.id.value.clone()).collect())
-                        .unwrap_or_default();
-                    let best = crate::suggest::closest(&id.value, servers.iter().map(String::as_str))
+                    let servers = self.servers.get_or_init(|| {
+                        let mut servers: Vec<String> = self
+                            .manifest()
+                            .map(|(_, w)| w.mcp_servers.iter().map(|s| s.id.value.clone()).collect())
+                            .unwrap_or_default();
+                        servers.sort_unstable();
+                        servers.dedup();
+                        servers
+                    });
+                    let best = crate::suggest::closest_in(&id.value, servers.as_slice())
                         // Only a server some skill runs on makes the grant grant something.
                         .filter(|best| !registry::skills_on_server(self.lookup, self.workspace, best).is_empty())
                         // Written inside `server:…`, so it must need no quotes of its own.
@@ -350,7 +366,7 @@ pub fn effective_skills(
     agent: &Agent,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> EffectiveSkills {
-    let resolver = GrantResolver { lookup, workspace };
+    let resolver = GrantResolver::new(lookup, workspace);
     let reported_before = diagnostics.len();
     let mut skills = Vec::new();
     if let Some((_, grants)) = &agent.skills {
