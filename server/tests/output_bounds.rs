@@ -97,7 +97,46 @@ fn hostile_shapes() -> Vec<(&'static str, Vec<Change>)> {
     let shared = format!(
         "&common [{unknown}]\n  children:\n    - id: a\n      role: worker\n      skills: *common\n"
     );
+    // 300 skill files of one id (each skill names its own, so the tool differs), and 300 SKILL.md
+    // files of one name under one root.
+    let mut same_id = changes(BASELINE);
+    let mut same_name = Vec::new();
+    for i in 0..300 {
+        let skill = parse_fixture(&mcp_skill("twin", "tools")).remove(0);
+        same_id.push(Change::Set {
+            path: format!("/ws/skills/twin-{i}.yaml").into(),
+            text: skill.text,
+        });
+        same_name.push(Change::Set {
+            path: format!("/r/skills/twin-{i}/SKILL.md").into(),
+            text: "---\nname: twin\ndescription: d\n---\n".to_owned(),
+        });
+    }
+    // A skill on an unknown server, among 3,000 declared servers none of which is near.
+    let mut many_servers = changes(&with_baseline(&format!(
+        "//- /ws/workspace.yaml\napiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: ws\n  name: W\nmcp_servers:\n{}",
+        (0..3_000)
+            .map(|i| format!("  - id: declared-server-{i}\n    transport: stdio\n    command: [x]\n"))
+            .collect::<String>()
+    )));
+    many_servers.push(Change::Set {
+        path: "/ws/skills/lost.yaml".into(),
+        text: parse_fixture(&mcp_skill("lost", "zz")).remove(0).text,
+    });
+    // A SKILL.md name made of 3,000 different characters that are not letters or digits.
+    let odd: String = (0..3_000u32)
+        .filter_map(|i| char::from_u32(0x2100 + i))
+        .filter(|c| !c.is_alphanumeric() && !c.is_whitespace())
+        .collect();
+    let odd_name = vec![Change::Set {
+        path: "/r/skills/odd/SKILL.md".into(),
+        text: format!("---\nname: \"{odd}\"\ndescription: d\n---\n"),
+    }];
     vec![
+        ("300 skill files of one id", same_id),
+        ("300 SKILL.md files of one name", same_name),
+        ("an unknown server among 3,000", many_servers),
+        ("a name of 3,000 odd characters", odd_name),
         (
             "flow list of unknown grants",
             with_topology_skills(&format!("[{unknown}]")),

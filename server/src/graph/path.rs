@@ -66,10 +66,16 @@ pub fn render<S: AsRef<str>>(names: &[S]) -> String {
 
 /// `a, b, c`, or the first ten and a count (`a, b, …, j and 4,990 more`).
 pub fn render_set<S: AsRef<str>>(names: &[S]) -> String {
-    let shown: Vec<&str> = names.iter().take(MAX_HOPS).map(AsRef::as_ref).collect();
+    render_counted(&names[..names.len().min(MAX_HOPS)], names.len())
+}
+
+/// [`render_set`] of a set of `total` names of which only the first are at hand (`shown`, at
+/// least the first ten when there are that many): a caller with thousands of names formats ten.
+pub fn render_counted<S: AsRef<str>>(shown: &[S], total: usize) -> String {
+    let shown: Vec<&str> = shown.iter().take(MAX_HOPS).map(AsRef::as_ref).collect();
     let mut text = shown.join(", ");
-    if names.len() > MAX_HOPS {
-        text.push_str(&format!(" and {} more", thousands(names.len() - MAX_HOPS)));
+    if total > shown.len() {
+        text.push_str(&format!(" and {} more", thousands(total - shown.len())));
     }
     text
 }

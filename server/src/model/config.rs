@@ -19,6 +19,7 @@ pub struct Config {
     /// `[skill-md] hosts`: the hosts that load every SKILL.md below, instead of the ones its
     /// folder implies (ids of `model::hosts::Host`; unknown ids are reported and dropped).
     pub hosts: Option<Vec<String>>,
+    /// `[tools] available`, sorted and deduplicated ([`Config::has_available_tool`]).
     pub tools_available: Vec<String>,
     pub mcp_tool_lists: Vec<String>,
     pub presets: Vec<String>,
@@ -61,6 +62,14 @@ impl std::hash::Hash for Override {
 }
 
 impl Config {
+    /// Is `tool` in `[tools] available`? A binary search: a skill asks about each of its tools,
+    /// and the list may hold a hundred thousand.
+    pub fn has_available_tool(&self, tool: &str) -> bool {
+        self.tools_available
+            .binary_search_by(|t| t.as_str().cmp(tool))
+            .is_ok()
+    }
+
     /// The level `[[overrides]]` and then `[rules]` give `code` for a file at `relative` below
     /// the config's folder: `Some(None)` is `off`, `None` when neither mentions the code.
     pub fn level_for(
@@ -274,7 +283,12 @@ impl Config {
                 strict: raw.skill_md.strict,
                 extra_fields: raw.skill_md.extra_fields,
                 hosts,
-                tools_available: raw.tools.available,
+                tools_available: {
+                    let mut available = raw.tools.available;
+                    available.sort_unstable();
+                    available.dedup();
+                    available
+                },
                 mcp_tool_lists: raw.tools.mcp_tool_lists,
                 presets: raw.tools.presets,
                 rules,
@@ -649,6 +663,7 @@ mod tests {
         );
         assert!(config.strict);
         assert_eq!(config.tools_available, ["Read"]);
+        assert!(config.has_available_tool("Read") && !config.has_available_tool("Write"));
         assert_eq!(
             config.rules,
             [(codes::AGENT_DUPLICATE_GRANT.name().to_owned(), None)]

@@ -32,6 +32,8 @@ pub fn preset(name: &str) -> Option<&'static Preset> {
 /// A saved MCP `tools/list` result: the tool names it lists, or what is wrong with it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ToolList {
+    /// The tool names, sorted and deduplicated: a skill asks about each of its tools, and a list
+    /// of a hundred thousand answers each in a binary search.
     pub tools: Vec<String>,
     /// The first problem found, with where it is (tools read before it are kept).
     pub error: Option<(TextRange, String)>,
@@ -95,7 +97,15 @@ impl ToolList {
                 }
             }
         }
+        list.tools.sort_unstable();
+        list.tools.dedup();
         list
+    }
+
+    pub fn has(&self, tool: &str) -> bool {
+        self.tools
+            .binary_search_by(|t| t.as_str().cmp(tool))
+            .is_ok()
     }
 }
 
@@ -142,6 +152,22 @@ mod tests {
             0,
         );
         assert_eq!(list.tools, ["a"]);
+    }
+
+    #[test]
+    fn a_long_list_is_sorted_once_and_asked_by_search() {
+        let names: Vec<String> = (0..50_000)
+            .rev()
+            .map(|i| format!("{{\"name\":\"t{i}\"}}"))
+            .collect();
+        let list = ToolList::parse(
+            &format!("{{\"tools\":[{},{{\"name\":\"t7\"}}]}}", names.join(",")),
+            0,
+        );
+        assert_eq!(list.tools.len(), 50_000, "the repeated t7 is kept once");
+        assert!(list.tools.windows(2).all(|w| w[0] < w[1]));
+        assert!(list.has("t0") && list.has("t49999") && list.has("t7"));
+        assert!(!list.has("t50000") && !list.has(""));
     }
 
     #[test]

@@ -6,12 +6,14 @@
 //! apply the same rule to the same normalised value, so that in strict mode both tools fail the
 //! same skills. Where we differ, the rule's explanation below says so and why.
 
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use unicode_general_category::get_general_category;
 
 use super::catalogue::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix, PathRename, Severity};
+use crate::graph::path::{render_counted, MAX_HOPS, MAX_RELATED};
 use crate::index::{Content, Key, Lookup};
 use crate::model::hosts::{host_list, Host};
 use crate::model::skill_md::{
@@ -139,8 +141,8 @@ every field outside the spec and `extra-fields` (host fields and proposals inclu
         summary: "Two skills under one skill root have the same name.",
         explanation: "A host loading the skills of one folder (`.claude/skills/`, a plugin's `skills/`) keys \
 them by name, so one of the two silently shadows the other. The skill root is the folder holding the skill \
-folders, i.e. the SKILL.md's grandparent; names compare after trimming and NFKC. Both files are reported, each \
-pointing at the other. Rename one skill (and its folder). Two folders one host reads (`.claude/skills` and \
+folders, i.e. the SKILL.md's grandparent; names compare after trimming and NFKC. Every file of the clash is \
+reported once, naming the other folders (the first ten and a count) and linking them (the first twenty). Rename one skill (and its folder). Two folders one host reads (`.claude/skills` and \
 `.agents/skills` of one project) are `skillmd.shadowed`.",
     },
 ];
@@ -402,20 +404,21 @@ pub fn name_problems(raw: &str) -> Vec<String> {
         .collect();
     invalid.dedup();
     if !invalid.is_empty() {
-        let mut shown: Vec<String> = Vec::new();
-        for c in invalid {
-            let text = match c {
+        // Each distinct character once, in order of appearance; the first ten are named.
+        let mut seen = std::collections::HashSet::new();
+        let distinct: Vec<char> = invalid.into_iter().filter(|c| seen.insert(*c)).collect();
+        let shown: Vec<String> = distinct
+            .iter()
+            .take(MAX_HOPS)
+            .map(|&c| match c {
                 ' ' => "space".to_owned(),
                 c if c.is_control() || c.is_whitespace() => format!("U+{:04X}", c as u32),
                 c => format!("`{c}`"),
-            };
-            if !shown.contains(&text) {
-                shown.push(text);
-            }
-        }
+            })
+            .collect();
         problems.push(format!(
             "the name contains {}; only letters, digits and hyphens are allowed",
-            shown.join(", ")
+            render_counted(&shown, distinct.len())
         ));
     }
     if normalize_name(raw) != raw {
@@ -942,36 +945,84 @@ fn check_duplicate_name(
     ) else {
         return;
     };
-    let mut others: Vec<_> = lookup
-        .get(Key::SkillMdNamed { name: name.clone() })
-        .into_iter()
-        .filter(|entry| entry.id != file && skill_root(&entry.path) == Some(root))
+    let named = skills_named(lookup, &name);
+    let Some(group) = named.get(root) else { return };
+    let mut others = group.iter().filter(|other| other.file != file);
+    let count = others.clone().count();
+    if count == 0 {
+        return;
+    }
+    // One diagnostic however many skills share the name, naming at most ten folders and linking
+    // at most twenty: the mistake is this file's name, once.
+    let folders: Vec<String> = others
+        .clone()
+        .take(MAX_HOPS)
+        .map(|other| format!("`{}/`", other.folder))
         .collect();
-    others.sort_by(|a, b| a.path.cmp(&b.path));
-    for other in others {
-        let Content::SkillMd(other_skill) = &other.parsed.content else {
-            continue;
-        };
-        let Some(other_range) = other_skill.name_range() else {
-            continue;
-        };
-        let folder = other
-            .path
-            .parent()
-            .and_then(Path::file_name)
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        out.push(
-            Diagnostic::new(
-                codes::SKILLMD_DUPLICATE_NAME,
-                file,
-                range,
-                format!(
-                    "the skill in `{folder}/` has the name `{name}` too; a host loads only one of them, so rename one"
-                ),
-            )
-            .with_related(other.id, other_range, format!("`{name}` is also the name here")),
+    let subject = match count {
+        1 => format!("the skill in {} has", folders[0]),
+        _ => format!("the skills in {} have", render_counted(&folders, count)),
+    };
+    let mut diagnostic = Diagnostic::new(
+        codes::SKILLMD_DUPLICATE_NAME,
+        file,
+        range,
+        format!("{subject} the name `{name}` too; a host loads only one of them, so rename one"),
+    );
+    for other in others.by_ref().take(MAX_RELATED) {
+        diagnostic = diagnostic.with_related(
+            other.file,
+            other.range,
+            format!("`{name}` is also the name here"),
         );
     }
+    out.push(diagnostic);
+}
+
+/// A SKILL.md with a given name, as the duplicate check shows it.
+struct NamedSkill {
+    file: FileId,
+    /// The name of its folder.
+    folder: String,
+    range: TextRange,
+}
+
+/// The skills of one (normalized) name by skill root, each root's in path order; gathered once
+/// per state of the name's key and shared by every skill of that name, so thousands of skills
+/// sharing a name cost each a walk of its own root's list, not a sorted copy of all of them.
+fn skills_named(
+    lookup: &Lookup<'_>,
+    name: &str,
+) -> std::sync::Arc<HashMap<PathBuf, Vec<NamedSkill>>> {
+    let key = Key::SkillMdNamed {
+        name: name.to_owned(),
+    };
+    lookup.memo(key.clone(), |index| {
+        let mut by_root: HashMap<PathBuf, Vec<NamedSkill>> = HashMap::new();
+        // The memo's own read of `key` covers every input; `get` answers in path order.
+        for entry in Lookup::new(index).get(key) {
+            let Content::SkillMd(skill) = &entry.parsed.content else {
+                continue;
+            };
+            let (Some(range), Some(root)) = (skill.name_range(), skill_root(&entry.path)) else {
+                continue;
+            };
+            let folder = entry
+                .path
+                .parent()
+                .and_then(Path::file_name)
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            by_root
+                .entry(root.to_owned())
+                .or_default()
+                .push(NamedSkill {
+                    file: entry.id,
+                    folder,
+                    range,
+                });
+        }
+        by_root
+    })
 }
 
 #[cfg(test)]

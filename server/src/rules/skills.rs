@@ -261,7 +261,7 @@ fn check_mcp_server(
         None if declared.is_empty() => {
             "the workspace declares no MCP servers; add one under `mcp_servers`".into()
         }
-        None => format!("declared: {}", declared.join(", ")),
+        None => format!("declared: {}", crate::graph::path::render_set(&declared)),
     };
     let mut d = Diagnostic::new(
         codes::SKILL_UNKNOWN_MCP_SERVER,

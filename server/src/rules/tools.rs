@@ -112,7 +112,7 @@ impl<'a> Inventory<'a> {
 
     /// Where `tool` is available from, if it is.
     pub fn find(&self, lookup: &Lookup<'_>, tool: &str) -> Option<Source> {
-        if self.settings.tools_available.iter().any(|t| t == tool) {
+        if self.settings.has_available_tool(tool) {
             return Some(Source::Available);
         }
         for name in &self.settings.presets {
@@ -123,7 +123,7 @@ impl<'a> Inventory<'a> {
             }
         }
         for (file, list) in &self.lists {
-            if list.tools.iter().any(|t| t == tool) {
+            if list.has(tool) {
                 return Some(Source::ToolList(file.path.clone()));
             }
         }

@@ -276,9 +276,9 @@ impl<'l, 'a> GrantResolver<'l, 'a> {
                         *range,
                         format!(
                             "{} {} skills match `{capability_text}` ({}); make the capability more specific or grant one by id",
-                            matches.len(),
+                            crate::graph::path::thousands(matches.len()),
                             category.value,
-                            matches.join(", ")
+                            crate::graph::path::render_set(&matches)
                         ),
                     )),
                 }
