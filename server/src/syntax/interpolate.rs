@@ -117,23 +117,24 @@ pub fn interpolate(doc: &mut YamlDocument, variables: &Variables) -> Vec<Substit
             continue;
         };
         let mut references = Vec::new();
-        let (value, style) = match whole_reference(written, variables, &mut references) {
-            Some(whole) => whole,
-            None => (
-                substitute(written, variables, &mut references),
-                Style::Substituted,
-            ),
+        // What the value may grow to: the check is made while it is built, so a value that would
+        // pass the cap costs no more than the cap to find out.
+        let most = written.len() + budget;
+        let substituted = match whole_reference(written, variables, &mut references) {
+            Some((value, style)) => (value.len() <= most).then(|| (value.to_owned(), style)),
+            None => substitute(written, variables, &mut references, most)
+                .map(|value| (value, Style::Substituted)),
         };
-        let growth = value.len().saturating_sub(written.len());
-        let too_large = growth > budget;
-        let value = if too_large {
-            written.to_owned()
-        } else {
-            budget -= growth;
-            if value != written || style != Style::Substituted {
-                doc.set_scalar(id, &value, style);
+        let too_large = substituted.is_none();
+        let value = match substituted {
+            None => written.to_owned(),
+            Some((value, style)) => {
+                budget -= value.len().saturating_sub(written.len());
+                if value != written || style != Style::Substituted {
+                    doc.set_scalar(id, &value, style);
+                }
+                value
             }
-            value
         };
         out.push(Substitution {
             range,
@@ -151,11 +152,11 @@ pub fn interpolate(doc: &mut YamlDocument, variables: &Variables) -> Vec<Substit
 /// default runs to the last `}` and holds no line break. Returns the value and its style, or
 /// `None` when the value is not such a reference or nothing answers it (the general scan then
 /// leaves it as written).
-fn whole_reference(
-    written: &str,
-    variables: &Variables,
+fn whole_reference<'v>(
+    written: &'v str,
+    variables: &'v Variables,
     references: &mut Vec<Reference>,
-) -> Option<(String, Style)> {
+) -> Option<(&'v str, Style)> {
     let core = written.strip_suffix('\n').unwrap_or(written);
     let inner = core.strip_prefix("${")?.strip_suffix('}')?;
     let name_end = inner.find([':', '}']).unwrap_or(inner.len());
@@ -175,14 +176,14 @@ fn whole_reference(
     };
     let (value, style, source) = if let Some(property) = variables.properties.get(name) {
         match &property.typed {
-            Typed::Str => (property.text.clone(), Style::Substituted, Source::Property),
-            Typed::Plain(text) => (text.clone(), Style::Plain, Source::Property),
+            Typed::Str => (property.text.as_str(), Style::Substituted, Source::Property),
+            Typed::Plain(text) => (text.as_str(), Style::Plain, Source::Property),
             Typed::Collection => return None,
         }
     } else if let Some(value) = variables.environment.get(name) {
-        (value.clone(), Style::Substituted, Source::Environment)
+        (value.as_str(), Style::Substituted, Source::Environment)
     } else if let Some(default) = default {
-        (default.to_owned(), Style::Substituted, Source::Default)
+        (default, Style::Substituted, Source::Default)
     } else {
         return None;
     };
@@ -195,10 +196,16 @@ fn whole_reference(
 
 /// `_resolve_refs`: one left-to-right pass over `written` matching `(\$?)\$\{([^}]+)\}` as
 /// Python's `re.sub` does (leftmost match, then on after it). The next `}` is remembered, so
-/// the pass is linear however many `${` are left open.
-pub fn substitute(written: &str, variables: &Variables, references: &mut Vec<Reference>) -> String {
+/// the pass is linear however many `${` are left open. `None` as soon as the result would be
+/// longer than `most` bytes: nothing past the cap is ever built.
+pub fn substitute(
+    written: &str,
+    variables: &Variables,
+    references: &mut Vec<Reference>,
+    most: usize,
+) -> Option<String> {
     if !written.contains("${") {
-        return written.to_owned();
+        return (written.len() <= most).then(|| written.to_owned());
     }
     let bytes = written.as_bytes();
     let mut out = String::with_capacity(written.len());
@@ -255,11 +262,14 @@ pub fn substitute(written: &str, variables: &Variables, references: &mut Vec<Ref
             name: name.to_owned(),
             source,
         });
+        if out.len() > most {
+            return None;
+        }
         copied = close + 1;
         at = close + 1;
     }
     out.push_str(&written[copied..]);
-    out
+    (out.len() <= most).then_some(out)
 }
 
 #[cfg(test)]
@@ -294,7 +304,7 @@ mod tests {
     }
 
     fn sub(text: &str, variables: &Variables) -> String {
-        substitute(text, variables, &mut Vec::new())
+        substitute(text, variables, &mut Vec::new(), usize::MAX).expect("no cap")
     }
 
     #[test]
@@ -392,5 +402,28 @@ mod tests {
             doc.root().unwrap().get("k5").unwrap().scalar(),
             Some("a${big}")
         );
+    }
+
+    #[test]
+    fn a_value_that_would_pass_the_cap_is_never_built() {
+        let big = "x".repeat(1024 * 1024);
+        let v = vars(&[("big", &big, Typed::Str)], &[]);
+        // A thousand references to a megabyte: the scan stops at the reference that passes the
+        // cap instead of building a gigabyte first.
+        let written = "${big}".repeat(1_000);
+        let mut references = Vec::new();
+        assert_eq!(substitute(&written, &v, &mut references, MAX_GROWTH), None);
+        assert_eq!(references.len(), 5);
+        let mut doc = YamlDocument::parse(&format!("k: \"{written}\"\n"), 0);
+        let found = interpolate(&mut doc, &v);
+        assert!(found[0].too_large);
+        assert_eq!(
+            doc.root().unwrap().get("k").unwrap().scalar(),
+            Some(written.as_str())
+        );
+        // A whole-value reference is measured before it is copied.
+        let mut doc = YamlDocument::parse("a: ${big}\n", 0);
+        let v = vars(&[("big", &"y".repeat(MAX_GROWTH + 10), Typed::Str)], &[]);
+        assert!(interpolate(&mut doc, &v)[0].too_large);
     }
 }

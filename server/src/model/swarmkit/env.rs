@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::syntax::interpolate::{substitute, Property, Typed, Variables};
+use crate::syntax::interpolate::{substitute, Property, Typed, Variables, MAX_GROWTH};
 use crate::syntax::{Node, NodeKind, ScalarValue, TextRange, YamlDocument};
 
 /// The reserved key that lists which properties are secret (`SECRETS_KEY`).
@@ -89,11 +89,17 @@ impl EnvFile {
             environment: environment.clone(),
             ..Variables::default()
         };
+        // Growth is capped as in artifacts: a property whose substitution would pass what is
+        // left of the cap keeps its text as written.
+        let mut budget = MAX_GROWTH;
         let properties = self
             .properties
             .iter()
             .map(|raw| {
-                let text = substitute(&raw.text, &only_environment, &mut Vec::new());
+                let most = raw.text.len() + budget;
+                let text = substitute(&raw.text, &only_environment, &mut Vec::new(), most)
+                    .unwrap_or_else(|| raw.text.clone());
+                budget -= text.len().saturating_sub(raw.text.len());
                 let property = Property {
                     text,
                     typed: raw.typed.clone(),
@@ -196,5 +202,20 @@ mod tests {
         let environment = Arc::new(BTreeMap::from([("HOST".to_owned(), "h".to_owned())]));
         let variables = env.variables(std::path::Path::new("/w/workspace.env.yaml"), &environment);
         assert_eq!(variables.properties["url"].text, "http://h/${other}");
+    }
+
+    #[test]
+    fn property_growth_is_capped_like_artifacts() {
+        // Each property references an environment value of a megabyte three times: the first
+        // fits, the second would pass what is left of the cap and stays as written.
+        let refs = "${BIG}".repeat(3);
+        let env = lower(&format!("a: \"{refs}\"\nb: \"{refs}\"\n"));
+        let environment = Arc::new(BTreeMap::from([(
+            "BIG".to_owned(),
+            "z".repeat(1024 * 1024),
+        )]));
+        let variables = env.variables(std::path::Path::new("/w/workspace.env.yaml"), &environment);
+        assert_eq!(variables.properties["a"].text.len(), 3 * 1024 * 1024);
+        assert_eq!(variables.properties["b"].text, refs);
     }
 }
