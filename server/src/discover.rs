@@ -165,7 +165,7 @@ pub fn read_one(path: &Path) -> Result<Change, ReadError> {
         path: path.to_owned(),
         error,
     };
-    let file = std::fs::File::open(path).map_err(fail)?;
+    let file = open_without_waiting(path).map_err(fail)?;
     let cap = crate::index::MAX_FILE_BYTES as u64 + 1;
     // Room for a typical file up front, so it takes one read and one that sees the end: no
     // `statx` for its length (a tenth of the system calls of a large check), and no probing
@@ -180,6 +180,38 @@ pub fn read_one(path: &Path) -> Result<Change, ReadError> {
         });
     }
     Ok(Change::from_bytes(path.to_owned(), &bytes))
+}
+
+/// Reads one path that nothing has vouched for (the language server's watched-file events,
+/// documents closed in the editor): only a regular file is read. Anything else (a FIFO, a
+/// socket, a device, a directory) is an error, as if the file were not there: the walker never
+/// lists them either.
+pub fn read_regular(path: &Path) -> Result<Change, ReadError> {
+    let is_file = std::fs::metadata(path).map_err(|error| ReadError {
+        path: path.to_owned(),
+        error,
+    })?;
+    if !is_file.is_file() {
+        return Err(ReadError {
+            path: path.to_owned(),
+            error: std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"),
+        });
+    }
+    read_one(path)
+}
+
+/// Opens for reading without ever waiting: a FIFO put in a file's place between listing and
+/// reading would otherwise block the open until a writer comes (forever). For a regular file
+/// the flag changes nothing.
+fn open_without_waiting(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
 }
 
 /// What the root rule needs to know about one directory.
@@ -407,5 +439,22 @@ mod tests {
         );
         // A skill outside any repository or marker: nothing to widen to.
         assert_eq!(root(&[], "/t/a/SKILL.md", false), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_in_a_files_place_is_never_waited_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("x.yaml");
+        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path and a mode.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+        // With no writer, a blocking open would wait forever; both return at once.
+        assert!(read_regular(&fifo).is_err(), "not a regular file");
+        let _ = read_one(&fifo);
+        assert!(read_regular(dir.path()).is_err(), "a directory is not read");
+        let file = dir.path().join("y.yaml");
+        std::fs::write(&file, "a: 1\n").unwrap();
+        assert!(matches!(read_regular(&file), Ok(Change::Set { text, .. }) if text == "a: 1\n"));
     }
 }

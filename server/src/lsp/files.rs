@@ -62,7 +62,7 @@ fn skill_folders_to_list(
 
 /// The text of a file as the disk has it, or its removal.
 pub fn from_disk(path: &Path) -> Change {
-    match crate::discover::read_one(path) {
+    match crate::discover::read_regular(path) {
         Ok(change) => change,
         Err(_) => Change::Remove {
             path: path.to_owned(),
