@@ -460,6 +460,47 @@ fn stdin_closed_mid_indexing_ends_the_server() {
 }
 
 #[test]
+fn the_end_of_input_ends_the_server_during_a_long_analysis() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    let uri = file_uri(dir.path());
+    // Debug builds read SKILLGRAPH_TEST_STALL: the analysis of every didChange takes a minute
+    // while it holds the server's state, as a pathological document's would.
+    let (mut client, _) = Client::start_with_env(
+        json!({
+            "processId": null,
+            "rootUri": uri,
+            "capabilities": {},
+            "workspaceFolders": [{"uri": uri, "name": "fixture"}],
+        }),
+        &[("SKILLGRAPH_TEST_STALL", "didChange")],
+    );
+    if !cfg!(debug_assertions) {
+        eprintln!("the server under test is a release build: no stall to provoke");
+        return;
+    }
+    let doc = open(&mut client, &dir.path().join("topologies/estate.yaml"));
+    for version in 2..6 {
+        client.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": doc, "version": version},
+                "contentChanges": [{
+                    "range": {"start": {"line": 25, "character": 10}, "end": {"line": 25, "character": 10}},
+                    "text": "x",
+                }],
+            }),
+        );
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    client.close_stdin();
+    let (_, took) = client
+        .wait_exit(EXIT_BOUND)
+        .expect("a long analysis held the server past the end of its input");
+    eprintln!("exit at the end of input during a long analysis: {took:?}");
+}
+
+#[test]
 fn a_process_id_that_does_not_exist_ends_the_server() {
     let mut gone = std::process::Command::new("true").spawn().unwrap();
     let pid = gone.id();

@@ -2,9 +2,59 @@
 //! it is gone the server ends (as rust-analyzer and gopls do), so a crashed editor leaves no
 //! orphan behind. Unix only (`kill(pid, 0)`); elsewhere the end of input is what ends the server.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Once};
 use std::time::Duration;
 
+use tokio::sync::Notify;
+
 use super::Backend;
+
+/// How long past [`super::transport::GRACE`] the process may still take to end once the end
+/// began, before a thread of its own ends it.
+const STUCK: Duration = Duration::from_millis(1500);
+
+/// The end of the server: once begun (`exit`, the end of input, stdout gone, the editor's
+/// process gone), pending work gets [`super::transport::GRACE`] on the runtime, and a thread of
+/// its own ends the process [`STUCK`] later whatever the runtime is doing. The runtime's timers
+/// run on its workers, so an analysis that keeps every worker busy could otherwise hold the
+/// process long after its editor has gone.
+#[derive(Clone)]
+pub(crate) struct Ending {
+    notify: Arc<Notify>,
+    /// Set when `shutdown` came: the exit code is 0 then, else 1 (LSP).
+    pub(crate) clean: Arc<AtomicBool>,
+    armed: Arc<Once>,
+}
+
+impl Ending {
+    pub(crate) fn new() -> Ending {
+        Ending {
+            notify: Arc::new(Notify::new()),
+            clean: Arc::new(AtomicBool::new(false)),
+            armed: Arc::new(Once::new()),
+        }
+    }
+
+    /// Begins the end; callable from any thread, any number of times.
+    pub(crate) fn begin(&self) {
+        self.notify.notify_one();
+        self.armed.call_once(|| {
+            let clean = self.clean.clone();
+            let limit = super::transport::GRACE + STUCK;
+            std::thread::spawn(move || {
+                std::thread::sleep(limit);
+                eprintln!("skillgraph lsp: still busy {limit:?} after the end began; ending now");
+                std::process::exit(if clean.load(Ordering::SeqCst) { 0 } else { 1 });
+            });
+        });
+    }
+
+    /// Resolves once the end has begun.
+    pub(crate) async fn begun(&self) {
+        self.notify.notified().await;
+    }
+}
 
 /// How often the editor's process is looked for.
 const POLL: Duration = Duration::from_secs(2);
@@ -39,15 +89,14 @@ impl Backend {
             return;
         }
         let ending = self.ending.clone();
-        tokio::spawn(async move {
-            loop {
-                if process_exists(pid) == Some(false) {
-                    eprintln!("skillgraph lsp: the editor's process {pid} is gone; ending");
-                    ending.notify_one();
-                    return;
-                }
-                tokio::time::sleep(POLL).await;
+        // A thread, not a task: it must see the editor go even when every worker is busy.
+        std::thread::spawn(move || loop {
+            if process_exists(pid) == Some(false) {
+                eprintln!("skillgraph lsp: the editor's process {pid} is gone; ending");
+                ending.begin();
+                return;
             }
+            std::thread::sleep(POLL);
         });
     }
 }

@@ -44,7 +44,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::{mpsc, watch, Notify};
+use tokio::sync::{mpsc, watch};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer, LspService};
@@ -66,9 +66,9 @@ pub fn run() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let clean = Arc::new(AtomicBool::new(false));
+    let ending = lifetime::Ending::new();
+    let clean = ending.clean.clone();
     let shut_down = clean.clone();
-    let ending = Arc::new(Notify::new());
     runtime.block_on(async move {
         let backend_ending = ending.clone();
         let (service, socket) =
@@ -78,7 +78,7 @@ pub fn run() -> ExitCode {
             // Whatever is still pending (a request waiting for the index, a client that never
             // answers) gets a moment, not a say in whether the process ends.
             _ = async {
-                ending.notified().await;
+                ending.begun().await;
                 tokio::time::sleep(transport::GRACE).await;
             } => {}
         }
@@ -102,7 +102,7 @@ pub(crate) struct Backend {
     publisher: mpsc::UnboundedSender<Outgoing>,
     shut_down: Arc<AtomicBool>,
     /// Notified to end the process (the client's process is gone).
-    ending: Arc<Notify>,
+    ending: lifetime::Ending,
     /// How many indexing jobs requests wait for: the initial indexing, and the workspace
     /// brought in by a document opened outside every root.
     indexing: Arc<watch::Sender<usize>>,
@@ -143,8 +143,21 @@ fn panic_on_request_for_tests(what: &str) {
     let _ = what;
 }
 
+/// Debug builds only: `SKILLGRAPH_TEST_STALL=didChange` (or another analysis, as for
+/// [`panic_on_request_for_tests`]) makes every such analysis take a minute, holding the state
+/// as a pathological one would, so the end-to-end tests can prove the server still ends when
+/// its editor does. Release builds compile this to nothing.
+fn stall_for_tests(what: &str) {
+    #[cfg(debug_assertions)]
+    if std::env::var("SKILLGRAPH_TEST_STALL").is_ok_and(|v| v == what) {
+        std::thread::sleep(Duration::from_secs(60));
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = what;
+}
+
 impl Backend {
-    fn new(client: Client, shut_down: Arc<AtomicBool>, ending: Arc<Notify>) -> Backend {
+    fn new(client: Client, shut_down: Arc<AtomicBool>, ending: lifetime::Ending) -> Backend {
         Backend {
             publisher: state::start_publisher(client.clone()),
             client,

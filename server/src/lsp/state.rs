@@ -178,6 +178,7 @@ impl Backend {
         let analysed = catch_unwind(AssertUnwindSafe(|| {
             let affected = next.apply(changes);
             super::panic_on_request_for_tests(what);
+            super::stall_for_tests(what);
             affected
         }));
         let affected = analysed.map_err(|payload| {

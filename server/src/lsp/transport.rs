@@ -26,12 +26,11 @@
 
 use std::io::Read;
 use std::sync::mpsc as std_mpsc;
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::sync::{mpsc, Notify};
+use tokio::sync::mpsc;
 use tower_lsp_server::{ClientSocket, LspService, Server};
 
 use super::Backend;
@@ -557,18 +556,28 @@ fn report_message(report: &str) -> Vec<u8> {
 /// Serves the protocol on stdin/stdout until the client says `exit` or closes its side.
 /// `ending` is notified when the input has ended or `exit` came; the caller then gives pending
 /// work [`GRACE`] to finish.
-pub(super) async fn serve(service: LspService<Backend>, socket: ClientSocket, ending: Arc<Notify>) {
+pub(super) async fn serve(
+    service: LspService<Backend>,
+    socket: ClientSocket,
+    ending: super::lifetime::Ending,
+) {
     let (to_tower, tower_input) = tokio::io::duplex(1 << 20);
     let (tower_output, from_tower) = tokio::io::duplex(1 << 20);
     let (out_tx, out_rx) = mpsc::channel::<Vec<u8>>(64);
 
     // stdin -> frames, on a thread of its own.
     let (frames_tx, frames_rx) = mpsc::channel::<Frame>(64);
+    let input_ending = ending.clone();
     std::thread::spawn(move || {
         let mut input = Input::stdin();
         loop {
             let frame = next_frame(&mut input);
             let end = frame == Frame::End;
+            // Seen here, on the reading thread, so the end begins even while every worker of
+            // the runtime is busy.
+            if end || matches!(frame, Frame::Message { exit: true, .. }) {
+                input_ending.begin();
+            }
             if frames_tx.blocking_send(frame).is_err() || end {
                 break;
             }
@@ -594,7 +603,7 @@ async fn forward_frames(
     mut frames: mpsc::Receiver<Frame>,
     mut to_tower: tokio::io::DuplexStream,
     out: mpsc::Sender<Vec<u8>>,
-    ending: Arc<Notify>,
+    ending: super::lifetime::Ending,
 ) {
     while let Some(frame) = frames.recv().await {
         match frame {
@@ -603,7 +612,7 @@ async fn forward_frames(
                     break;
                 }
                 if exit {
-                    ending.notify_one();
+                    ending.begin();
                 }
             }
             Frame::Dropped { reply, report } => {
@@ -623,7 +632,7 @@ async fn forward_frames(
     }
     // Dropping the pipe ends tower's input.
     drop(to_tower);
-    ending.notify_one();
+    ending.begin();
 }
 
 /// Tower writes well-formed frames; they are cut apart again so the server's own answers to
@@ -663,7 +672,7 @@ async fn relay_tower_output(from_tower: tokio::io::DuplexStream, out: mpsc::Send
 
 /// Writes frames to stdout on a thread of its own, flushing once per burst: a burst of
 /// diagnostics (the initial indexing of ten thousand files) is one flush, not ten thousand.
-fn write_stdout(mut out: mpsc::Receiver<Vec<u8>>, ending: Arc<Notify>) {
+fn write_stdout(mut out: mpsc::Receiver<Vec<u8>>, ending: super::lifetime::Ending) {
     use std::io::Write;
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     while let Some(frame) = out.blocking_recv() {
@@ -676,7 +685,7 @@ fn write_stdout(mut out: mpsc::Receiver<Vec<u8>>, ending: Arc<Notify>) {
         }
         if written.and_then(|_| stdout.flush()).is_err() {
             // The editor no longer reads: nothing more to do for it.
-            ending.notify_one();
+            ending.begin();
             return;
         }
     }
