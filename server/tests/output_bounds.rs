@@ -219,3 +219,36 @@ fn the_demo_stays_within_the_bounds() {
     assert!(!outcome.diagnostics.is_empty());
     assert_bounded("demo", &outcome);
 }
+
+#[test]
+fn every_unknown_id_shown_carries_its_suggestion() {
+    // 1,500 ids one edit from a defined skill: the file shows 1,000 of them, each with its
+    // "did you mean"; the searches stop where the diagnostics shown do.
+    let skills: String = (0..1_500)
+        .map(|i| mcp_skill(&format!("skill-{i}"), "tools"))
+        .collect();
+    let grants = (0..1_500)
+        .map(|i| format!("skill-{i}x"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let all = changes(&with_baseline(&format!(
+        "{skills}{}",
+        team(&format!(
+            "root:\n  id: root\n  role: root\n  skills: [{grants}]\n"
+        ))
+    )));
+    let outcome = check_changes(all, PathBuf::from("/"));
+    let unknown: Vec<_> = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "agent.unknown-skill")
+        .collect();
+    assert_eq!(unknown.len(), MAX_DIAGNOSTICS_PER_FILE);
+    for (i, d) in unknown.iter().enumerate() {
+        assert!(
+            d.message.ends_with(&format!("did you mean `skill-{i}`?")),
+            "{}",
+            d.message
+        );
+    }
+}

@@ -1412,7 +1412,17 @@ pub struct Lookup<'a> {
     reads: std::cell::RefCell<Vec<Key>>,
     /// Set when the lookup runs a file's checks for the index (not for the IDE).
     checking: Option<Checking<'a>>,
+    /// How many more "did you mean" searches this lookup may make ([`Lookup::may_suggest`]).
+    suggestions_left: std::cell::Cell<usize>,
 }
+
+/// Most "did you mean" searches one file's checks make: a file shows at most this many
+/// diagnostics (`rules::output::MAX_DIAGNOSTICS_PER_FILE`, which a test holds equal), and its
+/// unknown ids, as root causes, are kept first in the order they are written, so a search past
+/// this many would name a suggestion nobody sees. A search among ten thousand look-alike ids
+/// costs about half a millisecond; two hundred thousand unknown ids on one line cost minutes
+/// without this.
+pub const MAX_SUGGESTIONS_PER_CHECK: usize = 1_000;
 
 /// The skill resolutions of the file being checked: those of its last check, the keys changed
 /// since (this batch's), and what this check used and added.
@@ -1430,7 +1440,17 @@ impl<'a> Lookup<'a> {
             index,
             reads: Default::default(),
             checking: None,
+            suggestions_left: std::cell::Cell::new(MAX_SUGGESTIONS_PER_CHECK),
         }
+    }
+
+    /// Whether a "did you mean" may be searched for (and counts it): true for the first
+    /// [`MAX_SUGGESTIONS_PER_CHECK`] asked of this lookup, in the order the checks ask, which is
+    /// the order of the file. Past that, an unknown id is reported without a suggestion.
+    pub fn may_suggest(&self) -> bool {
+        let left = self.suggestions_left.get();
+        self.suggestions_left.set(left.saturating_sub(1));
+        left > 0
     }
 
     /// The lookup of the checks of `file`, which may reuse what its last check resolved of the
@@ -1452,6 +1472,7 @@ impl<'a> Lookup<'a> {
             index,
             reads: Default::default(),
             checking,
+            suggestions_left: std::cell::Cell::new(MAX_SUGGESTIONS_PER_CHECK),
         }
     }
 

@@ -117,7 +117,7 @@ pub fn check(
         );
         super::requires::check(lookup, workspace, file, agent, &effective, out);
     }
-    check_depends_on(file, lookup.file(file).map(|e| &*e.text), topology, out);
+    check_depends_on(lookup, file, topology, out);
 }
 
 fn check_duplicate_agent_ids(file: FileId, topology: &Topology, out: &mut Vec<Diagnostic>) {
@@ -142,11 +142,12 @@ fn check_duplicate_agent_ids(file: FileId, topology: &Topology, out: &mut Vec<Di
 }
 
 fn check_depends_on(
+    lookup: &Lookup<'_>,
     file: FileId,
-    text: Option<&str>,
     topology: &Topology,
     out: &mut Vec<Diagnostic>,
 ) {
+    let text = lookup.file(file).map(|e| &*e.text);
     let DependsOnEntries { index_of, entries } = depends_on_entries(topology);
     // For "did you mean": the agent ids sorted once, and what each agent already names.
     let agent_ids = std::cell::OnceCell::new();
@@ -179,9 +180,14 @@ fn check_depends_on(
             }
             Dependency::Agent(_) => {}
             Dependency::Unknown => {
-                let best = agent_ids
-                    .get_or_init(|| super::suggest::Nearest::new(index_of.keys().copied()))
-                    .closest(&dependency.value)
+                let best = lookup
+                    .may_suggest()
+                    .then(|| {
+                        agent_ids
+                            .get_or_init(|| super::suggest::Nearest::new(index_of.keys().copied()))
+                            .closest(&dependency.value)
+                    })
+                    .flatten()
                     // Never suggest the agent itself: that would be a self-dependency.
                     .filter(|best| agent.id.as_ref().is_none_or(|id| id.value != *best))
                     // Nor one it depends on already: the entry would be a repeat.

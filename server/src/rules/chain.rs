@@ -243,7 +243,10 @@ pub(crate) fn check(
                     known.dedup();
                     known
                 });
-                let best = super::suggest::closest_in(&normalize_name(name), known.as_slice());
+                let best = lookup
+                    .may_suggest()
+                    .then(|| super::suggest::closest_in(&normalize_name(name), known.as_slice()))
+                    .flatten();
                 if let Some(best) = best {
                     message.push_str(&format!("; did you mean `{best}`?"));
                 }

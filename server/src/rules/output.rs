@@ -181,6 +181,14 @@ mod tests {
     }
 
     #[test]
+    fn suggestions_are_searched_for_as_many_diagnostics_as_a_file_shows() {
+        assert_eq!(
+            crate::index::MAX_SUGGESTIONS_PER_CHECK,
+            MAX_DIAGNOSTICS_PER_FILE
+        );
+    }
+
+    #[test]
     fn every_ranked_code_is_in_the_catalogue() {
         for (code, _) in PRIORITY {
             assert!(super::super::catalogue::lookup(*code).is_some(), "{code}");

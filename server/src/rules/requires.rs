@@ -128,11 +128,17 @@ pub fn check(
                 out.push(diagnostic);
             } else if !effective.contains(&entry.value) {
                 let role = if i == 0 { "guards" } else { "requires" };
-                let best = held
-                    .get_or_init(|| {
-                        super::suggest::Nearest::new(effective.skills.iter().map(|s| s.id.as_str()))
+                let best = lookup
+                    .may_suggest()
+                    .then(|| {
+                        held.get_or_init(|| {
+                            super::suggest::Nearest::new(
+                                effective.skills.iter().map(|s| s.id.as_str()),
+                            )
+                        })
+                        .closest(&entry.value)
                     })
-                    .closest(&entry.value);
+                    .flatten();
                 let suggestion =
                     best.map_or_else(String::new, |best| format!("; did you mean `{best}`?"));
                 let mut diagnostic = Diagnostic::new(

@@ -197,7 +197,11 @@ pub fn check(
                     "`{}` is not in the skill's folder",
                     target.to_string_lossy()
                 );
-                match listing.suggestion(&target) {
+                let suggestion = lookup
+                    .may_suggest()
+                    .then(|| listing.suggestion(&target))
+                    .flatten();
+                match suggestion {
                     Some(best) => message.push_str(&format!(
                         "; did you mean `{}`?",
                         best.to_string_lossy()

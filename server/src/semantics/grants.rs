@@ -324,6 +324,11 @@ impl<'l, 'a> GrantResolver<'l, 'a> {
     /// the search, which visits every id near the word (a thousand among ten thousand
     /// `skill-N`), runs once per word, not once per keystroke.
     fn suggest_skill(&self, id: &str) -> Option<String> {
+        // Counted whether the memo knows the answer or not, so which ids get one does not
+        // depend on what other files asked first.
+        if !self.lookup.may_suggest() {
+            return None;
+        }
         let key = Key::IdSet {
             workspace: self.workspace,
             kind: ArtifactKind::Skill,
