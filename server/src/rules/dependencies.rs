@@ -227,6 +227,7 @@ pub(crate) fn check(
         if !available && !members.is_empty() {
             let listed: Vec<String> = members
                 .iter()
+                .take(crate::graph::path::MAX_HOPS)
                 .map(|m| format!("`{}`", m.as_str().unwrap_or_default()))
                 .collect();
             out.push(related(Diagnostic::new(
@@ -235,7 +236,7 @@ pub(crate) fn check(
                 key.range,
                 format!(
                     "the skill needs one of {}, and none is in the tool inventory",
-                    listed.join(", ")
+                    crate::graph::path::render_counted(&listed, members.len())
                 ),
             )));
         }

@@ -183,7 +183,8 @@ were left out. The ones kept are chosen by cause before consequence: problems wi
 encoding, aliases) first, then root causes (cycles, duplicate and unknown ids), then the rest; within each, \
 errors before warnings, in order of position. Fix the ones shown and check again. Whatever the file holds, \
 a message quotes at most 80 characters of it in one place: a longer id or value is shown by its ends \
-(`giant-xxxx…xxxx-end`), while the range still covers all of it.",
+(`giant-xxxx…xxxx-end`), while the range still covers all of it; and a message longer than 1,200 bytes \
+(a list of thousands of names) keeps its start and its advice around a count of what was left out.",
     },
     RuleDoc {
         code: codes::WORKSPACE_YAML_PARSE,

@@ -119,19 +119,62 @@ pub fn clip_quotes(text: &mut String) {
     *text = clipped;
 }
 
+/// Longest message (or related note, or fix title) kept whole, in bytes, once its quotes are
+/// clipped. A longer one (a parser's error quoting the text around it, a list of many short
+/// names) keeps its start and its end, where the advice is, around a count of what was left out.
+pub const MAX_MESSAGE_BYTES: usize = 1_200;
+const MESSAGE_HEAD_BYTES: usize = 800;
+const MESSAGE_TAIL_BYTES: usize = 300;
+
+/// Shortens `text` to [`MAX_MESSAGE_BYTES`] or so when it is longer, at character boundaries.
+pub fn clip_message(text: &mut String) {
+    if text.len() <= MAX_MESSAGE_BYTES {
+        return;
+    }
+    let head = floor_boundary(text, MESSAGE_HEAD_BYTES);
+    let tail = ceil_boundary(text, text.len() - MESSAGE_TAIL_BYTES);
+    let left_out = text[head..tail].chars().count();
+    *text = format!(
+        "{} … ({} characters left out) … {}",
+        &text[..head],
+        crate::graph::path::thousands(left_out),
+        &text[tail..]
+    );
+}
+
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn ceil_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
+/// Both bounds on one text: its quotes, then its length.
+fn bound_text(text: &mut String) {
+    clip_quotes(text);
+    clip_message(text);
+}
+
 /// Applies the bounds to one file's diagnostics, sorted by position: keeps the
 /// [`MAX_DIAGNOSTICS_PER_FILE`] that rank first (by [`priority`], then severity, then position),
-/// still in position order, adds the summary of what was left out, and clips the quotes of what
-/// is kept ([`clip_quotes`]: messages, related notes and fix titles).
+/// still in position order, adds the summary of what was left out, and bounds the texts of what
+/// is kept ([`clip_quotes`], then [`clip_message`]: messages, related notes and fix titles).
 pub fn cap_per_file(file: FileId, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let mut kept = cap_count(file, diagnostics);
     for diagnostic in &mut kept {
-        clip_quotes(&mut diagnostic.message);
+        bound_text(&mut diagnostic.message);
         for related in &mut diagnostic.related {
-            clip_quotes(&mut related.message);
+            bound_text(&mut related.message);
         }
         for fix in &mut diagnostic.fixes {
-            clip_quotes(&mut fix.title);
+            bound_text(&mut fix.title);
         }
     }
     kept
@@ -268,6 +311,27 @@ mod tests {
         let mut odd = format!("`{}` then `open", "a".repeat(200));
         clip_quotes(&mut odd);
         assert!(odd.ends_with("` then `open"), "{odd}");
+    }
+
+    #[test]
+    fn a_long_message_keeps_its_start_and_its_advice() {
+        let names: Vec<String> = (0..20_000).map(|i| format!("`t{i}`")).collect();
+        let mut text = format!(
+            "the skill needs one of {}; add one to the inventory",
+            names.join(", ")
+        );
+        clip_message(&mut text);
+        assert!(text.len() <= MAX_MESSAGE_BYTES + 60, "{}", text.len());
+        assert!(text.starts_with("the skill needs one of `t0`, `t1`"));
+        assert!(text.ends_with("; add one to the inventory"));
+        assert!(text.contains("characters left out"));
+        // Multi-byte characters are cut at their boundaries.
+        let mut wide = "é".repeat(5_000);
+        clip_message(&mut wide);
+        assert!(wide.starts_with('é') && wide.ends_with('é'));
+        let mut short = "fine as it is".to_owned();
+        clip_message(&mut short);
+        assert_eq!(short, "fine as it is");
     }
 
     #[test]
