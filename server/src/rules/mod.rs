@@ -180,8 +180,8 @@ as binary and not parsed. Re-save the file as UTF-8.",
         explanation: "A file reports at most 1,000 diagnostics, so that one generated or broken file cannot \
 flood the editor or a CI log. When there are more, this diagnostic (at the top of the file) says how many \
 were left out. The ones kept are chosen by cause before consequence: problems with the file itself (syntax, \
-encoding, aliases) first, then root causes (cycles, duplicate and unknown ids), then the rest; within each, \
-errors before warnings, in order of position. Fix the ones shown and check again. Whatever the file holds, \
+encoding, aliases) first, then cycles, then the other root causes (duplicate keys, duplicate and unknown ids), \
+then the rest; within each, errors before warnings, in order of position. Fix the ones shown and check again. Whatever the file holds, \
 a message quotes at most 80 characters of it in one place: a longer id or value is shown by its ends \
 (`giant-xxxx…xxxx-end`), while the range still covers all of it; and a message longer than 1,200 bytes \
 (a list of thousands of names) keeps its start and its advice around a count of what was left out.",

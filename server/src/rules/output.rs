@@ -24,7 +24,6 @@ pub const PRIORITY: &[(Code, u8)] = &[
     (codes::WORKSPACE_YAML_PARSE, 0),
     (codes::YAML_ALIAS_EXPANSION, 0),
     (codes::YAML_ALIAS_DEPTH, 0),
-    (codes::YAML_DUPLICATE_KEY, 0),
     (codes::WORKSPACE_KIND_MISMATCH, 0),
     (codes::WORKSPACE_DEEP_NESTING, 0),
     (codes::WORKSPACE_MALFORMED, 0),
@@ -33,38 +32,42 @@ pub const PRIORITY: &[(Code, u8)] = &[
     (codes::SKILLMD_YAML_PARSE, 0),
     (codes::SKILLMD_NOT_A_MAPPING, 0),
     (codes::CONFIG_INVALID, 0),
-    // Root causes: each explains diagnostics elsewhere (blocked or unsatisfiable rules, chains
-    // that never end, references resolving to the wrong definition).
+    // Cycles: an agent blocked forever, a chain that never ends. Each tangle is reported once,
+    // so they are few; kept before the other root causes, which can be many (a thousand unknown
+    // ids must not hide the one cycle).
     (codes::AGENT_DEPENDS_ON_CYCLE, 1),
     (codes::AGENT_REQUIRES_CYCLE, 1),
     (codes::SKILL_COMPOSED_CYCLE, 1),
     (codes::SKILLMD_CHAIN_CYCLE, 1),
-    (codes::SKILL_DUPLICATE_ID, 1),
-    (codes::ARCHETYPE_DUPLICATE_ID, 1),
-    (codes::TOPOLOGY_DUPLICATE_ID, 1),
-    (codes::TRIGGER_DUPLICATE_ID, 1),
-    (codes::FUNNEL_DUPLICATE_ID, 1),
-    (codes::ROLE_DUPLICATE_ID, 1),
-    (codes::CONTRACT_DUPLICATE_ID, 1),
-    (codes::AGENT_DUPLICATE_ID, 1),
-    (codes::SKILLMD_DUPLICATE_NAME, 1),
-    (codes::COMMAND_PACK_ID_COLLISION, 1),
-    (codes::WORKSPACE_PACK_ID_COLLISION, 1),
-    (codes::AGENT_UNKNOWN_ARCHETYPE, 1),
-    (codes::AGENT_UNKNOWN_FUNNEL, 1),
-    (codes::TRIGGER_UNKNOWN_TARGET, 1),
-    (codes::AGENT_DEPENDS_ON_UNKNOWN, 1),
-    (codes::AGENT_UNKNOWN_SKILL, 1),
-    (codes::ARCHETYPE_UNKNOWN_SKILL, 1),
-    (codes::AGENT_UNKNOWN_BULK_GRANT, 1),
-    (codes::AGENT_REQUIRES_UNKNOWN_SKILL, 1),
-    (codes::SKILL_COMPOSED_UNKNOWN, 1),
-    (codes::SKILL_UNKNOWN_MCP_SERVER, 1),
-    (codes::SKILLMD_CHAIN_UNKNOWN_SKILL, 1),
+    // Root causes: each explains diagnostics elsewhere (blocked or unsatisfiable rules,
+    // references resolving to the wrong definition, a value that is not the one read).
+    (codes::YAML_DUPLICATE_KEY, 2),
+    (codes::SKILL_DUPLICATE_ID, 2),
+    (codes::ARCHETYPE_DUPLICATE_ID, 2),
+    (codes::TOPOLOGY_DUPLICATE_ID, 2),
+    (codes::TRIGGER_DUPLICATE_ID, 2),
+    (codes::FUNNEL_DUPLICATE_ID, 2),
+    (codes::ROLE_DUPLICATE_ID, 2),
+    (codes::CONTRACT_DUPLICATE_ID, 2),
+    (codes::AGENT_DUPLICATE_ID, 2),
+    (codes::SKILLMD_DUPLICATE_NAME, 2),
+    (codes::COMMAND_PACK_ID_COLLISION, 2),
+    (codes::WORKSPACE_PACK_ID_COLLISION, 2),
+    (codes::AGENT_UNKNOWN_ARCHETYPE, 2),
+    (codes::AGENT_UNKNOWN_FUNNEL, 2),
+    (codes::TRIGGER_UNKNOWN_TARGET, 2),
+    (codes::AGENT_DEPENDS_ON_UNKNOWN, 2),
+    (codes::AGENT_UNKNOWN_SKILL, 2),
+    (codes::ARCHETYPE_UNKNOWN_SKILL, 2),
+    (codes::AGENT_UNKNOWN_BULK_GRANT, 2),
+    (codes::AGENT_REQUIRES_UNKNOWN_SKILL, 2),
+    (codes::SKILL_COMPOSED_UNKNOWN, 2),
+    (codes::SKILL_UNKNOWN_MCP_SERVER, 2),
+    (codes::SKILLMD_CHAIN_UNKNOWN_SKILL, 2),
 ];
 
 /// The rank of codes [`PRIORITY`] does not list.
-pub const LATER: u8 = 2;
+pub const LATER: u8 = 3;
 
 pub fn priority(code: Code) -> u8 {
     PRIORITY
@@ -356,6 +359,22 @@ mod tests {
         assert!(kept[0].fixes[0].title.len() < 200);
         // The edit itself is what the fix writes: never shortened.
         assert_eq!(kept[0].fixes[0].edits[0].text, long_id);
+    }
+
+    #[test]
+    fn a_cycle_is_kept_behind_a_thousand_other_root_causes() {
+        for many in [
+            codes::SKILLMD_CHAIN_UNKNOWN_SKILL,
+            codes::YAML_DUPLICATE_KEY,
+        ] {
+            let mut all: Vec<_> = (0..1_500).map(|i| diagnostic(many, i)).collect();
+            all.push(diagnostic(codes::SKILLMD_CHAIN_CYCLE, 5_000));
+            let kept = cap_per_file(FileId(0), all);
+            assert!(
+                kept.iter().any(|d| d.code == codes::SKILLMD_CHAIN_CYCLE),
+                "{many}"
+            );
+        }
     }
 
     #[test]
