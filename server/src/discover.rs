@@ -171,14 +171,8 @@ pub fn read_one(path: &Path) -> Result<Change, ReadError> {
     // `statx` for its length (a tenth of the system calls of a large check), and no probing
     // reads that grow a small buffer (six reads for a 300-byte file). Larger files grow it.
     let mut bytes = Vec::with_capacity(READ_BUFFER_BYTES);
+    // Past the cap, one byte more than it is all `from_bytes` needs to say so.
     file.take(cap).read_to_end(&mut bytes).map_err(fail)?;
-    if bytes.len() as u64 >= cap {
-        // Too large: hand in a placeholder of the right size class so the index reports it.
-        return Ok(Change::Set {
-            path: path.to_owned(),
-            text: " ".repeat(crate::index::MAX_FILE_BYTES + 1),
-        });
-    }
     Ok(Change::from_bytes(path.to_owned(), &bytes))
 }
 

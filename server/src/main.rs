@@ -275,12 +275,20 @@ fn check(
     let stdin = match stdin_filename {
         Some(path) => {
             use std::io::Read;
+            // At most one byte past the size cap: enough to say the file is too large, and an
+            // endless input costs no more than that.
+            let cap = skillgraph::index::MAX_FILE_BYTES as u64 + 1;
             let mut bytes = Vec::new();
-            if let Err(error) = std::io::stdin().read_to_end(&mut bytes) {
+            if let Err(error) = std::io::stdin().take(cap).read_to_end(&mut bytes) {
                 eprintln!("skillgraph: cannot read stdin: {error}");
                 return ExitCode::from(2);
             }
-            Some((path, skillgraph::syntax::decode(&bytes).text))
+            let text = match skillgraph::index::Change::from_bytes(path.clone(), &bytes) {
+                skillgraph::index::Change::Set { text, .. }
+                | skillgraph::index::Change::SetDecoded { text, .. } => text,
+                _ => unreachable!("bytes read make a `Set`"),
+            };
+            Some((path, text))
         }
         None => None,
     };

@@ -489,6 +489,45 @@ fn a_file_just_over_the_cap_and_one_just_under() {
 }
 
 #[test]
+fn the_size_cap_is_on_the_files_bytes_not_its_decoded_text() {
+    let cap = MAX_FILE_BYTES;
+    // 1.5 MB, mostly bytes that are not UTF-8: its decoded text is three times that, yet the
+    // file is under the cap, so it is checked and its encoding reported.
+    let mut bytes = b"apiVersion: swarmkit/v1\n# ".to_vec();
+    bytes.extend(std::iter::repeat_n(0xFF, 1_500_000));
+    let mut all = changes(BASELINE);
+    all.push(Change::from_bytes("/ws/skills/ff.yaml".into(), &bytes));
+    let codes: Vec<&str> = check_changes_all(all)
+        .into_iter()
+        .filter(|(path, ..)| path == "skills/ff.yaml")
+        .map(|(_, code, _)| code)
+        .collect();
+    assert!(codes.contains(&"file.encoding"), "{codes:?}");
+    assert!(!codes.contains(&"file.too-large"), "{codes:?}");
+    // Binary bytes under the cap are binary, not too large.
+    let mut binary = vec![0u8; 100];
+    binary.extend(std::iter::repeat_n(0xFE, 2_000_000));
+    let found = check_changes_all(vec![Change::from_bytes(
+        "/r/skills/b/SKILL.md".into(),
+        &binary,
+    )]);
+    assert_eq!(
+        found.iter().map(|(_, code, _)| *code).collect::<Vec<_>>(),
+        ["file.encoding"]
+    );
+    // One byte over the cap, whatever the bytes, is too large.
+    let over = vec![b'#'; cap + 1];
+    let found = check_changes_all(vec![Change::from_bytes(
+        "/r/skills/o/SKILL.md".into(),
+        &over,
+    )]);
+    assert_eq!(
+        found.iter().map(|(_, code, _)| *code).collect::<Vec<_>>(),
+        ["file.too-large"]
+    );
+}
+
+#[test]
 fn empty_files() {
     assert_eq!(
         check_changes_all(with_file("/ws/skills/empty.yaml", "")),

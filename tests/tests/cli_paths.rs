@@ -143,3 +143,38 @@ fn stdin_is_checked_as_the_file_it_names() {
         assert!(!diagnostics.is_empty());
     }
 }
+
+#[test]
+fn an_endless_stdin_is_read_as_far_as_the_size_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    let mut child = Command::new(binary())
+        .args([
+            "check",
+            "--format",
+            "json",
+            "-",
+            "--stdin-filename",
+            "topologies/estate.yaml",
+        ])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Writes until the checker stops reading: a broken pipe is the expected end.
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let chunk = vec![b'#'; 1 << 16];
+        while stdin.write_all(&chunk).is_ok() {}
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let diagnostics = json_diagnostics(&output);
+    let codes: Vec<&str> = of_file(&diagnostics, "estate.yaml")
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert_eq!(codes, ["file.too-large"]);
+}

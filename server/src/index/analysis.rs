@@ -98,7 +98,10 @@ pub(crate) fn analyze(
         }
         return parsed;
     }
-    if text.len() > MAX_FILE_BYTES {
+    // The cap is on the file's bytes. Decoded text came through `Change::from_bytes`, which
+    // checked them (and may have made the text longer by replacing bytes that are not UTF-8);
+    // text from an editor is the file's UTF-8 as it is.
+    if invalid_utf8_at.is_none() && text.len() > MAX_FILE_BYTES {
         return ParsedFile::empty(vec![Diagnostic::new(
             codes::FILE_TOO_LARGE,
             id,

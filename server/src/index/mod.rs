@@ -456,8 +456,18 @@ pub enum Change {
 }
 
 impl Change {
-    /// A file read as bytes, decoded (the decoder says whether it was UTF-8).
+    /// A file read as bytes, decoded (the decoder says whether it was UTF-8). The size cap is
+    /// the file's size in bytes: a file over it becomes a placeholder of that size class, which
+    /// the analysis reports as too large; a file under it is decoded, and its text may then be
+    /// longer (a byte that is not UTF-8 reads as the three bytes of U+FFFD) without being
+    /// taken for too large.
     pub fn from_bytes(path: PathBuf, bytes: &[u8]) -> Change {
+        if bytes.len() > MAX_FILE_BYTES {
+            return Change::Set {
+                path,
+                text: " ".repeat(MAX_FILE_BYTES + 1),
+            };
+        }
         let decoded = crate::syntax::decode(bytes);
         match decoded.invalid_utf8_at {
             Some(invalid_at) => Change::SetDecoded {
