@@ -215,7 +215,8 @@ the value that counts is the one further down, which is easy to miss.",
         summary: "The document's aliases stand for too much once expanded (an alias bomb).",
         explanation: "Every use of an alias (`*name`) stands for everything its anchor (`&name`) names, so a few \
 hundred bytes of anchors and aliases can stand for billions of nodes. A document may expand by at most 100,000 \
-nodes beyond those written, all of its aliases together; the alias that goes past that (and every later one) \
+nodes and 4 MiB of text beyond what is written, all of its aliases together (an alias of one long value is one \
+node, but its whole text at every use); the alias that goes past either (and every later one) \
 is read as null and the file is checked as if it held null there. SwarmKit's loader would expand them all. \
 Write the shared content out, or share less through aliases.",
     },

@@ -10,10 +10,10 @@
 //! - nesting deeper than [`MAX_DEPTH`] as written stops the parse with an error;
 //! - aliases are kept as references to their anchor (never copied), but what they stand for is
 //!   counted: an alias that would make the document expand by more than [`MAX_ALIAS_EXPANSION`]
-//!   nodes in total (all aliases together, not per alias), or reach deeper than [`MAX_DEPTH`] once
-//!   expanded, is read as null and reported.
+//!   nodes or [`MAX_ALIAS_BYTES`] bytes of scalar text in total (all aliases together, not per
+//!   alias), or reach deeper than [`MAX_DEPTH`] once expanded, is read as null and reported.
 //!
-//! Memory: one arena of nodes (28 bytes each), one arena of child ids, and one string holding the
+//! Memory: one arena of nodes (32 bytes each), one arena of child ids, and one string holding the
 //! text of every scalar, so a scalar costs the bytes it holds plus its node.
 
 use std::collections::HashMap;
@@ -28,6 +28,10 @@ use super::TextRange;
 pub const MAX_DEPTH: usize = 256;
 /// Most nodes that expanding aliases may add to one document, all aliases together.
 pub const MAX_ALIAS_EXPANSION: u32 = 100_000;
+/// Most bytes of scalar text that expanding aliases may add to one document, all aliases
+/// together: as much as the file cap, so what readers of the tree copy stays within twice the
+/// file.
+pub const MAX_ALIAS_BYTES: u32 = 4 * 1024 * 1024;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(u32);
@@ -87,6 +91,9 @@ struct NodeData {
     range: TextRange,
     /// How many nodes this node stands for once aliases are expanded (saturating).
     expanded: u32,
+    /// How many bytes of scalar text this node stands for once aliases are expanded
+    /// (saturating): an alias of one long scalar is one node, but every reader copies its text.
+    bytes: u32,
     /// Levels of nesting below and including this node once aliases are expanded (a scalar is 1).
     height: u16,
     flow: bool,
@@ -702,6 +709,8 @@ struct Builder<'t> {
     documents_seen: usize,
     /// Nodes that the aliases accepted so far add to the document when expanded.
     alias_expansion: u32,
+    /// Bytes of scalar text that the aliases accepted so far add when expanded.
+    alias_bytes: u32,
     /// Per alias limit: the error reporting the first alias refused, and how many more were.
     refused: [(Option<usize>, u32); 2],
     hasher: std::collections::hash_map::RandomState,
@@ -718,6 +727,7 @@ impl<'t> Builder<'t> {
             anchors: HashMap::new(),
             documents_seen: 0,
             alias_expansion: 0,
+            alias_bytes: 0,
             refused: [(None, 0); 2],
             hasher: Default::default(),
         }
@@ -822,6 +832,7 @@ impl<'t> Builder<'t> {
                     kind: NodeKind::Scalar { text, style },
                     range,
                     expanded: 1,
+                    bytes: text.len,
                     height: 1,
                     flow: false,
                 });
@@ -876,9 +887,9 @@ impl<'t> Builder<'t> {
     /// The node for an alias of `target` written at `range`, unless it breaks a document-wide
     /// limit: then it is read as null and reported.
     fn alias_to(&mut self, target: NodeId, range: TextRange) -> NodeData {
-        let (expanded, height) = {
+        let (expanded, bytes, height) = {
             let data = self.doc.data(target);
-            (data.expanded, data.height)
+            (data.expanded, data.bytes, data.height)
         };
         let depth = self.stack.len() + height as usize;
         let extra = expanded - 1;
@@ -888,6 +899,17 @@ impl<'t> Builder<'t> {
                 range,
                 format!(
                     "this alias stands for {height} levels of nesting, which reach {depth} levels deep here, past the limit of {MAX_DEPTH}; it is read as null. Write the content out, or stop chaining anchors inside anchors"
+                ),
+            );
+            return bad_alias(range);
+        }
+        if self.alias_bytes.saturating_add(bytes) > MAX_ALIAS_BYTES {
+            self.refuse(
+                0,
+                range,
+                format!(
+                    "with this alias the document would stand for more than {} MiB of text beyond what is written (every use of an alias counts the text it names in full); it is read as null. Share less through aliases, or write the content out",
+                    MAX_ALIAS_BYTES / (1024 * 1024)
                 ),
             );
             return bad_alias(range);
@@ -903,10 +925,12 @@ impl<'t> Builder<'t> {
             return bad_alias(range);
         }
         self.alias_expansion += extra;
+        self.alias_bytes += bytes;
         NodeData {
             kind: NodeKind::Alias(target),
             range,
             expanded,
+            bytes,
             height,
             flow: false,
         }
@@ -1098,6 +1122,7 @@ impl<'t> Builder<'t> {
                 },
                 range: TextRange::new(at, at),
                 expanded: 1,
+                bytes: 0,
                 height: 1,
                 flow: false,
             });
@@ -1117,10 +1142,12 @@ impl<'t> Builder<'t> {
             .extend(self.scratch.drain(open.first_child..));
         let run = &self.doc.children[start..];
         let mut expanded = 1u32;
+        let mut bytes = 0u32;
         let mut height = 0u16;
         for &child in run {
             let data = &self.doc.nodes[child.0 as usize];
             expanded = expanded.saturating_add(data.expanded);
+            bytes = bytes.saturating_add(data.bytes);
             height = height.max(data.height);
         }
         let per_child = if open.mapping { 2 } else { 1 };
@@ -1144,6 +1171,7 @@ impl<'t> Builder<'t> {
             kind,
             range: TextRange::new(open.start, end),
             expanded,
+            bytes,
             height: height.saturating_add(1),
             flow: open.flow,
         });
@@ -1190,6 +1218,7 @@ fn bad_alias(range: TextRange) -> NodeData {
         kind: NodeKind::BadAlias,
         range,
         expanded: 1,
+        bytes: 0,
         height: 1,
         flow: false,
     }
@@ -1299,6 +1328,37 @@ mod tests {
         let root = doc.root().unwrap();
         assert!(root.expanded_size() <= doc.written_nodes() as u32 + MAX_ALIAS_EXPANSION);
         assert!(root.to_json().to_string().len() < 10_000_000);
+    }
+
+    /// One long scalar aliased many times is one node per use, but its text in full to every
+    /// reader: the budget counts the bytes too.
+    #[test]
+    fn aliases_of_a_long_scalar_are_capped_by_their_text() {
+        let long = "x".repeat(20_000);
+        let uses = vec!["*d"; 2_000].join(", ");
+        let doc = YamlDocument::parse(&format!("chain: [&d {long}, {uses}]\n"), 0);
+        let refused: Vec<_> = doc
+            .errors
+            .iter()
+            .filter(|e| e.kind == YamlErrorKind::AliasExpansion)
+            .collect();
+        assert_eq!(refused.len(), 1, "one mistake, one diagnostic");
+        let items = doc.root().unwrap().get("chain").unwrap();
+        let text: usize = items
+            .items()
+            .filter_map(|item| item.scalar())
+            .map(str::len)
+            .sum();
+        assert!(text <= 20_000 + MAX_ALIAS_BYTES as usize, "{text}");
+        // Within the budget, every use reads the text.
+        let doc = YamlDocument::parse(&format!("chain: [&d {long}, *d, *d]\n"), 0);
+        assert!(doc.errors.is_empty());
+        let root = doc.root().unwrap();
+        assert!(root
+            .get("chain")
+            .unwrap()
+            .items()
+            .all(|i| i.scalar() == Some(long.as_str())));
     }
 
     /// One anchor under the per-alias size, used many times: the budget is the document's.
