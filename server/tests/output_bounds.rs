@@ -132,7 +132,13 @@ fn hostile_shapes() -> Vec<(&'static str, Vec<Change>)> {
         path: "/r/skills/odd/SKILL.md".into(),
         text: format!("---\nname: \"{odd}\"\ndescription: d\n---\n"),
     }];
+    let metadata: String = (0..3_000).map(|i| format!("  k{i}: {i}\n")).collect();
+    let many_metadata = vec![Change::Set {
+        path: "/r/skills/meta/SKILL.md".into(),
+        text: format!("---\nname: meta\ndescription: d\nmetadata:\n{metadata}---\n"),
+    }];
     vec![
+        ("metadata of 3,000 numbers", many_metadata),
         ("300 skill files of one id", same_id),
         ("300 SKILL.md files of one name", same_name),
         ("an unknown server among 3,000", many_servers),
