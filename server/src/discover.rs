@@ -99,11 +99,17 @@ pub fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
 }
 
 /// The listing of every skill folder among `paths` (sorted; every file walked): for each
-/// SKILL.md, the files in its folder and below, relative to it. A path sorts right after its
-/// folder's, so each folder's files are one run, found by binary search. A SKILL.md handed in
-/// as a root of its own has its folder walked for it.
+/// SKILL.md, the files in its folder and below, relative to it, up to the skill folders nested
+/// in it, which have listings of their own: of a nested skill folder, the parent lists only its
+/// `SKILL.md`. A path sorts right after its folder's, so each folder's files are one run, found
+/// by binary search, and the runs of nested folders sit inside their parent's: a pass over the
+/// runs in order hands each file to one listing, so the listings hold as many paths as were
+/// walked however deep skills nest. A SKILL.md handed in as a root of its own has its folder
+/// walked for it.
 fn skill_files_among(paths: &[PathBuf], roots: &[PathBuf]) -> Vec<Change> {
     let mut out = Vec::new();
+    // Each skill folder's run of `paths`: [start, end).
+    let mut runs: Vec<(usize, usize, &Path)> = Vec::new();
     for path in paths {
         if path.file_name().is_none_or(|n| n != SKILL_MD) {
             continue;
@@ -114,11 +120,36 @@ fn skill_files_among(paths: &[PathBuf], roots: &[PathBuf]) -> Vec<Change> {
             continue;
         }
         let start = paths.partition_point(|p| p.as_path() < dir);
-        let files = paths[start..]
-            .iter()
-            .take_while(|p| p.starts_with(dir))
-            .filter_map(|p| p.strip_prefix(dir).ok().map(Path::to_owned))
-            .collect();
+        let end = start + paths[start..].partition_point(|p| p.starts_with(dir));
+        runs.push((start, end, dir));
+    }
+    runs.sort_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
+    // The runs nested right inside each run, found with a stack of the runs still open.
+    let mut inner: Vec<Vec<usize>> = vec![Vec::new(); runs.len()];
+    let mut open: Vec<usize> = Vec::new();
+    for (i, &(start, end, _)) in runs.iter().enumerate() {
+        while open.last().is_some_and(|&o| runs[o].1 <= start) {
+            open.pop();
+        }
+        if let Some(&parent) = open.last() {
+            if end <= runs[parent].1 {
+                inner[parent].push(i);
+            }
+        }
+        open.push(i);
+    }
+    for (i, &(start, end, dir)) in runs.iter().enumerate() {
+        let relative = |p: &PathBuf| p.strip_prefix(dir).ok().map(Path::to_owned);
+        let mut files = Vec::new();
+        let mut at = start;
+        for &nested in &inner[i] {
+            let (nested_start, nested_end, nested_dir) = runs[nested];
+            files.extend(paths[at..nested_start].iter().filter_map(relative));
+            // The nested skill stands for its folder here.
+            files.extend(relative(&nested_dir.join(SKILL_MD)));
+            at = nested_end;
+        }
+        files.extend(paths[at..end].iter().filter_map(relative));
         out.push(Change::SkillFiles {
             dir: dir.to_owned(),
             files,
@@ -127,15 +158,23 @@ fn skill_files_among(paths: &[PathBuf], roots: &[PathBuf]) -> Vec<Change> {
     out
 }
 
-/// Lists one skill folder afresh (the language server, when files appear or go in it).
+/// Lists one skill folder afresh (the language server, when files appear or go in it), as
+/// [`skill_files_among`] lists it.
 pub fn skill_files(dir: &Path) -> Change {
-    let files = walk(&[dir.to_owned()])
+    let walked = walk(&[dir.to_owned()]);
+    let listing = skill_files_among(&walked, &[])
         .into_iter()
-        .filter_map(|p| p.strip_prefix(dir).ok().map(Path::to_owned))
-        .collect();
-    Change::SkillFiles {
-        dir: dir.to_owned(),
-        files,
+        .find(|change| change.path() == dir);
+    match listing {
+        Some(listing) => listing,
+        // No SKILL.md in it (any more): every file walked.
+        None => Change::SkillFiles {
+            dir: dir.to_owned(),
+            files: walked
+                .iter()
+                .filter_map(|p| p.strip_prefix(dir).ok().map(Path::to_owned))
+                .collect(),
+        },
     }
 }
 
@@ -450,5 +489,63 @@ mod tests {
         let file = dir.path().join("y.yaml");
         std::fs::write(&file, "a: 1\n").unwrap();
         assert!(matches!(read_regular(&file), Ok(Change::Set { text, .. }) if text == "a: 1\n"));
+    }
+
+    #[test]
+    fn nested_skills_are_listed_once_each_by_their_own_folder() {
+        let mut paths: Vec<PathBuf> = [
+            "/r/a/SKILL.md",
+            "/r/a/notes.md",
+            "/r/a/b/SKILL.md",
+            "/r/a/b/ref.md",
+            "/r/a/b/c/SKILL.md",
+            "/r/a/b/c/deep/x.md",
+            "/r/a/plain/y.md",
+            "/r/a/z.md",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        paths.sort_by(|a, b| path_order(a, b));
+        let listings: HashMap<PathBuf, Vec<String>> = skill_files_among(&paths, &[])
+            .into_iter()
+            .map(|change| match change {
+                Change::SkillFiles { dir, files } => {
+                    let mut files: Vec<String> =
+                        files.iter().map(|f| f.display().to_string()).collect();
+                    files.sort();
+                    (dir, files)
+                }
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(
+            listings[Path::new("/r/a")],
+            ["SKILL.md", "b/SKILL.md", "notes.md", "plain/y.md", "z.md"]
+        );
+        assert_eq!(
+            listings[Path::new("/r/a/b")],
+            ["SKILL.md", "c/SKILL.md", "ref.md"]
+        );
+        assert_eq!(listings[Path::new("/r/a/b/c")], ["SKILL.md", "deep/x.md"]);
+        // A chain of 1,000 skills, each in the last: every path is listed at most twice (once
+        // by its folder, once as the SKILL.md standing for a nested folder), not once per
+        // ancestor.
+        let mut deep = Vec::new();
+        let mut dir = PathBuf::from("/r");
+        for _ in 0..1_000 {
+            dir.push("s");
+            deep.push(dir.join("SKILL.md"));
+            deep.push(dir.join("f.md"));
+        }
+        deep.sort_by(|a, b| path_order(a, b));
+        let listed: usize = skill_files_among(&deep, &[])
+            .iter()
+            .map(|change| match change {
+                Change::SkillFiles { files, .. } => files.len(),
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(listed, 2 * 1_000 + 999);
     }
 }

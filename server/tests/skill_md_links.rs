@@ -215,3 +215,34 @@ fn a_large_folder_and_many_broken_links_each_get_their_suggestion() {
         broken[321].message
     );
 }
+
+#[test]
+fn links_into_a_nested_skill_resolve_through_its_own_listing() {
+    // The parent's listing stops at the nested skill (its SKILL.md stands for it); the nested
+    // skill lists its own files.
+    let changes = vec![
+        Change::Set {
+            path: PathBuf::from("/r/skills/pdf/SKILL.md"),
+            text: skill(
+                "[ok](forms/references/f.md) [missing](forms/references/g.md) [nested](forms/SKILL.md)\n",
+            ),
+        },
+        Change::Set {
+            path: PathBuf::from("/r/skills/pdf/forms/SKILL.md"),
+            text: "---\nname: forms\ndescription: d\n---\n".to_owned(),
+        },
+        skill_files("/r/skills/pdf", &["SKILL.md", "LICENSE.txt", "forms/SKILL.md"]),
+        skill_files("/r/skills/pdf/forms", &["SKILL.md", "references/f.md"]),
+    ];
+    let outcome = check_changes(changes, PathBuf::from("/"));
+    let broken: Vec<String> = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "skillmd.broken-link")
+        .map(|d| {
+            let entry = outcome.index.file(d.file).unwrap();
+            entry.text[d.range.start as usize..d.range.end as usize].to_owned()
+        })
+        .collect();
+    assert_eq!(broken, ["forms/references/g.md"]);
+}

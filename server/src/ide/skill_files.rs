@@ -34,11 +34,15 @@ pub fn document_links(index: &Index, file: FileId) -> Vec<DocumentLink> {
     let Some(files) = entry.path.parent().and_then(|dir| index.skill_files(dir)) else {
         return Vec::new();
     };
+    // One listing for all the links: each is then a hash lookup, not a walk of the folder.
+    let listing = crate::rules::skill_links::Listing::new(files);
+    let listing_of = |dir: &std::path::Path| index.skill_files(dir);
     skill
         .links(&entry.text)
         .iter()
         .filter_map(|link| {
-            let target = crate::rules::skill_links::target(link, &entry.path, files)?;
+            let target =
+                crate::rules::skill_links::target(link, &entry.path, &listing, &listing_of)?;
             Some(DocumentLink {
                 range: link.range,
                 target,

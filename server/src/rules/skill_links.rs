@@ -37,9 +37,15 @@ skill's folder (for example `references/`) and link it there.",
 
 /// The files and folders of a listing, and each folder's entries (for suggestions). Built in one
 /// pass over the listing; each suggestion then costs a search of one folder's sorted entries.
-struct Listing<'a> {
+///
+/// A skill folder's listing stops at the skill folders nested in it (each has its own, and its
+/// `SKILL.md` stands for it here), so listings stay linear in the files however deep skills
+/// nest; [`Listing::holds`] follows a path into them.
+pub struct Listing<'a> {
     files: HashSet<&'a Path>,
     dirs: HashSet<PathBuf>,
+    /// The nested skill folders: where a path may go on in another listing.
+    nested: HashSet<&'a Path>,
     /// Each folder's entries, sorted and deduplicated.
     children: HashMap<PathBuf, Vec<String>>,
     /// The files of each name, made when a suggestion first needs them.
@@ -48,10 +54,16 @@ struct Listing<'a> {
 }
 
 impl<'a> Listing<'a> {
-    fn new(files: &'a [PathBuf]) -> Listing<'a> {
+    pub fn new(files: &'a [PathBuf]) -> Listing<'a> {
         let mut listing = Listing {
             files: files.iter().map(PathBuf::as_path).collect(),
             dirs: HashSet::from([PathBuf::new()]),
+            nested: files
+                .iter()
+                .filter(|f| f.file_name().is_some_and(|n| n == "SKILL.md"))
+                .filter_map(|f| f.parent())
+                .filter(|dir| !dir.as_os_str().is_empty())
+                .collect(),
             children: HashMap::new(),
             by_name: OnceCell::new(),
             all: files,
@@ -82,6 +94,41 @@ impl<'a> Listing<'a> {
 
     fn exists(&self, path: &Path) -> bool {
         self.files.contains(path) || self.dirs.contains(path)
+    }
+
+    /// The skill folder nested in this listing's that `path` leads into, and the path relative
+    /// to it (only the nested folders right below are in a listing, so at most one matches).
+    fn into_nested(&self, dir: &Path, path: &Path) -> Option<(PathBuf, PathBuf)> {
+        let skill = path.ancestors().skip(1).find(|a| self.nested.contains(a))?;
+        Some((dir.join(skill), path.strip_prefix(skill).ok()?.to_owned()))
+    }
+
+    /// Whether the skill folder `dir` holds `path` (relative to it): in this listing, or inside
+    /// a nested skill folder, in its listing (`listing_of`, by absolute folder), and so on down.
+    pub fn holds<'l>(
+        &self,
+        dir: &Path,
+        path: &Path,
+        listing_of: &dyn Fn(&Path) -> Option<&'l [PathBuf]>,
+    ) -> bool {
+        if self.exists(path) {
+            return true;
+        }
+        let Some((mut dir, mut path)) = self.into_nested(dir, path) else {
+            return false;
+        };
+        // Down the nested skills, one listing each, as far as the path goes.
+        while let Some(files) = listing_of(&dir) {
+            let listing = Listing::new(files);
+            if listing.exists(&path) {
+                return true;
+            }
+            match listing.into_nested(&dir, &path) {
+                Some(next) => (dir, path) = next,
+                None => return false,
+            }
+        }
+        false
     }
 
     /// The nearest existing path: each missing component replaced by the closest entry of its
@@ -191,7 +238,8 @@ pub fn check(
                 link.range,
                 format!("`{written}` leaves the skill's folder; a skill is installed and uploaded as its folder alone, so copy the file into it and link it there"),
             )),
-            Resolved::Inside(target) if listing.exists(&target) => {}
+            Resolved::Inside(target)
+                if listing.holds(dir, &target, &|nested| lookup.skill_files(nested)) => {}
             Resolved::Inside(target) => {
                 let mut message = format!(
                     "`{}` is not in the skill's folder",
@@ -219,17 +267,22 @@ pub fn check(
     }
 }
 
-/// The file a link of the SKILL.md at `skill_path` leads to, when it is in the listing (for
-/// document links and go to definition).
-pub fn target(link: &Link, skill_path: &Path, files: &[PathBuf]) -> Option<PathBuf> {
+/// The file a link of the SKILL.md at `skill_path` leads to, when its folder holds it (for
+/// document links and go to definition): `listing` is the folder's, `listing_of` gives those of
+/// nested skill folders.
+pub fn target<'l>(
+    link: &Link,
+    skill_path: &Path,
+    listing: &Listing<'_>,
+    listing_of: &dyn Fn(&Path) -> Option<&'l [PathBuf]>,
+) -> Option<PathBuf> {
     let Resolved::Inside(relative) = resolve(link, skill_path) else {
         return None;
     };
     let dir = skill_path.parent()?;
-    let exists = files
-        .iter()
-        .any(|f| f == &relative || f.starts_with(&relative));
-    exists.then(|| dir.join(relative))
+    listing
+        .holds(dir, &relative, listing_of)
+        .then(|| dir.join(relative))
 }
 
 #[cfg(test)]
