@@ -98,7 +98,7 @@ impl<'a> Listing<'a> {
 
     /// The skill folder nested in this listing's that `path` leads into, and the path relative
     /// to it (only the nested folders right below are in a listing, so at most one matches).
-    fn into_nested(&self, dir: &Path, path: &Path) -> Option<(PathBuf, PathBuf)> {
+    fn step_into_nested(&self, dir: &Path, path: &Path) -> Option<(PathBuf, PathBuf)> {
         let skill = path.ancestors().skip(1).find(|a| self.nested.contains(a))?;
         Some((dir.join(skill), path.strip_prefix(skill).ok()?.to_owned()))
     }
@@ -114,7 +114,7 @@ impl<'a> Listing<'a> {
         if self.exists(path) {
             return true;
         }
-        let Some((mut dir, mut path)) = self.into_nested(dir, path) else {
+        let Some((mut dir, mut path)) = self.step_into_nested(dir, path) else {
             return false;
         };
         // Down the nested skills, one listing each, as far as the path goes.
@@ -123,7 +123,7 @@ impl<'a> Listing<'a> {
             if listing.exists(&path) {
                 return true;
             }
-            match listing.into_nested(&dir, &path) {
+            match listing.step_into_nested(&dir, &path) {
                 Some(next) => (dir, path) = next,
                 None => return false,
             }
