@@ -137,7 +137,7 @@ fn body_links(text: &str, body_start: usize, out: &mut Vec<Link>) {
     let mut fence: Option<(char, usize)> = None;
     let mut in_comment = false;
     let mut at = body_start;
-    for line in text[body_start..].split_inclusive('\n') {
+    for line in lines_with_ends(&text[body_start..]) {
         let line_start = at;
         at += line.len();
         let content = line.trim_end_matches(['\n', '\r']);
@@ -162,6 +162,25 @@ fn body_links(text: &str, body_start: usize, out: &mut Vec<Link>) {
         }
         scan_line(content, line_start, &mut in_comment, out);
     }
+}
+
+/// The lines of `text`, each with its ending: `\n`, `\r\n`, or a lone `\r` (a line ending
+/// to Markdown as much as the others).
+fn lines_with_ends(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = match rest.find(['\n', '\r']) {
+            Some(at) if rest[at..].starts_with("\r\n") => at + 2,
+            Some(at) => at + 1,
+            None => rest.len(),
+        };
+        let (line, after) = rest.split_at(end);
+        rest = after;
+        Some(line)
+    })
 }
 
 /// One line outside fenced code: links in the text, placeholders everywhere, nothing inside
@@ -451,6 +470,17 @@ Plugin: ${CLAUDE_PLUGIN_ROOT}/hooks/h.sh\n";
         let paths: Vec<String> = found(&text).into_iter().map(|(path, _)| path).collect();
         assert_eq!(paths.len(), many.len());
         assert_eq!(paths[19_999], "a19999");
+    }
+
+    #[test]
+    fn every_line_ending_ends_a_line() {
+        for ending in ["\n", "\r\n", "\r"] {
+            // (The frontmatter's own lines end as hosts split them.)
+            let text =
+                format!("---\nname: x\ndescription: d\n---\n[a](a.md){ending}[b]: b.md{ending}");
+            let paths: Vec<String> = found(&text).into_iter().map(|(path, _)| path).collect();
+            assert_eq!(paths, ["a.md", "b.md"], "{ending:?}");
+        }
     }
 
     #[test]
