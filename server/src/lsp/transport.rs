@@ -389,11 +389,15 @@ fn check_message(mut value: Value, text: String) -> Frame {
         .is_none_or(|id| id.is_string() || id.is_null() || id.as_i64().is_some());
     let invalid = |what: &str| {
         let report = format!("an invalid JSON-RPC message was skipped: {what}");
+        // An id that is there but cannot be one (`1.5`, `{}`, `true`, past 2^63) is answered
+        // with a null id, as JSON-RPC 2.0 asks when the id cannot be read.
+        let reply_to = match &id {
+            Some(id) if id_ok && !id.is_null() => Some(id.clone()),
+            Some(id) if !id_ok => Some(Value::Null),
+            _ => None,
+        };
         Frame::Dropped {
-            reply: id
-                .clone()
-                .filter(|id| id_ok && !id.is_null())
-                .map(|id| error_response(id, -32600, &report)),
+            reply: reply_to.map(|id| error_response(id, -32600, &report)),
             report,
         }
     };
