@@ -50,11 +50,19 @@ pub(super) fn render(report: &Report, out: &mut dyn io::Write) -> io::Result<()>
     Ok(())
 }
 
-/// A command's message.
+/// A command's message. Control characters are percent-encoded too: the runner decodes only
+/// `%25`, `%0D`, `%0A`, `%3A` and `%2C`, so `%1B` stays as written in the log, and a file name
+/// holding an escape sequence cannot color or hide lines of it.
 fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            c if c.is_control() => out.push_str(&format!("%{:02X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A command's `key=value` property.
@@ -79,6 +87,7 @@ mod tests {
     #[test]
     fn escaping() {
         assert_eq!(escape_data("100%: a,b\r\nc"), "100%25: a,b%0D%0Ac");
+        assert_eq!(escape_data("ctl\u{1b}[31m\t"), "ctl%1B[31m%09");
         assert_eq!(escape_property("100%: a,b\r\nc"), "100%25%3A a%2Cb%0D%0Ac");
     }
 

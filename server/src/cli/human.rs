@@ -13,7 +13,7 @@
 //! Line and column are 1-based, the column counted in characters (what editors' "go to line:col"
 //! expects). The caret is placed by display width, so it stays under its text after wide (CJK,
 //! emoji) characters; a tab is shown as four spaces, control characters as their visible symbols
-//! (a file cannot send escape sequences to the terminal), and a very long line is cut to a window
+//! (a file, or a file's name, cannot send escape sequences to the terminal), and a very long line is cut to a window
 //! around the range. A range spanning lines is underlined to the end of its first line.
 
 use std::borrow::Cow;
@@ -66,7 +66,7 @@ fn render_diagnostic(
     let pad = " ".repeat(gutter);
     let bar = paint.apply(GUTTER, "|");
     let location = match &snippet {
-        Some((path, snippet)) => format!("{path}:{}:{}", snippet.line, snippet.column),
+        Some((path, snippet)) => format!("{}:{}:{}", sanitize(path), snippet.line, snippet.column),
         None => UNKNOWN_PATH.to_owned(),
     };
     writeln!(out, "{pad}{} {location}", paint.apply(GUTTER, "-->"))?;
@@ -95,7 +95,7 @@ fn render_diagnostic(
         let location = match report.file(related.file) {
             Some(file) => {
                 let (line, column) = char_position(file, related.range.start);
-                format!("{}:{line}:{column}", file.display_path)
+                format!("{}:{line}:{column}", sanitize(&file.display_path))
             }
             None => UNKNOWN_PATH.to_owned(),
         };
@@ -434,9 +434,9 @@ mod tests {
     }
 
     #[test]
-    fn tabs_controls_and_bidi_are_made_visible() {
+    fn tabs_controls_and_bidi_are_made_visible_in_text_and_paths() {
         let text = "\tkey:\t\u{1b}[31m\u{202e}x: 1\n";
-        let mut fixture = Fixture::new(&[(FileId(0), "tabs.yaml", text)]);
+        let mut fixture = Fixture::new(&[(FileId(0), "tabs\u{1b}[31m.yaml", text)]);
         let x = fixture::find(text, "x", 0);
         fixture.diagnostics = vec![Diagnostic {
             file: FileId(0),
@@ -449,7 +449,7 @@ mod tests {
         }];
         expect![[r#"
             warning[test.controls]: escape ␛[2J here
-             --> tabs.yaml:1:13
+             --> tabs␛[31m.yaml:1:13
               |
             1 |     key:    ␛[31m<U+202E>x: 1
               |                          ^
