@@ -194,12 +194,20 @@ fn existing_paths(mut paths: Vec<PathBuf>) -> Option<Vec<PathBuf>> {
     if paths.is_empty() {
         return Some(vec![PathBuf::from(".")]);
     }
-    paths.retain(|path| {
-        let exists = path.exists();
-        if !exists {
+    paths.retain(|path| match std::fs::metadata(path) {
+        Err(_) => {
             eprintln!("skillgraph: {}: no such file or directory", path.display());
+            false
         }
-        exists
+        // A FIFO, a socket or a device is never read: it could block or never end.
+        Ok(meta) if !meta.is_file() && !meta.is_dir() => {
+            eprintln!(
+                "skillgraph: {}: not a regular file or a folder; skipped",
+                path.display()
+            );
+            false
+        }
+        Ok(_) => true,
     });
     (!paths.is_empty()).then_some(paths)
 }
@@ -298,12 +306,20 @@ fn check(
     // A missing path is reported and the others are still checked; only when none exists is
     // there nothing to check.
     let given = paths.len();
-    paths.retain(|path| {
-        let exists = path.exists();
-        if !exists {
+    paths.retain(|path| match std::fs::metadata(path) {
+        Err(_) => {
             eprintln!("skillgraph: {}: no such file or directory", path.display());
+            false
         }
-        exists
+        // A FIFO, a socket or a device is never read: it could block or never end.
+        Ok(meta) if !meta.is_file() && !meta.is_dir() => {
+            eprintln!(
+                "skillgraph: {}: not a regular file or a folder; skipped",
+                path.display()
+            );
+            false
+        }
+        Ok(_) => true,
     });
     if paths.is_empty() && given > 0 && stdin.is_none() {
         return ExitCode::from(2);

@@ -178,3 +178,20 @@ fn an_endless_stdin_is_read_as_far_as_the_size_cap() {
         .collect();
     assert_eq!(codes, ["file.too-large"]);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_as_a_path_is_skipped_and_said() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    let fifo = dir.path().join("skills/pipe.yaml");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let output = check(dir.path(), &["skills/pipe.yaml"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("not a regular file"), "{stderr}");
+    assert_eq!(output.status.code(), Some(2), "nothing else to check");
+}
