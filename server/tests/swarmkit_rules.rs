@@ -1409,6 +1409,33 @@ fn agent_requires_duplicate_on_the_repeat() {
     assert_eq!(found[0].severity, skillgraph::diagnostic::Severity::Warning);
 }
 
+/// `text` with the fixes of `found` applied, each diagnostic's first.
+fn with_fixes_applied(text: &str, found: &[skillgraph::diagnostic::Diagnostic]) -> String {
+    let edits = found.iter().flat_map(|d| &d.fixes[0].edits);
+    skillgraph::fix::apply_edits(text, edits).unwrap()
+}
+
+#[test]
+fn repeats_on_one_long_line_each_get_a_fix_of_their_own() {
+    // Under the per-file cap: every repeat is reported, and its fix removes it with its comma.
+    let repeats = 400;
+    let fetches = vec!["fetch"; repeats].join(", ");
+    let stores = vec!["store"; repeats].join(", ");
+    let fixture = with_baseline(&root_requiring(
+        &format!("{stores}, fetch"),
+        &format!("store: [{fetches}]\n"),
+    ));
+    let (outcome, requires) = diagnostics_of(&fixture, "agent.requires-duplicate");
+    let (_, grants) = diagnostics_of(&fixture, "agent.duplicate-grant");
+    assert_eq!((requires.len(), grants.len()), (repeats - 1, repeats - 1));
+    let text = &outcome.index.file(requires[0].file).unwrap().text;
+    let fixed = with_fixes_applied(text, &[requires, grants].concat());
+    assert!(
+        fixed.contains("skills: [store, fetch]\n") && fixed.contains("store: [fetch]\n"),
+        "{fixed}"
+    );
+}
+
 #[test]
 fn agent_requires_parameterised_on_the_entry() {
     let fixture = with_baseline(&root_requiring(

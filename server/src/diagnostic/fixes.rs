@@ -98,12 +98,13 @@ pub fn remove_item(text: &str, range: TextRange, value: &str) -> Option<TextRang
     written_as(text, range, value)?;
     let bytes = text.as_bytes();
     let (start, end) = (range.start as usize, range.end as usize);
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
-    let before = &text[line_start..start];
-    let after = text[end..line_end].trim_end_matches('\r');
-    let after_is_empty = after.trim().is_empty() || after.trim_start().starts_with('#');
-    if before.trim_start() == "-" || before.trim_start() == "- " {
+    // Only the item's surroundings are read, never the rest of its line: one flow line may hold
+    // thousands of repeats, each removed by a fix of its own.
+    if let Some(line_start) = block_item_line_start(text, start) {
+        let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+        let before = &text[line_start..start];
+        let after = text[end..line_end].trim_end_matches('\r');
+        let after_is_empty = after.trim().is_empty() || after.trim_start().starts_with('#');
         if !after_is_empty {
             return None;
         }
@@ -150,6 +151,24 @@ pub fn remove_item(text: &str, range: TextRange, value: &str) -> Option<TextRang
         return Some(TextRange::new(start as u32, forward as u32));
     }
     None
+}
+
+/// Where the line of the item starting at `start` begins, when the item is a block sequence's:
+/// nothing but indentation, `-` and at most one space before it on its line. Reads back over
+/// the indentation only, so an item in the middle of a long flow line costs O(1).
+fn block_item_line_start(text: &str, start: usize) -> Option<usize> {
+    let before = &text[..start];
+    let before = before.strip_suffix(' ').unwrap_or(before);
+    let before = before.strip_suffix('-')?;
+    let indent: usize = before
+        .chars()
+        .rev()
+        .take_while(|&c| c != '\n' && c.is_whitespace())
+        .map(char::len_utf8)
+        .sum();
+    let line_start = before.len() - indent;
+    // The indentation stopped at the line's start, not at something written before the `-`.
+    (line_start == 0 || text.as_bytes()[line_start - 1] == b'\n').then_some(line_start)
 }
 
 /// The insertion that appends `value` to a sequence whose items are written at `items`: `, x`
@@ -228,6 +247,39 @@ mod tests {
         assert_eq!(removed(text, "bb").unwrap(), "s:\n  - a\nt: 1\n");
         assert_eq!(removed("s:\n  - bb\nt: 1\n", "bb"), None);
         assert_eq!(removed("s:\n  - bb\n  - a", "bb").unwrap(), "s:\n  - a");
+    }
+
+    #[test]
+    fn each_repeat_on_one_long_flow_line_goes_with_its_own_comma() {
+        let count = 100_000;
+        let text = format!("s: [{}]\n", vec!["ab"; count].join(", "));
+        let starts: Vec<u32> = text.match_indices("ab").map(|(at, _)| at as u32).collect();
+        let cuts: Vec<TextRange> = starts
+            .iter()
+            .map(|&at| remove_item(&text, TextRange::new(at, at + 2), "ab").unwrap())
+            .collect();
+        // The first item takes the comma after it; every other one the comma before it.
+        assert_eq!(cuts[0], TextRange::new(4, 8));
+        for (cut, &at) in cuts.iter().zip(&starts).skip(1) {
+            assert_eq!(*cut, TextRange::new(at - 2, at + 2));
+        }
+        // Removing every repeat leaves the first item alone in its list.
+        let mut left = text.clone();
+        for cut in cuts[1..].iter().rev() {
+            left.replace_range(cut.start as usize..cut.end as usize, "");
+        }
+        assert_eq!(left, "s: [ab]\n");
+    }
+
+    #[test]
+    fn block_items_are_told_from_flow_items_by_what_precedes_them_on_their_line() {
+        // Indentation of any whitespace, `-` and at most one space make a block item.
+        let nbsp = "s:\n\u{a0} - a\n\u{a0} - bb\n";
+        assert_eq!(removed(nbsp, "bb").unwrap(), "s:\n\u{a0} - a\n");
+        assert_eq!(removed("s:\n  -bb\n  - a\n", "bb").unwrap(), "s:\n  - a\n");
+        // Anything else is read as a flow item, which needs a comma.
+        assert_eq!(removed("s:\n  -  bb\n  - a\n", "bb"), None);
+        assert_eq!(removed("s:\n  - - bb\n  - - a\n", "bb"), None);
     }
 
     #[test]
