@@ -812,6 +812,28 @@ agents:\n  root:\n    id: root\n    role: root\n    skills: [a, b]\n    requires
     }
 
     #[test]
+    fn thousands_of_unknown_fields_are_each_on_their_own_key() {
+        let count = 20_000;
+        let unknown: String = (0..count).map(|i| format!("x{i}: {i}\n")).collect();
+        // `categry` is close to `category`, which the skill has: no rename is offered.
+        let text = format!("{SKILL}{unknown}categry: 1\n");
+        let diagnostics = check(ArtifactKind::Skill, &text);
+        assert_eq!(diagnostics.len(), count + 1);
+        for (i, d) in diagnostics[..count].iter().enumerate() {
+            assert_eq!(d.code, codes::SCHEMA_UNKNOWN_FIELD);
+            assert_eq!(slice(&text, d.range), format!("x{i}"));
+        }
+        let last = &diagnostics[count];
+        assert_eq!(slice(&text, last.range), "categry");
+        assert!(
+            last.message.contains("did you mean `category`?"),
+            "{}",
+            last.message
+        );
+        assert!(last.fixes.is_empty());
+    }
+
+    #[test]
     fn unknown_field_at_root() {
         let text = format!("{SKILL}extra: 1\n");
         let message = single(

@@ -14,10 +14,13 @@
 //!   alias), or reach deeper than [`MAX_DEPTH`] once expanded, is read as null and reported.
 //!
 //! Memory: one arena of nodes (32 bytes each), one arena of child ids, and one string holding the
-//! text of every scalar, so a scalar costs the bytes it holds plus its node.
+//! text of every scalar, so a scalar costs the bytes it holds plus its node. A document whose
+//! large mappings are searched by key also holds a table of their keys (see [`KeyTables`]).
 
+use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::OnceLock;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span};
 
@@ -141,6 +144,31 @@ pub struct YamlDocument {
     root: Option<NodeId>,
     pub errors: Vec<YamlError>,
     pub duplicate_keys: Vec<DuplicateKey>,
+    /// The keys of the large mappings, made on the first lookup in one (see [`KeyTables`]).
+    key_tables: OnceLock<KeyTables>,
+}
+
+/// A mapping with at least this many entries finds a key through [`KeyTables`]; a smaller one
+/// is scanned, which costs about what hashing the key would.
+const TABLE_KEYS_FROM: usize = 16;
+
+/// Where each key of every large mapping of a document is, so that a lookup costs O(1) however
+/// many keys the mapping has: the schema check looks up every field it reports, and a mapping
+/// may hold tens of thousands of unknown ones. Made from the finished tree (repeated keys
+/// dropped, `${…}` substituted) the first time a large mapping is searched; the parser's own
+/// index for repeated keys is gone by then, and most documents never need this one.
+#[derive(Clone, Debug, Default)]
+struct KeyTables {
+    hasher: RandomState,
+    /// (mapping, hash of a key's text) -> the entry's position in the mapping. Of two keys
+    /// with one hash, the first is kept; a lookup that meets the other falls back to a scan.
+    positions: HashMap<(NodeId, u64), u32>,
+}
+
+impl KeyTables {
+    fn hash(&self, text: &str) -> u64 {
+        self.hasher.hash_one(text)
+    }
 }
 
 impl YamlDocument {
@@ -190,6 +218,8 @@ impl YamlDocument {
     /// Replaces the text of the scalar `id` (what substitution made of it); its range stays the
     /// one written. Nothing else in the tree moves.
     pub fn set_scalar(&mut self, id: NodeId, text: &str, style: Style) {
+        // An alias used as a key reads the scalar it names, so a table made earlier may be stale.
+        self.key_tables = OnceLock::new();
         let start = self.scalars.len() as u32;
         self.scalars.push_str(text);
         let data = &mut self.nodes[id.0 as usize];
@@ -235,6 +265,33 @@ impl YamlDocument {
             NodeKind::Scalar { text, .. } => Some(self.text(*text)),
             _ => None,
         }
+    }
+
+    /// The key tables of the document's large mappings, made on first use: one pass over the
+    /// tree, hashing each of their keys once.
+    fn key_tables(&self) -> &KeyTables {
+        self.key_tables.get_or_init(|| {
+            let mut tables = KeyTables::default();
+            for (at, data) in self.nodes.iter().enumerate() {
+                let NodeKind::Mapping(children) = data.kind else {
+                    continue;
+                };
+                if children.len() < TABLE_KEYS_FROM {
+                    continue;
+                }
+                let mapping = NodeId(at as u32);
+                for (position, pair) in self.run(children, 2).chunks_exact(2).enumerate() {
+                    if let Some(text) = self.scalar_of(pair[0]) {
+                        let hash = tables.hash(text);
+                        tables
+                            .positions
+                            .entry((mapping, hash))
+                            .or_insert(position as u32);
+                    }
+                }
+            }
+            tables
+        })
     }
 }
 
@@ -382,9 +439,24 @@ impl<'a> Node<'a> {
         self.item_ids().get(index).map(|&id| self.doc.node(id))
     }
 
-    /// The first entry whose key is the scalar `key`.
+    /// The first entry whose key is the scalar `key`. O(1) in a large mapping (see
+    /// [`KeyTables`]).
     pub fn entry(self, key: &str) -> Option<(Node<'a>, Node<'a>)> {
-        self.entries().find(|(k, _)| k.scalar() == Some(key))
+        let mapping = self.resolved();
+        let entry_ids = mapping.entry_ids();
+        let scan = || self.entries().find(|(k, _)| k.scalar() == Some(key));
+        if entry_ids.len() / 2 < TABLE_KEYS_FROM {
+            return scan();
+        }
+        let tables = self.doc.key_tables();
+        let position = *tables.positions.get(&(mapping.id, tables.hash(key)))? as usize;
+        let pair = &entry_ids[2 * position..2 * position + 2];
+        if self.doc.scalar_of(pair[0]) == Some(key) {
+            Some((self.doc.node(pair[0]), self.doc.node(pair[1])))
+        } else {
+            // Another key with the same hash came first.
+            scan()
+        }
     }
 
     /// The value of the first entry whose key is the scalar `key`.
@@ -1458,6 +1530,51 @@ mod tests {
         assert_eq!(root.entries().len(), 2_001);
         assert_eq!(root.get("k3").unwrap().scalar(), Some("4"));
         assert_eq!(root.get("k1999").unwrap().scalar(), Some("3"));
+    }
+
+    #[test]
+    fn every_key_of_a_large_mapping_is_found_by_lookup() {
+        let count = 50_000;
+        let mut text = String::from("small: {a: 1, b: 2}\nname: &name n\nbig:\n");
+        for i in 0..count {
+            text.push_str(&format!("  k{i}: v{i}\n"));
+        }
+        // A repeated key keeps its last value; an alias key reads the scalar it names.
+        text.push_str("  k7: again\n  ? *name\n  : aliased\n");
+        let medium: Vec<String> = (0..40).map(|i| format!("m{i}: {i}")).collect();
+        text.push_str(&format!(
+            "medium: &medium {{{}}}\nsame: *medium\n",
+            medium.join(", ")
+        ));
+        let doc = YamlDocument::parse(&text, 0);
+        assert!(doc.errors.is_empty(), "{:?}", doc.errors);
+        let root = doc.root().unwrap();
+        let big = root.get("big").unwrap();
+        assert_eq!(big.entries().len(), count + 1);
+        for i in (0..count).filter(|&i| i != 7) {
+            let (key, value) = big.entry(&format!("k{i}")).unwrap();
+            assert_eq!(key.scalar(), Some(format!("k{i}").as_str()));
+            assert_eq!(value.scalar(), Some(format!("v{i}").as_str()));
+        }
+        assert_eq!(big.get("k7").unwrap().scalar(), Some("again"));
+        assert_eq!(big.get("n").unwrap().scalar(), Some("aliased"));
+        assert!(big.get("k50000").is_none() && big.get("v1").is_none());
+        // Through an alias to the mapping, and in a small mapping.
+        assert_eq!(
+            root.get("same").unwrap().get("m9").unwrap().scalar(),
+            Some("9")
+        );
+        assert_eq!(
+            root.get("small").unwrap().get("b").unwrap().scalar(),
+            Some("2")
+        );
+        // Substitution rewrites a scalar an alias key may name: lookups see the new text.
+        let mut doc = doc;
+        let name = doc.root().unwrap().get("name").unwrap().id();
+        doc.set_scalar(name, "renamed", Style::Plain);
+        let big = doc.root().unwrap().get("big").unwrap();
+        assert_eq!(big.get("renamed").unwrap().scalar(), Some("aliased"));
+        assert!(big.get("n").is_none());
     }
 
     #[test]
