@@ -250,6 +250,44 @@ fn overrides_apply_to_matching_paths_only() {
     assert_eq!(codes, ["skill.unknown-mcp-server"]);
 }
 
+#[test]
+fn thousands_of_rules_and_overrides_give_each_file_its_levels() {
+    let mut index = Index::new(&skillgraph::rules::CHECKS);
+    index.apply(vec![
+        set("/r/ws/workspace.yaml", MANIFEST),
+        set("/r/ws/skills/fetch.yaml", SKILL),
+        set(
+            "/r/ws/skills/other.yaml",
+            &SKILL.replace("id: fetch", "id: other"),
+        ),
+    ]);
+    let mut config = String::from("[rules]\n");
+    for i in 0..5_000 {
+        config.push_str(&format!("\"x.rule-{i}\" = \"off\"\n"));
+    }
+    config.push_str("\"skill.unknown-mcp-server\" = \"info\"\n");
+    for i in 0..1_000 {
+        config.push_str(&format!(
+            "[[overrides]]\npaths = [\"ws/skills/x{i}.yaml\"]\nrules = {{ \"skill.unknown-mcp-server\" = \"off\" }}\n"
+        ));
+    }
+    config.push_str("[[overrides]]\npaths = [\"ws/skills/fetch.yaml\"]\nrules = { \"skill.unknown-mcp-server\" = \"hint\" }\n");
+    index.apply(vec![set("/r/skillgraph.toml", &config)]);
+    assert_eq!(
+        levels(&index),
+        [("skill.unknown-mcp-server", Severity::Hint)]
+    );
+    let other = index
+        .file_id(&PathBuf::from("/r/ws/skills/other.yaml"))
+        .unwrap();
+    let found: Vec<_> = index
+        .diagnostics(other)
+        .iter()
+        .map(|d| (d.code.name(), d.severity))
+        .collect();
+    assert_eq!(found, [("skill.unknown-mcp-server", Severity::Info)]);
+}
+
 /// A suppression comment silences its code on the next line, in CLI and editor alike (both read
 /// `Index::diagnostics`); a code that silences nothing, or that no rule has, is reported.
 #[test]

@@ -1299,34 +1299,34 @@ impl Index {
     /// [`Index::diagnostics`] of a file entry of this index.
     pub fn diagnostics_of(&self, entry: &FileEntry) -> Vec<Diagnostic> {
         let id = entry.id;
-        // Found once per file, not once per diagnostic, and only for a file with something to
-        // report (most files of a large workspace have nothing).
+        // Found once per file, not once per diagnostic (with the overrides matching the file),
+        // and only for a file with something to report (most files of a large workspace have
+        // nothing).
         let levels = std::cell::OnceCell::new();
         let levels = || {
-            *levels.get_or_init(|| {
-                let config_file = self.nearest_config_file(&entry.path);
-                let config = config_file.and_then(|file| match &file.parsed.content {
-                    Content::Config(config) => Some(config),
-                    _ => None,
-                });
-                // The file's path below its config's folder, for `[[overrides]]` (looked up
-                // only when the config has some).
-                let relative = config
-                    .filter(|c| !c.overrides.is_empty())
-                    .and(config_file)
-                    .and_then(|file| entry.path.strip_prefix(file.path.parent()?).ok());
-                (config, relative)
-            })
+            levels
+                .get_or_init(|| {
+                    let config_file = self.nearest_config_file(&entry.path);
+                    let config = config_file.and_then(|file| match &file.parsed.content {
+                        Content::Config(config) => Some(config),
+                        _ => None,
+                    });
+                    // The file's path below its config's folder, for `[[overrides]]` (looked up
+                    // only when the config has some).
+                    let relative = config
+                        .filter(|c| !c.overrides.is_empty())
+                        .and(config_file)
+                        .and_then(|file| entry.path.strip_prefix(file.path.parent()?).ok());
+                    config.map(|config| config.levels_for(relative))
+                })
+                .as_ref()
         };
         let mut all: Vec<Diagnostic> = entry
             .parsed
             .local
             .iter()
             .chain(entry.cross.iter())
-            .filter_map(|d| {
-                let (config, relative) = levels();
-                self.apply_overrides(config, relative, d)
-            })
+            .filter_map(|d| self.apply_overrides(levels(), d))
             .collect();
         all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         all.dedup();
@@ -1336,8 +1336,7 @@ impl Index {
             .into_iter()
             .filter_map(|d| {
                 if (self.checks.is_suppression_code)(d.code) {
-                    let (config, relative) = levels();
-                    self.apply_overrides(config, relative, &d)
+                    self.apply_overrides(levels(), &d)
                 } else {
                     Some(d)
                 }
@@ -1352,17 +1351,15 @@ impl Index {
         (self.checks.disable_fix)(entry, diagnostic)
     }
 
-    /// The level for a code: the nearest `skillgraph.toml` above the file (`config`) decides,
-    /// its `[[overrides]]` matching the file's path below it (`relative`) first, then its
-    /// `[rules]` (it is what CI sees too); the editor's settings apply to codes it does not
-    /// mention.
+    /// The level for a code: the nearest `skillgraph.toml` above the file decides (`levels`,
+    /// its `[[overrides]]` matching the file's path below it first, then its `[rules]`; it is
+    /// what CI sees too); the editor's settings apply to codes it does not mention.
     fn apply_overrides(
         &self,
-        config: Option<&crate::model::config::Config>,
-        relative: Option<&Path>,
+        levels: Option<&crate::model::config::FileLevels<'_>>,
         diagnostic: &Diagnostic,
     ) -> Option<Diagnostic> {
-        let from_config = config.and_then(|config| config.level_for(diagnostic.code, relative));
+        let from_config = levels.and_then(|levels| levels.level(diagnostic.code));
         let level = from_config.or_else(|| {
             self.settings
                 .severity_overrides

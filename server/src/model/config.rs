@@ -1,7 +1,8 @@
 //! `skillgraph.toml`: strictness of SKILL.md checks, the tool inventory, severity overrides.
 //! A malformed file is reported on itself and the defaults apply to whatever could not be read.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
 
 use serde::de::DeserializeOwned;
 use serde::de::IntoDeserializer as _;
@@ -25,8 +26,45 @@ pub struct Config {
     pub presets: Vec<String>,
     /// Code -> severity; `None` is `off`.
     pub rules: Vec<(String, Option<Severity>)>,
+    /// `rules` by code (see [`LevelTable`]).
+    pub rule_table: LevelTable,
     /// `[[overrides]]`, in the order written: later ones win where several match a file.
     pub overrides: Vec<Override>,
+}
+
+/// A list of levels (`[rules]`, an override's `rules`) as a table by code, made from the list
+/// the first time a level is asked of it: a list may hold any number of keys, and a level is
+/// asked for every diagnostic. Only codes the engine has are in it, since only they can match a
+/// diagnostic. Made from the list it sits beside, it adds nothing to comparing or hashing one.
+#[derive(Clone, Debug, Default)]
+pub struct LevelTable(OnceLock<HashMap<Code, Option<Severity>>>);
+
+impl LevelTable {
+    /// The table of `rules`, the list this table sits beside.
+    fn of(&self, rules: &[(String, Option<Severity>)]) -> &HashMap<Code, Option<Severity>> {
+        self.0.get_or_init(|| {
+            let mut table = HashMap::new();
+            for (name, level) in rules {
+                if let Some(code) = codes::lookup(name) {
+                    // The first listing, as a search of the list finds it.
+                    table.entry(code).or_insert(*level);
+                }
+            }
+            table
+        })
+    }
+}
+
+impl PartialEq for LevelTable {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for LevelTable {}
+
+impl std::hash::Hash for LevelTable {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// `[[overrides]]`: levels for the files whose path (relative to the config's folder) matches
@@ -36,6 +74,7 @@ pub struct Override {
     pub paths: Vec<String>,
     matcher: globset::GlobSet,
     pub rules: Vec<(String, Option<Severity>)>,
+    rule_table: LevelTable,
 }
 
 impl Override {
@@ -77,21 +116,44 @@ impl Config {
         code: Code,
         relative: Option<&std::path::Path>,
     ) -> Option<Option<Severity>> {
-        let find = |rules: &[(String, Option<Severity>)]| {
-            rules
-                .iter()
-                .find(|(c, _)| c == code.name())
-                .map(|(_, level)| *level)
-        };
-        relative
-            .and_then(|relative| {
-                self.overrides
-                    .iter()
-                    .rev()
-                    .filter(|o| o.matches(relative))
-                    .find_map(|o| find(&o.rules))
-            })
-            .or_else(|| find(&self.rules))
+        self.levels_for(relative).level(code)
+    }
+
+    /// The levels for the diagnostics of the file at `relative` below the config's folder
+    /// (`None`: no path, so no override applies): the `[[overrides]]` matching it are found
+    /// here, once per file, and merged, so each diagnostic's level then costs O(1).
+    pub fn levels_for(&self, relative: Option<&std::path::Path>) -> FileLevels<'_> {
+        let mut from_overrides = HashMap::new();
+        if let Some(relative) = relative {
+            // Later overrides win, so they are taken first.
+            for matching in self.overrides.iter().rev().filter(|o| o.matches(relative)) {
+                for (&code, &level) in matching.rule_table.of(&matching.rules) {
+                    from_overrides.entry(code).or_insert(level);
+                }
+            }
+        }
+        FileLevels {
+            config: self,
+            from_overrides,
+        }
+    }
+}
+
+/// What a config says about the levels of one file's diagnostics ([`Config::levels_for`]).
+pub struct FileLevels<'c> {
+    config: &'c Config,
+    /// The levels the overrides matching the file give, the latest override's for each code.
+    from_overrides: HashMap<Code, Option<Severity>>,
+}
+
+impl FileLevels<'_> {
+    /// The level of `code` in this file: `Some(None)` is `off`, `None` when neither an
+    /// override nor `[rules]` mentions the code.
+    pub fn level(&self, code: Code) -> Option<Option<Severity>> {
+        self.from_overrides.get(&code).copied().or_else(|| {
+            let config = self.config;
+            config.rule_table.of(&config.rules).get(&code).copied()
+        })
     }
 }
 
@@ -251,6 +313,7 @@ impl Config {
                         .unwrap_or_else(|_| globset::GlobSet::empty()),
                     paths: o.paths,
                     rules: levels(o.rules),
+                    rule_table: LevelTable::default(),
                 }
             })
             .collect();
@@ -292,6 +355,7 @@ impl Config {
                 mcp_tool_lists: raw.tools.mcp_tool_lists,
                 presets: raw.tools.presets,
                 rules,
+                rule_table: LevelTable::default(),
                 overrides,
             },
             diagnostics,
@@ -721,6 +785,40 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn levels_come_from_thousands_of_rules_and_overrides() {
+        let (duplicate, role) = (codes::AGENT_DUPLICATE_GRANT, codes::AGENT_BAD_ROLE);
+        let mut text = String::from("[rules]\n");
+        for i in 0..5_000 {
+            text.push_str(&format!("\"x.rule-{i}\" = \"off\"\n"));
+        }
+        text.push_str(&format!("\"{role}\" = \"info\"\n"));
+        for i in 0..2_000 {
+            let level = if i % 2 == 0 { "off" } else { "error" };
+            text.push_str(&format!(
+                "[[overrides]]\npaths = [\"a{i}/*.yaml\"]\nrules = {{ \"{duplicate}\" = \"{level}\" }}\n"
+            ));
+        }
+        text.push_str(&format!(
+            "[[overrides]]\npaths = [\"a1/*.yaml\", \"b/**\"]\nrules = {{ \"{role}\" = \"hint\" }}\n"
+        ));
+        let (config, _) = Config::parse(FileId(0), &text);
+        assert_eq!(config.rules.len(), 5_001);
+        assert_eq!(config.overrides.len(), 2_001);
+        let levels = |path: Option<&str>| {
+            let levels = config.levels_for(path.map(std::path::Path::new));
+            (levels.level(duplicate), levels.level(role))
+        };
+        let (off, error) = (Some(None), Some(Some(Severity::Error)));
+        let (info, hint) = (Some(Some(Severity::Info)), Some(Some(Severity::Hint)));
+        assert_eq!(levels(Some("a1/t.yaml")), (error, hint));
+        assert_eq!(levels(Some("a1998/t.yaml")), (off, info));
+        assert_eq!(levels(Some("b/c/t.yaml")), (None, hint));
+        // `*` does not cross a folder; without a path only `[rules]` applies.
+        assert_eq!(levels(Some("a1/c/t.yaml")), (None, info));
+        assert_eq!(levels(None), (None, info));
     }
 
     #[test]
