@@ -213,8 +213,10 @@ struct RawSkillMd {
     extra_fields: Vec<String>,
     /// The hosts that load the skills below, instead of the ones their folders imply:
     /// claude-code, claude-api, copilot, codex, opencode, gemini-cli, cursor.
+    // Spanned, so an unknown host is reported where it is written.
     #[serde(default)]
-    hosts: Option<Vec<String>>,
+    #[cfg_attr(test, schemars(with = "Option<Vec<String>>"))]
+    hosts: Option<Vec<Spanned<String>>>,
 }
 
 /// The tools an agent harness offers.
@@ -320,22 +322,23 @@ impl Config {
         let hosts = raw.skill_md.hosts.map(|hosts| {
             hosts
                 .into_iter()
-                .filter(|host| {
-                    let known = crate::model::hosts::Host::from_id(host).is_some();
+                .filter_map(|host| {
+                    let known = crate::model::hosts::Host::from_id(host.get_ref()).is_some();
                     if !known {
                         let ids: Vec<&str> =
                             crate::model::hosts::Host::ALL.iter().map(|h| h.id()).collect();
                         diagnostics.push(Diagnostic::new(
                             codes::CONFIG_INVALID,
                             file,
-                            quoted_range(text, host),
+                            span_range(host.span()),
                             format!(
-                                "`{host}` is not a host skillgraph knows, so it is ignored; use one of {}",
+                                "`{}` is not a host skillgraph knows, so it is ignored; use one of {}",
+                                host.get_ref(),
                                 ids.join(", ")
                             ),
                         ));
                     }
-                    known
+                    known.then(|| host.into_inner())
                 })
                 .collect()
         });
@@ -373,17 +376,6 @@ impl RawLevel {
             RawLevel::Hint => Some(Severity::Hint),
         }
     }
-}
-
-/// Where `"value"` (or `'value'`) is written; the start of the file if it is not found.
-fn quoted_range(text: &str, value: &str) -> TextRange {
-    [format!("\"{value}\""), format!("'{value}'")]
-        .iter()
-        .find_map(|q| {
-            text.find(q.as_str())
-                .map(|at| TextRange::new(at as u32, (at + q.len()) as u32))
-        })
-        .unwrap_or(TextRange::empty(0))
 }
 
 fn span_range(span: std::ops::Range<usize>) -> TextRange {
@@ -687,6 +679,40 @@ mod tests {
             "\"clippy\""
         );
         assert_eq!(Config::parse(FileId(0), "").0.hosts, None);
+    }
+
+    #[test]
+    fn each_of_thousands_of_unknown_hosts_is_reported_where_it_is_written() {
+        let count = 20_000;
+        let hosts: Vec<String> = (0..count)
+            .map(|i| match i % 3 {
+                0 => format!("\"h{i}\""),
+                1 => format!("'h{i}'"),
+                _ => "\"codex\"".to_owned(),
+            })
+            .collect();
+        let text = format!("[skill-md]\nhosts = [{}]\n", hosts.join(", "));
+        let (config, diagnostics) = Config::parse(FileId(0), &text);
+        assert_eq!(config.hosts.unwrap().len(), count / 3);
+        let unknown: Vec<&String> = hosts.iter().filter(|h| !h.contains("codex")).collect();
+        assert_eq!(diagnostics.len(), unknown.len());
+        for (d, written) in diagnostics.iter().zip(unknown) {
+            assert_eq!(slice(&text, d.range), written);
+            let name = &written[1..written.len() - 1];
+            assert!(
+                d.message.starts_with(&format!("`{name}` is not a host")),
+                "{}",
+                d.message
+            );
+        }
+        // A repeat, and a name also written elsewhere in the file, are each reported in place.
+        let text = "[skill-md]\nextra-fields = [\"zz\"]\nhosts = [\"zz\", 'zz']\n";
+        let (_, diagnostics) = Config::parse(FileId(0), text);
+        let at: Vec<usize> = diagnostics.iter().map(|d| d.range.start as usize).collect();
+        assert_eq!(
+            at,
+            [text.rfind("\"zz\"").unwrap(), text.find("'zz'").unwrap()]
+        );
     }
 
     #[test]
