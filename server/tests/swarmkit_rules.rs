@@ -1837,6 +1837,96 @@ fn command_pack_id_collision_on_the_command() {
     assert_eq!(check(&fixture), vec![]);
 }
 
+/// A pack of many commands, resolved one id at a time: each id is found among the commands
+/// without building the others, with the same answer as building them all (two commands making
+/// one id, a command colliding with a skill file, memory skills beside the packs).
+#[test]
+fn pack_commands_resolve_by_id_in_a_large_pack() {
+    let commands: String = (0..60)
+        .map(|i| {
+            let effects = if i % 2 == 0 { "read" } else { "write" };
+            format!("      - {{id: k{i}, argv: [echo], effects: {effects}}}\n")
+        })
+        .collect();
+    let manifest = format!(
+        r#"
+//- /ws/workspace.yaml
+apiVersion: swarmkit/v1
+kind: Workspace
+metadata:
+  id: ws
+  name: Test workspace
+mcp_servers:
+  - id: tools
+    transport: stdio
+    command: ["tools-server"]
+command_packs:
+  - id: big
+    commands:
+{commands}  - id: a
+    commands:
+      - {{id: b-c, argv: [echo], effects: read}}
+  - id: a-b
+    commands:
+      - {{id: c, argv: [echo]}}
+"#
+    );
+    let fixture = with_baseline(&format!(
+        "{manifest}{}{}",
+        mcp_skill("big-k7", "tools"),
+        team("root:\n  id: root\n  role: root\n  skills: [store, big-k3, big-k59, a-b-c]\n  requires:\n    big-k59: [store]\n")
+    ));
+    assert_eq!(
+        check(&fixture),
+        vec![d("workspace.yaml", "command-pack.id-collision", "k7")]
+    );
+
+    let outcome = run(&fixture);
+    let index = &outcome.index;
+    let workspace = index
+        .file_id(std::path::Path::new("/ws/workspace.yaml"))
+        .unwrap();
+    let Some(skillgraph::index::Content::SwarmKit(artifact)) =
+        index.file(workspace).map(|e| &e.parsed.content)
+    else {
+        panic!("the manifest is lowered");
+    };
+    let every = skillgraph::model::defined_skills::skills_defined_in(workspace, artifact);
+    let lookup = skillgraph::index::Lookup::new(index);
+    let describe = |skills: &[skillgraph::semantics::registry::SkillInfo<'_>]| {
+        skills
+            .iter()
+            .map(|s| (s.id.clone(), s.file, s.range, s.origin.clone()))
+            .collect::<Vec<_>>()
+    };
+    let mut ids: Vec<&str> = every.iter().map(|s| s.id.as_str()).collect();
+    ids.extend(["big-k60", "big", "a-b", "k3", "governed"]);
+    for id in ids {
+        let made_up: Vec<_> = skillgraph::semantics::registry::skills_named(&lookup, workspace, id)
+            .into_iter()
+            .filter(|s| s.file == workspace)
+            .collect();
+        let built: Vec<_> = every.iter().filter(|s| s.id == id).cloned().collect();
+        assert_eq!(describe(&made_up), describe(&built), "{id}");
+    }
+    // Two commands make `a-b-c`, in written order.
+    let both = skillgraph::semantics::registry::skills_named(&lookup, workspace, "a-b-c");
+    let packs: Vec<_> = both.iter().map(|s| s.origin.clone()).collect();
+    assert_eq!(
+        packs,
+        [
+            skillgraph::semantics::registry::Origin::PackCommand {
+                pack: "a".to_owned(),
+                read_only: true
+            },
+            skillgraph::semantics::registry::Origin::PackCommand {
+                pack: "a-b".to_owned(),
+                read_only: false
+            },
+        ]
+    );
+}
+
 #[test]
 fn workspace_pack_id_collision_on_the_topology_name() {
     let fixture = with_baseline(&llm_skill("topology-team"));

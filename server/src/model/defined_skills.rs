@@ -9,8 +9,8 @@
 
 use crate::diagnostic::FileId;
 use crate::model::swarmkit::{
-    pack_command_skill_id, topology_skill_id, Artifact, ImplementationType, Skill,
-    TOPOLOGY_SKILL_PREFIX,
+    pack_command_skill_id, topology_skill_id, Artifact, CommandPack, ImplementationType,
+    PackCommand, Skill, Workspace,
 };
 use crate::syntax::TextRange;
 
@@ -63,90 +63,101 @@ impl SkillInfo<'_> {
 /// Every skill an artifact defines (`file` is the artifact's file).
 pub fn skills_defined_in(file: FileId, artifact: &Artifact) -> Vec<SkillInfo<'_>> {
     match artifact {
-        Artifact::Skill(skill) => skill
-            .id
-            .as_ref()
-            .map(|id| SkillInfo {
-                id: id.value.clone(),
-                file,
-                range: id.range,
-                category: skill.category.as_ref().map(|c| c.value.clone()),
-                implementation: skill.implementation(),
-                origin: Origin::File,
-                skill: Some(skill),
-            })
-            .into_iter()
-            .collect(),
         Artifact::Workspace(manifest) => {
-            let anchor = manifest
-                .id
-                .as_ref()
-                .map_or(TextRange::empty(0), |i| i.range);
-            let mut out = Vec::new();
-            if manifest.memory_enabled {
-                for (id, category) in MEMORY_SKILLS {
-                    out.push(SkillInfo {
-                        id: (*id).to_owned(),
-                        file,
-                        range: anchor,
-                        category: Some((*category).to_owned()),
-                        implementation: Some(ImplementationType::LlmPrompt),
-                        origin: Origin::Memory,
-                        skill: None,
-                    });
-                }
-            }
-            for pack in &manifest.command_packs {
-                for command in &pack.commands {
-                    out.push(SkillInfo {
-                        id: pack_command_skill_id(&pack.id.value, &command.id.value),
-                        file,
-                        range: command.id.range,
-                        category: Some("capability".to_owned()),
-                        implementation: Some(ImplementationType::Command),
-                        origin: Origin::PackCommand {
-                            pack: pack.id.value.clone(),
-                            read_only: command.read_only,
-                        },
-                        skill: None,
-                    });
-                }
-            }
-            out
+            let memory = MEMORY_SKILLS
+                .iter()
+                .filter(|_| manifest.memory_enabled)
+                .map(|(id, category)| memory_skill(file, manifest, id, category));
+            let commands = manifest.command_packs.iter().flat_map(|pack| {
+                pack.commands
+                    .iter()
+                    .map(move |command| pack_command_skill(file, pack, command))
+            });
+            memory.chain(commands).collect()
         }
-        Artifact::Topology(topology) => topology
-            .name
-            .as_ref()
-            .map(|name| SkillInfo {
-                id: topology_skill_id(&name.value),
-                file,
-                range: name.range,
-                category: Some("capability".to_owned()),
-                implementation: Some(ImplementationType::Agent),
-                origin: Origin::Topology,
-                skill: None,
-            })
-            .into_iter()
-            .collect(),
-        _ => Vec::new(),
+        _ => one_skill_defined_in(file, artifact).into_iter().collect(),
     }
 }
 
-/// Whether an artifact defines the skill `id`, without building its skills.
-pub fn defines_skill(artifact: &Artifact, id: &str) -> bool {
+/// The skills with the id `id` an artifact defines, in the order of [`skills_defined_in`],
+/// found without building the others: one id is asked of the manifest for every grant and
+/// every command, and building all of its thousands of pack commands for each was quadratic.
+pub fn skills_named_in<'a>(file: FileId, artifact: &'a Artifact, id: &str) -> Vec<SkillInfo<'a>> {
     match artifact {
-        Artifact::Skill(skill) => skill.id.as_ref().is_some_and(|i| i.value == id),
         Artifact::Workspace(manifest) => {
-            (manifest.memory_enabled && MEMORY_SKILLS.iter().any(|(memory, _)| *memory == id))
-                || manifest.command_packs.iter().any(|pack| {
-                    id.strip_prefix(pack.id.value.as_str())
-                        .and_then(|rest| rest.strip_prefix('-'))
-                        .is_some_and(|command| pack.commands.iter().any(|c| c.id.value == command))
-                })
+            let memory = MEMORY_SKILLS
+                .iter()
+                .filter(|(memory, _)| manifest.memory_enabled && *memory == id)
+                .map(|(id, category)| memory_skill(file, manifest, id, category));
+            let commands = manifest
+                .pack_commands_named(id)
+                .map(|(pack, command)| pack_command_skill(file, pack, command));
+            memory.chain(commands).collect()
         }
-        Artifact::Topology(topology) => topology.name.as_ref().is_some_and(|name| {
-            id.strip_prefix(TOPOLOGY_SKILL_PREFIX) == Some(name.value.as_str())
+        _ => one_skill_defined_in(file, artifact)
+            .filter(|skill| skill.id == id)
+            .into_iter()
+            .collect(),
+    }
+}
+
+/// The skill a skill file or a topology defines.
+fn one_skill_defined_in(file: FileId, artifact: &Artifact) -> Option<SkillInfo<'_>> {
+    match artifact {
+        Artifact::Skill(skill) => skill.id.as_ref().map(|id| SkillInfo {
+            id: id.value.clone(),
+            file,
+            range: id.range,
+            category: skill.category.as_ref().map(|c| c.value.clone()),
+            implementation: skill.implementation(),
+            origin: Origin::File,
+            skill: Some(skill),
         }),
-        _ => false,
+        Artifact::Topology(topology) => topology.name.as_ref().map(|name| SkillInfo {
+            id: topology_skill_id(&name.value),
+            file,
+            range: name.range,
+            category: Some("capability".to_owned()),
+            implementation: Some(ImplementationType::Agent),
+            origin: Origin::Topology,
+            skill: None,
+        }),
+        _ => None,
+    }
+}
+
+/// A bundled memory skill, placed at the manifest's id.
+fn memory_skill<'a>(file: FileId, manifest: &Workspace, id: &str, category: &str) -> SkillInfo<'a> {
+    SkillInfo {
+        id: id.to_owned(),
+        file,
+        range: manifest
+            .id
+            .as_ref()
+            .map_or(TextRange::empty(0), |i| i.range),
+        category: Some(category.to_owned()),
+        implementation: Some(ImplementationType::LlmPrompt),
+        origin: Origin::Memory,
+        skill: None,
+    }
+}
+
+/// The skill a command of a pack becomes.
+fn pack_command_skill<'a>(
+    file: FileId,
+    pack: &CommandPack,
+    command: &PackCommand,
+) -> SkillInfo<'a> {
+    SkillInfo {
+        id: pack_command_skill_id(&pack.id.value, &command.id.value),
+        file,
+        range: command.id.range,
+        category: Some("capability".to_owned()),
+        implementation: Some(ImplementationType::Command),
+        origin: Origin::PackCommand {
+            pack: pack.id.value.clone(),
+            read_only: command.read_only,
+        },
+        skill: None,
     }
 }

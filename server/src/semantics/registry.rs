@@ -6,7 +6,7 @@
 
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileEntry, Key, Lookup};
-use crate::model::defined_skills::{defines_skill, skills_defined_in};
+use crate::model::defined_skills::{skills_defined_in, skills_named_in};
 pub use crate::model::defined_skills::{Origin, SkillInfo, MEMORY_SKILLS, WORKSPACE_PACK};
 use crate::model::swarmkit::{ArtifactKind, ImplementationType, Skill};
 
@@ -53,13 +53,14 @@ fn resolve_skills_named<'a>(
         kind: ArtifactKind::Skill,
         id: id.to_owned(),
     });
-    // One lookup per grant on every edit: test each contributor's ids before building anything
+    // One lookup per grant on every edit: each contributor builds only the skills with this id
     // (the manifest contributes every pack command, and only the one named is wanted).
     let mut out: Vec<SkillInfo<'a>> = entries
         .into_iter()
-        .filter(|entry| matches!(&entry.parsed.content, Content::SwarmKit(artifact) if defines_skill(artifact, id)))
-        .flat_map(skills_defined_by)
-        .filter(|s| s.id == id)
+        .flat_map(|entry| match &entry.parsed.content {
+            Content::SwarmKit(artifact) => skills_named_in(entry.id, artifact, id),
+            _ => Vec::new(),
+        })
         .collect();
     // A file in skills/ shadows a made-up skill of the same id; the sort is stable, so files
     // stay in path order.

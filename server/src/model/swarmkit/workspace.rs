@@ -36,6 +36,42 @@ pub struct CommandPack {
     pub requires: Vec<BinaryRequirement>,
 }
 
+/// The skill ids the runtime makes of the command packs' commands, each with its (pack, command)
+/// position, sorted by id and then position. Which command an id names is then a binary search:
+/// the checks ask it once per command of the manifest, and a walk over every command for each
+/// made a pack of 8,000 commands take 12 s.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PackCommandIds(Vec<(String, u32, u32)>);
+
+impl PackCommandIds {
+    fn of(packs: &[CommandPack]) -> PackCommandIds {
+        let mut ids: Vec<(String, u32, u32)> = packs
+            .iter()
+            .enumerate()
+            .flat_map(|(p, pack)| {
+                pack.commands.iter().enumerate().map(move |(c, command)| {
+                    (
+                        super::pack_command_skill_id(&pack.id.value, &command.id.value),
+                        p as u32,
+                        c as u32,
+                    )
+                })
+            })
+            .collect();
+        ids.sort_unstable();
+        PackCommandIds(ids)
+    }
+
+    /// The (pack, command) positions of the commands whose skill id is `id`, in written order.
+    fn named(&self, id: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let start = self.0.partition_point(|(known, ..)| known.as_str() < id);
+        let end = self.0.partition_point(|(known, ..)| known.as_str() <= id);
+        self.0[start..end]
+            .iter()
+            .map(|&(_, pack, command)| (pack as usize, command as usize))
+    }
+}
+
 /// One entry of `governance.decision_skills` (in `workspace.yaml` or a topology): a decision
 /// skill the runtime runs at a trigger point.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -79,6 +115,8 @@ pub struct Workspace {
     pub name: Option<SpannedStr>,
     pub mcp_servers: Vec<McpServer>,
     pub command_packs: Vec<CommandPack>,
+    /// The skill id of every command of `command_packs`, to find a command by the id it becomes.
+    pub pack_command_ids: PackCommandIds,
     /// `memory.enabled` (default true): when on, the runtime bundles the skills
     /// `governed-memory` and `memory-reconcile`.
     pub memory_enabled: bool,
@@ -96,6 +134,7 @@ impl Default for Workspace {
             name: None,
             mcp_servers: Vec::new(),
             command_packs: Vec::new(),
+            pack_command_ids: PackCommandIds::default(),
             memory_enabled: true,
             memory_bindings: Vec::new(),
             decision_skills: Vec::new(),
@@ -109,7 +148,7 @@ fn list(node: Option<Node<'_>>) -> Vec<Node<'_>> {
 
 impl Workspace {
     pub fn lower(root: Node<'_>) -> Workspace {
-        Workspace {
+        let mut workspace = Workspace {
             id: metadata_id(root, "id"),
             name: root.get("metadata").and_then(|m| field(m, "name")),
             mcp_servers: list(root.get("mcp_servers"))
@@ -159,7 +198,22 @@ impl Workspace {
                 .map(memory_bindings)
                 .unwrap_or_default(),
             decision_skills: decision_bindings(root),
-        }
+            pack_command_ids: PackCommandIds::default(),
+        };
+        workspace.pack_command_ids = PackCommandIds::of(&workspace.command_packs);
+        workspace
+    }
+
+    /// The commands whose skill id (`<pack>-<command>`) is `id`, in written order: usually
+    /// none or one, several when two commands make the same id.
+    pub fn pack_commands_named(
+        &self,
+        id: &str,
+    ) -> impl Iterator<Item = (&CommandPack, &PackCommand)> + '_ {
+        self.pack_command_ids.named(id).map(|(pack, command)| {
+            let pack = &self.command_packs[pack];
+            (pack, &pack.commands[command])
+        })
     }
 
     pub fn mcp_server(&self, id: &str) -> Option<&McpServer> {
