@@ -88,6 +88,15 @@ impl<'a> Nearest<'a> {
 /// The candidate of a sorted set closest to `word` (ties: the first in order), if it is close
 /// enough to be a plausible typo. `word` itself is never suggested.
 pub fn closest_in<'a>(word: &str, candidates: impl SortedIds<'a>) -> Option<&'a str> {
+    closest_in_scored(word, candidates).map(|(_, candidate)| candidate)
+}
+
+/// [`closest_in`] with the candidate's distance, for a search over several sorted sets: the
+/// least of their answers by (distance, candidate) is the answer over their union.
+pub fn closest_in_scored<'a>(
+    word: &str,
+    candidates: impl SortedIds<'a>,
+) -> Option<(usize, &'a str)> {
     let word: Vec<char> = word.chars().collect();
     let limit = 2.min(word.len() / 3 + 1);
     let mut table = Table::new(&word, limit);
@@ -161,7 +170,7 @@ pub fn closest_in<'a>(word: &str, candidates: impl SortedIds<'a>) -> Option<&'a 
             }
         }
     }
-    best.map(|(_, candidate)| candidate)
+    best
 }
 
 /// How many ids with a hopeless prefix are stepped over before seeking past the rest.

@@ -1089,3 +1089,81 @@ fn a_suggestion_follows_made_up_skills_appearing_and_going() {
     ws.remove(&new_topology.path);
     ws.assert_consistent("the topology new goes");
 }
+
+// Agents hold a `server:` or `pack:` grant as the list every grant of its target shares, and
+// ask an id's own definitions whether it is handed out: a skill moving off the server, going,
+// coming back, and a write command becoming a read one must reach every agent as a fresh
+// batch sees it.
+#[test]
+fn agents_sharing_bulk_grants_follow_the_skills_behind_them() {
+    let skills: String = (0..6)
+        .map(|i| mcp_skill(&format!("s{i}"), "tools"))
+        .collect();
+    let mut children = String::new();
+    for i in 0..5 {
+        children.push_str(&format!(
+            "- id: a{i}\n  role: worker\n  skills: [server:tools, pack:git]\n  requires:\n    s{i}: [s{}]\n    git-log: [s{i}]\n",
+            i + 1
+        ));
+    }
+    children.push_str(
+        "- id: twice\n  role: worker\n  skills: [s2, server:tools, git-push, pack:git, s4, server:tools]\n",
+    );
+    let manifest = r#"
+//- /ws/workspace.yaml
+apiVersion: swarmkit/v1
+kind: Workspace
+metadata:
+  id: ws
+  name: Test workspace
+mcp_servers:
+  - id: tools
+    transport: stdio
+    command: ["tools-server"]
+command_packs:
+  - id: git
+    commands:
+      - id: log
+        argv: [git, log]
+        effects: read
+      - id: push
+        argv: [git, push]
+"#;
+    let mut ws = Replay::new();
+    ws.apply(changes(&with_baseline(&format!(
+        "{manifest}{skills}{}",
+        team_with_children(&children)
+    ))));
+    let full = ws.snapshot();
+    let s3 = ws.text("/ws/skills/s3.yaml");
+    ws.set(
+        "/ws/skills/s3.yaml",
+        &s3.replace("server: tools", "server: other"),
+    );
+    ws.assert_consistent("s3 moves off the server");
+    assert!(codes_of(&ws.snapshot())
+        .iter()
+        .any(|(_, code)| code == "agent.requires-unknown-skill"));
+    ws.remove("/ws/skills/s3.yaml");
+    ws.assert_consistent("s3 goes");
+    ws.set("/ws/skills/s3.yaml", &s3);
+    ws.assert_consistent("s3 comes back");
+    assert_eq!(ws.snapshot(), full);
+    let manifest_text = ws.text("/ws/workspace.yaml");
+    ws.set(
+        "/ws/workspace.yaml",
+        &manifest_text.replace(
+            "argv: [git, push]",
+            "argv: [git, push]\n        effects: read",
+        ),
+    );
+    ws.assert_consistent("git-push becomes a read command");
+    ws.set(
+        "/ws/workspace.yaml",
+        &manifest_text.replace("effects: read", "effects: write"),
+    );
+    ws.assert_consistent("git-log becomes a write command");
+    ws.set("/ws/workspace.yaml", &manifest_text);
+    ws.assert_consistent("the manifest as it was");
+    assert_eq!(ws.snapshot(), full);
+}

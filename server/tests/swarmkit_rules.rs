@@ -1007,6 +1007,195 @@ fn agent_duplicate_grant_on_the_second_grant() {
     );
 }
 
+/// Many agents granting one server and one pack, at a small size: each agent holds the shared
+/// member list, and what it holds, repeats and is told to mean is as if every member were its own.
+fn bulk_grants_fixture() -> String {
+    let skills: String = (0..12)
+        .map(|i| mcp_skill(&format!("s{i}"), "tools"))
+        .collect();
+    let mut children = String::new();
+    for i in 0..10 {
+        children.push_str(&format!(
+            "- id: a{i}\n  role: worker\n  skills: [server:tools]\n  requires:\n    s{i}: [s{}]\n",
+            i + 1
+        ));
+    }
+    children.push_str(
+        r#"- id: typo
+  role: worker
+  skills: [server:tools]
+  requires:
+    s3: [s4q]
+- id: twice
+  role: worker
+  skills: [s3, server:tools, s5, server:tools]
+- id: packer
+  role: worker
+  skills: [pack:git, git-log, pack:git, git-push]
+- id: inheriting
+  role: worker
+  archetype: bulk
+  skills_additional: [s7, fetch, pack:git]
+"#,
+    );
+    format!(
+        "{}{skills}{}{}",
+        r#"
+//- /ws/workspace.yaml
+apiVersion: swarmkit/v1
+kind: Workspace
+metadata:
+  id: ws
+  name: Test workspace
+mcp_servers:
+  - id: tools
+    transport: stdio
+    command: ["tools-server"]
+command_packs:
+  - id: git
+    commands:
+      - id: log
+        argv: [git, log]
+        effects: read
+      - id: push
+        argv: [git, push]
+"#,
+        archetype("bulk", &["fetch", "server:tools", "summarise"]),
+        team_with_children(&children)
+    )
+}
+
+#[test]
+fn bulk_grants_of_many_agents_are_judged_as_if_each_held_every_member() {
+    let fixture = with_baseline(&bulk_grants_fixture());
+    assert_eq!(
+        check(&fixture),
+        vec![
+            d(
+                "topologies/team.yaml",
+                "agent.requires-unknown-skill",
+                "s4q"
+            ),
+            d(
+                "topologies/team.yaml",
+                "agent.duplicate-grant",
+                "server:tools"
+            ),
+            d("topologies/team.yaml", "agent.duplicate-grant", "s5"),
+            d(
+                "topologies/team.yaml",
+                "agent.duplicate-grant",
+                "server:tools"
+            ),
+            d("topologies/team.yaml", "agent.duplicate-grant", "git-log"),
+            d("topologies/team.yaml", "agent.duplicate-grant", "pack:git"),
+            d("topologies/team.yaml", "agent.duplicate-grant", "s7"),
+            d("topologies/team.yaml", "agent.duplicate-grant", "fetch"),
+        ]
+    );
+    let (_, unknown) = diagnostics_of(&fixture, "agent.requires-unknown-skill");
+    assert!(
+        unknown[0].message.contains("did you mean `s4`?"),
+        "{}",
+        unknown[0].message
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "agent.duplicate-grant");
+    let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+    // The first `server:tools` of `twice` repeats `s3`, granted by id before it; `s5` after it
+    // repeats the server's grant.
+    assert!(
+        messages[0].contains("already holds `s3` (from skills); this grant (server:tools grant)")
+    );
+    assert!(
+        messages[1].contains("already holds `s5` (from server:tools grant); this grant (skills)")
+    );
+    // A target granted twice is one diagnostic, not one per skill it hands out (deliberately:
+    // a server of 20,000 skills granted twice made 20,000).
+    assert!(
+        messages[2].contains("already holds every skill this grant (server:tools grant) hands out"),
+        "{}",
+        messages[2]
+    );
+    assert_eq!(
+        related(&outcome.index, &found[2]),
+        vec![(
+            "topologies/team.yaml".to_owned(),
+            "server:tools".to_owned(),
+            "first granted here".to_owned()
+        )]
+    );
+    assert!(messages[3].contains("already holds `git-log` (from pack:git grant)"));
+    assert!(messages[4].contains("(pack:git grant) hands out"));
+    // Inherited `server:tools` hands out `s7`; `fetch` is inherited by id before it.
+    assert!(messages[5].contains("already holds `s7` (from server:tools grant)"));
+    assert!(messages[6].contains("already holds `fetch` (from archetype bulk)"));
+    assert_eq!(
+        related(&outcome.index, &found[6])[0].0,
+        "archetypes/bulk.yaml"
+    );
+}
+
+/// What an agent holds through the shared lists, asked by id, is what walking every skill it
+/// holds finds: membership, the first grant, and every grant of an id.
+#[test]
+fn held_skills_answer_by_id_as_the_walk_over_every_member_does() {
+    use skillgraph::index::{Content, Lookup};
+    use skillgraph::model::swarmkit::{Artifact, ArtifactKind};
+    use skillgraph::semantics::grants::{effective_skills, HeldSkill};
+
+    let outcome = run(&with_baseline(&bulk_grants_fixture()));
+    let index = &outcome.index;
+    let team = index
+        .file_id(std::path::Path::new("/ws/topologies/team.yaml"))
+        .unwrap();
+    let workspace = index.workspace_of(team).unwrap();
+    let Some(Content::SwarmKit(Artifact::Topology(topology))) =
+        index.file(team).map(|e| &e.parsed.content)
+    else {
+        panic!("the topology is lowered");
+    };
+    let mut ids: Vec<String> = index
+        .ids_of(workspace, ArtifactKind::Skill)
+        .map(str::to_owned)
+        .collect();
+    ids.extend(["git-push", "git-log", "topology-team", "nope", "s4q"].map(str::to_owned));
+    let place = |s: HeldSkill<'_>| {
+        (
+            s.id.to_owned(),
+            s.source.clone(),
+            s.grant_file,
+            s.grant_range,
+        )
+    };
+    let lookup = Lookup::new(index);
+    let mut held_somewhere = 0;
+    for agent in &topology.agents {
+        let effective = effective_skills(&lookup, workspace, team, agent, &mut Vec::new());
+        for id in &ids {
+            let walked: Vec<_> = effective.iter().filter(|s| s.id == id).map(place).collect();
+            assert_eq!(
+                effective.contains(id),
+                !walked.is_empty(),
+                "{} {id}",
+                agent.label()
+            );
+            assert_eq!(
+                effective.get(id).map(place),
+                walked.first().cloned(),
+                "{} {id}",
+                agent.label()
+            );
+            let mut grants: Vec<_> = effective.grants_of(id).map(place).collect();
+            let mut walked = walked;
+            walked.dedup();
+            grants.dedup();
+            assert_eq!(grants, walked, "{} {id}", agent.label());
+            held_somewhere += usize::from(effective.contains(id));
+        }
+    }
+    assert!(held_somewhere > 150, "{held_somewhere}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // `requires:`.
 

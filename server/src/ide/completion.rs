@@ -132,12 +132,12 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
                 }
                 None => HashSet::new(),
             };
-            for skill in held.skills {
-                if seen.insert(skill.id.clone()) {
+            for skill in held.iter() {
+                if seen.insert(skill.id.to_owned()) {
                     items.push(CompletionItem {
                         documentation: None,
                         detail: Some(format!("held via {}", skill.source.describe())),
-                        label: skill.id,
+                        label: skill.id.to_owned(),
                         kind: CompletionKind::Skill,
                     });
                 }
@@ -156,10 +156,9 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
                     .map(|agent| {
                         let lookup = Lookup::new(index);
                         effective_skills(&lookup, workspace, file, agent, &mut Vec::new())
-                            .skills
-                            .into_iter()
+                            .iter()
                             .filter(|s| Some(s.grant_range) != written || s.grant_file != file)
-                            .map(|s| s.id)
+                            .map(|s| s.id.to_owned())
                             .collect()
                     })
                     .unwrap_or_default(),

@@ -43,9 +43,7 @@ pub fn declaration(index: &Index, file: FileId, offset: u32) -> Vec<(FileId, Tex
                 let lookup = Lookup::new(index);
                 let held = effective_skills(&lookup, workspace, file, agent, &mut Vec::new());
                 return held
-                    .skills
-                    .iter()
-                    .filter(|s| &s.id == id)
+                    .grants_of(id)
                     .map(|s| (s.grant_file, s.grant_range))
                     .collect();
             }

@@ -357,18 +357,22 @@ fn granted_by(index: &Index, workspace: FileId, id: &str) -> String {
     format!("\n\nGranted by name to:\n\n{}", lines.join("\n"))
 }
 
-struct AgentRules {
-    effective: EffectiveSkills,
+struct AgentRules<'l, 'a> {
+    effective: EffectiveSkills<'l, 'a>,
     graph: Option<RequiresGraph>,
 }
 
-fn agent_rules(index: &Index, workspace: FileId, file: FileId, agent: &Agent) -> AgentRules {
-    let lookup = Lookup::new(index);
-    let effective = effective_skills(&lookup, workspace, file, agent, &mut Vec::new());
+fn agent_rules<'l, 'a>(
+    lookup: &'l Lookup<'a>,
+    workspace: FileId,
+    file: FileId,
+    agent: &Agent,
+) -> AgentRules<'l, 'a> {
+    let effective = effective_skills(lookup, workspace, file, agent, &mut Vec::new());
     let graph = agent
         .requires
         .as_ref()
-        .map(|block| build(&lookup, workspace, block, &effective));
+        .map(|block| build(lookup, workspace, block, &effective));
     AgentRules { effective, graph }
 }
 
@@ -415,7 +419,8 @@ fn skill_in_agent(
     agent: &Agent,
     id: &str,
 ) -> String {
-    let rules = agent_rules(index, workspace, file, agent);
+    let lookup = Lookup::new(index);
+    let rules = agent_rules(&lookup, workspace, file, agent);
     let label = agent.label();
     let mut text = format!("**In agent `{label}`**");
     if let Some(skill) = rules.effective.get(id) {
@@ -510,7 +515,8 @@ fn skill_in_agent(
 }
 
 fn agent_summary(index: &Index, workspace: FileId, file: FileId, agent: &Agent) -> String {
-    let rules = agent_rules(index, workspace, file, agent);
+    let lookup = Lookup::new(index);
+    let rules = agent_rules(&lookup, workspace, file, agent);
     let mut text = format!("**agent `{}`**", agent.label());
     let mut facts = Vec::new();
     if let Some(role) = &agent.role {
@@ -523,11 +529,11 @@ fn agent_summary(index: &Index, workspace: FileId, file: FileId, agent: &Agent) 
         let _ = write!(text, " ({})", facts.join(", "));
     }
     text.push_str("\n\n");
-    if rules.effective.skills.is_empty() {
+    if rules.effective.is_empty() {
         text.push_str("Holds no skills.\n");
     } else {
         text.push_str("Effective skills:\n\n");
-        for skill in &rules.effective.skills {
+        for skill in rules.effective.iter() {
             let _ = writeln!(text, "- `{}` — from {}", skill.id, skill.source.describe());
         }
     }

@@ -5,7 +5,7 @@
 use super::catalogue::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::model::swarmkit::Agent;
-use crate::semantics::grants::{EffectiveSkills, GrantSource};
+use crate::semantics::grants::{EffectiveSkills, GrantPlace, GrantSource, HeldSkill, Repeat};
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
@@ -54,64 +54,86 @@ specific, or grant the skill by id.",
         summary: "The same skill is granted twice to one agent.",
         explanation: "The second grant adds nothing, and usually means two lists (`skills` and \
 `skills_additional`, or a `server:` grant and an explicit id) disagree about who owns the skill. Remove one of \
-the two grants.",
+the two grants. A `server:` or `pack:` grant is reported once for each skill granted by id before it, and a \
+`server:` or `pack:` grant naming a target named before is one diagnostic, not one per skill it hands out. Two \
+grants of different targets are not compared skill by skill: they hand out one skill only when an id is \
+defined twice (two skill files, a skill file and a pack command, or commands of two packs such as `a`'s `b-c` \
+and `a-b`'s `c`), so an agent's cost follows its own grants, not the skills behind them.",
     },
 ];
 
-/// `agent.duplicate-grant`: the same skill reached twice, reported on the second grant.
+/// `agent.duplicate-grant`: a grant handing out what the agent holds already, reported on the
+/// later grant.
 pub fn check_duplicate_grants(
     file: FileId,
     text: Option<&str>,
     agent: &Agent,
-    effective: &EffectiveSkills,
+    effective: &EffectiveSkills<'_, '_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    for (i, skill) in effective.skills.iter().enumerate() {
-        // The first grant of the id, in O(1): duplicates are judged against it.
-        let Some(first) = effective
-            .get(&skill.id)
-            .filter(|_| effective.first_grant_index(&skill.id) < Some(i))
-        else {
-            continue;
-        };
-        // Only report on grants written in this file (an archetype repeating itself is the
-        // archetype's business), and once per place.
-        if skill.grant_file != file
-            || (first.grant_range == skill.grant_range && first.grant_file == skill.grant_file)
-        {
-            continue;
-        }
-        let removal = matches!(
-            skill.source,
-            GrantSource::Skills | GrantSource::SkillsAdditional
+    let label = agent.label();
+    let one_skill = |grant: &GrantPlace<'_>, first: &HeldSkill<'_>| {
+        Diagnostic::new(
+            codes::AGENT_DUPLICATE_GRANT,
+            file,
+            grant.range,
+            format!(
+                "agent `{label}` already holds `{}` (from {}); this grant ({}) adds nothing, so remove one of the two",
+                first.id,
+                first.source.describe(),
+                grant.source.describe()
+            ),
         )
-        .then(|| {
-            text.and_then(|text| super::fixes::remove_item(text, skill.grant_range, &skill.id))
-        })
-        .flatten();
-        let mut diagnostic = Diagnostic::new(
-                codes::AGENT_DUPLICATE_GRANT,
-                file,
-                skill.grant_range,
-                format!(
-                    "agent `{}` already holds `{}` (from {}); this grant ({}) adds nothing, so remove one of the two",
-                    agent.label(),
-                    skill.id,
-                    first.source.describe(),
-                    skill.source.describe()
-                ),
-            )
-            .with_related(first.grant_file, first.grant_range, format!("`{}` first granted here", skill.id));
-        diagnostic.fixes.extend(removal.map(|range| {
-            Fix::replace(
-                format!("Remove this grant of `{}`", skill.id),
-                file,
-                range,
-                "",
-            )
-            .preferred()
-            .safe()
-        }));
-        diagnostics.push(diagnostic);
+        .with_related(first.grant_file, first.grant_range, format!("`{}` first granted here", first.id))
+    };
+    for repeat in effective.repeats(file) {
+        match repeat {
+            Repeat::Skill { grant, first } => {
+                let place = GrantPlace {
+                    source: grant.source,
+                    file: grant.grant_file,
+                    range: grant.grant_range,
+                };
+                let mut diagnostic = one_skill(&place, &first);
+                let removal = matches!(
+                    grant.source,
+                    GrantSource::Skills | GrantSource::SkillsAdditional
+                )
+                .then(|| {
+                    text.and_then(|text| {
+                        super::fixes::remove_item(text, grant.grant_range, grant.id)
+                    })
+                })
+                .flatten();
+                diagnostic.fixes.extend(removal.map(|range| {
+                    Fix::replace(
+                        format!("Remove this grant of `{}`", grant.id),
+                        file,
+                        range,
+                        "",
+                    )
+                    .preferred()
+                    .safe()
+                }));
+                diagnostics.push(diagnostic);
+            }
+            Repeat::Target { grant, first } => {
+                let target = grant.source.describe();
+                diagnostics.push(
+                    Diagnostic::new(
+                        codes::AGENT_DUPLICATE_GRANT,
+                        file,
+                        grant.range,
+                        format!(
+                            "agent `{label}` already holds every skill this grant ({target}) hands out, from the same grant earlier; this one adds nothing, so remove one of the two"
+                        ),
+                    )
+                    .with_related(first.file, first.range, "first granted here"),
+                );
+            }
+            Repeat::Members { grant, repeated } => {
+                diagnostics.extend(repeated.iter().map(|first| one_skill(&grant, first)));
+            }
+        }
     }
 }

@@ -73,7 +73,7 @@ pub fn check(
     workspace: FileId,
     file: FileId,
     agent: &Agent,
-    effective: &EffectiveSkills,
+    effective: &EffectiveSkills<'_, '_>,
     out: &mut Vec<Diagnostic>,
 ) {
     let Some(block) = &agent.requires else { return };
@@ -90,8 +90,6 @@ pub fn check(
     let text = lookup.file(file).map(|e| &*e.text);
     // (diagnostic, missing id, fix): offered once it is known not to make other rules fail.
     let mut grant_fixes: Vec<(usize, String, Fix)> = Vec::new();
-    // The agent's skills, sorted once for "did you mean" when the first unknown id comes.
-    let held = std::cell::OnceCell::new();
     for rule in &block.rules {
         if let Some(problem) = rule.value_shape_problem {
             out.push(Diagnostic::new(
@@ -130,14 +128,7 @@ pub fn check(
                 let role = if i == 0 { "guards" } else { "requires" };
                 let best = lookup
                     .may_suggest()
-                    .then(|| {
-                        held.get_or_init(|| {
-                            super::suggest::Nearest::new(
-                                effective.skills.iter().map(|s| s.id.as_str()),
-                            )
-                        })
-                        .closest(&entry.value)
-                    })
+                    .then(|| effective.closest(&entry.value))
                     .flatten();
                 let suggestion =
                     best.map_or_else(String::new, |best| format!("; did you mean `{best}`?"));
@@ -208,14 +199,7 @@ pub fn check(
         let mut verdicts: HashMap<String, bool> = HashMap::new();
         for (at, id, fix) in grant_fixes {
             let harmless = *verdicts.entry(id.clone()).or_insert_with(|| {
-                let mut skills = effective.skills.clone();
-                skills.push(crate::semantics::grants::EffectiveSkill {
-                    id: id.clone(),
-                    source: crate::semantics::grants::GrantSource::SkillsAdditional,
-                    grant_file: file,
-                    grant_range: TextRange::empty(0),
-                });
-                let granted = EffectiveSkills::new(skills);
+                let granted = effective.with_additional(&id, file);
                 graph_problems(&build(lookup, workspace, block, &granted), block) == problems
             });
             if harmless {

@@ -3,12 +3,21 @@
 //! The effective set: the agent's `skills` if present, else its archetype's `defaults.skills`;
 //! then `skills_additional` appended; `server:`, `pack:` and abstract grants expanded.
 //!
+//! A `server:` or `pack:` grant is held as the member list every grant of its target shares
+//! (`registry::GrantMembers`), never copied into the agent: two thousand agents granting a
+//! server of twenty thousand skills hold two thousand references, not forty million entries.
+//! Whether an agent holds an id is asked of the ids it grants one by one and of the id's own
+//! definitions (each is handed out by its server's or its pack's grant), so an answer costs
+//! what the id is, not what the agent's bulk grants hold or how many there are.
+//!
 //! Resolving a grant and finding that it names nothing are one walk, so the resolver reports
 //! the problems it meets (unknown skill, unknown `server:`/`pack:` target, abstract grants that
 //! match nothing or too much, entries of the wrong shape) into a sink the caller hands it: the
 //! rules publish them (their docs are in `rules::grants`), the IDE drops them.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::diagnostic::{codes, fixes, Code, Diagnostic, FileId, Fix};
 use crate::index::{Content, Key, Lookup};
@@ -16,7 +25,7 @@ use crate::model::swarmkit::{
     Agent, Archetype, Artifact, ArtifactKind, Grant, ImplementationType, Skill,
 };
 use crate::model::SpannedStr;
-use crate::semantics::registry;
+use crate::semantics::registry::{self, BulkGrant, GrantMembers};
 use crate::syntax::TextRange;
 
 /// Where an effective skill came from.
@@ -43,44 +52,336 @@ impl GrantSource {
     }
 }
 
-/// One skill an agent holds.
-#[derive(Clone, Debug)]
-pub struct EffectiveSkill {
-    pub id: String,
-    pub source: GrantSource,
-    /// The grant's range; in the archetype's file when inherited.
+/// One skill an agent holds, as one of its grants hands it out.
+#[derive(Clone, Copy, Debug)]
+pub struct HeldSkill<'e> {
+    pub id: &'e str,
+    pub source: &'e GrantSource,
+    /// The grant's file: the archetype's when inherited.
     pub grant_file: FileId,
     pub grant_range: TextRange,
 }
 
-/// An agent's effective skills, in grant order.
-#[derive(Clone, Debug, Default)]
-pub struct EffectiveSkills {
-    pub skills: Vec<EffectiveSkill>,
-    /// The first grant of each id, so membership costs O(1) however many skills a grant expands to.
-    first: HashMap<String, usize>,
+/// A grant that hands out something, with where it is written.
+#[derive(Clone, Debug)]
+pub struct Granted {
+    handed: Handed,
+    source: GrantSource,
+    file: FileId,
+    range: TextRange,
 }
 
-impl EffectiveSkills {
-    pub fn new(skills: Vec<EffectiveSkill>) -> Self {
-        let mut first = HashMap::with_capacity(skills.len());
-        for (i, skill) in skills.iter().enumerate() {
-            first.entry(skill.id.clone()).or_insert(i);
+/// What one grant hands out.
+#[derive(Clone, Debug)]
+enum Handed {
+    /// One skill: a plain id, or the one skill an abstract grant matches.
+    One(String),
+    /// What a `server:` or `pack:` grant hands out (never nothing): the member list, sorted by
+    /// id, that every grant of the target shares.
+    Bulk(BulkGrant, Arc<GrantMembers>),
+}
+
+impl Granted {
+    /// Every skill the grant hands out, in registry order.
+    fn skills(&self) -> impl Iterator<Item = HeldSkill<'_>> {
+        let ids: &[String] = match &self.handed {
+            Handed::One(id) => std::slice::from_ref(id),
+            Handed::Bulk(_, members) => &members.ids,
+        };
+        ids.iter().map(move |id| self.held(id))
+    }
+
+    /// `id` as this grant hands it out, if it does.
+    fn held_as(&self, id: &str) -> Option<HeldSkill<'_>> {
+        match &self.handed {
+            Handed::One(own) => (own == id).then(|| self.held(own)),
+            Handed::Bulk(_, members) => members.get(id).map(|own| self.held(own)),
         }
-        EffectiveSkills { skills, first }
+    }
+
+    fn held<'e>(&'e self, id: &'e str) -> HeldSkill<'e> {
+        HeldSkill {
+            id,
+            source: &self.source,
+            grant_file: self.file,
+            grant_range: self.range,
+        }
+    }
+
+    /// Whether both are written at one place (one list reached through two aliases).
+    fn same_place(&self, other: &Granted) -> bool {
+        self.file == other.file && self.range == other.range
+    }
+}
+
+/// Where a grant is written, and from which list.
+#[derive(Clone, Copy, Debug)]
+pub struct GrantPlace<'e> {
+    pub source: &'e GrantSource,
+    pub file: FileId,
+    pub range: TextRange,
+}
+
+impl<'e> From<&'e Granted> for GrantPlace<'e> {
+    fn from(grant: &'e Granted) -> Self {
+        GrantPlace {
+            source: &grant.source,
+            file: grant.file,
+            range: grant.range,
+        }
+    }
+}
+
+/// A grant handing out what the agent holds already (`agent.duplicate-grant`).
+#[derive(Clone, Debug)]
+pub enum Repeat<'e> {
+    /// A skill granted one by one that an earlier grant handed out.
+    Skill {
+        grant: HeldSkill<'e>,
+        first: HeldSkill<'e>,
+    },
+    /// A `server:` or `pack:` grant naming a target an earlier grant named.
+    Target {
+        grant: GrantPlace<'e>,
+        first: GrantPlace<'e>,
+    },
+    /// A `server:` or `pack:` grant handing out skills granted one by one before it: the first
+    /// grant of each, in grant order.
+    Members {
+        grant: GrantPlace<'e>,
+        repeated: Vec<HeldSkill<'e>>,
+    },
+}
+
+/// An agent's effective skills, in grant order.
+#[derive(Clone)]
+pub struct EffectiveSkills<'l, 'a> {
+    lookup: &'l Lookup<'a>,
+    workspace: FileId,
+    grants: Vec<Granted>,
+    /// The first grant of each id granted one by one.
+    first_single: HashMap<String, usize>,
+    /// The first grant of each `server:`/`pack:` target.
+    first_bulk: HashMap<BulkGrant, usize>,
+    /// The ids granted one by one, sorted and deduplicated, for "did you mean" (made on first
+    /// use).
+    sorted_singles: OnceCell<Vec<String>>,
+}
+
+impl<'l, 'a> EffectiveSkills<'l, 'a> {
+    fn new(lookup: &'l Lookup<'a>, workspace: FileId, grants: Vec<Granted>) -> Self {
+        let mut first_single = HashMap::new();
+        let mut first_bulk = HashMap::new();
+        for (at, grant) in grants.iter().enumerate() {
+            match &grant.handed {
+                Handed::One(id) => {
+                    first_single.entry(id.clone()).or_insert(at);
+                }
+                Handed::Bulk(target, _) => {
+                    first_bulk.entry(target.clone()).or_insert(at);
+                }
+            }
+        }
+        EffectiveSkills {
+            lookup,
+            workspace,
+            grants,
+            first_single,
+            first_bulk,
+            sorted_singles: OnceCell::new(),
+        }
+    }
+
+    /// Every skill held, grant by grant in grant order, a bulk grant's in registry order (a
+    /// skill granted twice comes twice).
+    pub fn iter(&self) -> impl Iterator<Item = HeldSkill<'_>> {
+        self.grants.iter().flat_map(Granted::skills)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.grants.is_empty()
     }
 
     pub fn contains(&self, id: &str) -> bool {
-        self.first.contains_key(id)
+        self.first_single.contains_key(id) || self.first_bulk_handing_out(id).is_some()
     }
 
-    pub fn get(&self, id: &str) -> Option<&EffectiveSkill> {
-        self.first.get(id).map(|&i| &self.skills[i])
+    /// The first grant of `id`.
+    pub fn get(&self, id: &str) -> Option<HeldSkill<'_>> {
+        self.grants[self.first_grant_of(id)?].held_as(id)
     }
 
-    /// Where in [`Self::skills`] the first grant of `id` is.
-    pub fn first_grant_index(&self, id: &str) -> Option<usize> {
-        self.first.get(id).copied()
+    /// Every grant of `id`, in grant order.
+    pub fn grants_of<'s>(&'s self, id: &'s str) -> impl Iterator<Item = HeldSkill<'s>> {
+        self.grants
+            .iter()
+            .filter_map(move |grant| grant.held_as(id))
+    }
+
+    /// The ids granted one by one (plain ids and the matches of abstract grants), in grant
+    /// order. `server:` and `pack:` grants hand out `mcp_tool`, command and topology skills.
+    pub fn ids_granted_one_by_one(&self) -> impl Iterator<Item = &str> {
+        self.grants.iter().filter_map(|grant| match &grant.handed {
+            Handed::One(id) => Some(id.as_str()),
+            Handed::Bulk(..) => None,
+        })
+    }
+
+    /// The held skill closest to `word` ("did you mean"): the ids granted one by one, sorted
+    /// once, and each bulk grant's member list, searched as the registry keeps it sorted. The
+    /// closest answer of the lists (distance, then order) is the answer over all of them.
+    pub fn closest(&self, word: &str) -> Option<&str> {
+        let singles = self.sorted_singles.get_or_init(|| {
+            let mut ids: Vec<String> = self.first_single.keys().cloned().collect();
+            ids.sort_unstable();
+            ids
+        });
+        let lists =
+            std::iter::once(singles.as_slice()).chain(self.first_bulk.values().filter_map(|&at| {
+                match &self.grants[at].handed {
+                    Handed::Bulk(_, members) => Some(members.ids.as_slice()),
+                    Handed::One(_) => None,
+                }
+            }));
+        lists
+            .filter_map(|ids| crate::suggest::closest_in_scored(word, ids))
+            .min()
+            .map(|(_, id)| id)
+    }
+
+    /// These skills with one more grant of `id`, in `skills_additional` (written nowhere): what
+    /// granting it would make.
+    pub fn with_additional(&self, id: &str, file: FileId) -> Self {
+        let mut grants = self.grants.clone();
+        grants.push(Granted {
+            handed: Handed::One(id.to_owned()),
+            source: GrantSource::SkillsAdditional,
+            file,
+            range: TextRange::empty(0),
+        });
+        EffectiveSkills::new(self.lookup, self.workspace, grants)
+    }
+
+    /// Where the first grant of `id` is.
+    fn first_grant_of(&self, id: &str) -> Option<usize> {
+        let single = self.first_single.get(id).copied();
+        single
+            .into_iter()
+            .chain(self.first_bulk_handing_out(id))
+            .min()
+    }
+
+    /// Where the first of the `server:`/`pack:` grants handing out `id` is, found from the id's
+    /// definitions (`registry::bulk_grant_handing_out`): it costs the id's definitions, whatever
+    /// the number of bulk grants and of their members.
+    fn first_bulk_handing_out(&self, id: &str) -> Option<usize> {
+        if self.first_bulk.is_empty() {
+            return None;
+        }
+        registry::skills_named(self.lookup, self.workspace, id)
+            .iter()
+            .filter_map(registry::bulk_grant_handing_out)
+            .filter_map(|target| self.first_bulk.get(&target).copied())
+            .min()
+    }
+
+    /// The grants written in `file` that hand out what the agent holds already, in grant
+    /// order. Two bulk grants are compared by their targets: different servers and packs share
+    /// a skill only when an id is defined twice, which is reported where it is defined.
+    pub fn repeats(&self, file: FileId) -> Vec<Repeat<'_>> {
+        let mut out = Vec::new();
+        let singles_by_target = OnceCell::new();
+        for (at, grant) in self.grants.iter().enumerate() {
+            if grant.file != file {
+                continue;
+            }
+            match &grant.handed {
+                Handed::One(id) => {
+                    let Some(first) = self
+                        .first_grant_of(id)
+                        .filter(|&first| first < at)
+                        .map(|first| &self.grants[first])
+                        .filter(|first| !first.same_place(grant))
+                    else {
+                        continue;
+                    };
+                    out.extend(first.held_as(id).map(|first| Repeat::Skill {
+                        grant: grant.held(id),
+                        first,
+                    }));
+                }
+                Handed::Bulk(target, _) => {
+                    let first = &self.grants[self.first_bulk[target]];
+                    if !std::ptr::eq(first, grant) {
+                        // Its skills were judged on the target's first grant.
+                        if !first.same_place(grant) {
+                            out.push(Repeat::Target {
+                                grant: grant.into(),
+                                first: first.into(),
+                            });
+                        }
+                        continue;
+                    }
+                    let singles = singles_by_target.get_or_init(|| self.singles_by_target());
+                    let mut repeated = Vec::new();
+                    let before = singles
+                        .get(target)
+                        .into_iter()
+                        .flatten()
+                        .filter(|&&single| single < at);
+                    for &single in before {
+                        let Handed::One(id) = &self.grants[single].handed else {
+                            continue;
+                        };
+                        let Some(first) = self
+                            .first_grant_of(id)
+                            .map(|first| &self.grants[first])
+                            .filter(|first| !first.same_place(grant))
+                        else {
+                            continue;
+                        };
+                        repeated.extend(first.held_as(id));
+                    }
+                    if !repeated.is_empty() {
+                        out.push(Repeat::Members {
+                            grant: grant.into(),
+                            repeated,
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Under each `server:`/`pack:` target the agent grants, the first single grant of each id
+    /// it hands out, in grant order.
+    fn singles_by_target(&self) -> HashMap<BulkGrant, Vec<usize>> {
+        let mut by_target: HashMap<BulkGrant, Vec<usize>> = HashMap::new();
+        if self.first_bulk.is_empty() {
+            return by_target;
+        }
+        let mut singles: Vec<(usize, &str)> = self
+            .first_single
+            .iter()
+            .map(|(id, &at)| (at, id.as_str()))
+            .collect();
+        singles.sort_unstable();
+        for (at, id) in singles {
+            for definition in registry::skills_named(self.lookup, self.workspace, id) {
+                let Some(target) = registry::bulk_grant_handing_out(&definition)
+                    .filter(|target| self.first_bulk.contains_key(target))
+                else {
+                    continue;
+                };
+                let positions = by_target.entry(target).or_default();
+                // An id defined twice on one server is one grant.
+                if positions.last() != Some(&at) {
+                    positions.push(at);
+                }
+            }
+        }
+        by_target
     }
 }
 
@@ -145,15 +446,15 @@ impl<'l, 'a> GrantResolver<'l, 'a> {
         file: FileId,
         unknown_code: Code,
         source: &GrantSource,
-        out: &mut Vec<EffectiveSkill>,
+        out: &mut Vec<Granted>,
         diagnostics: &mut Vec<Diagnostic>,
     ) {
-        let push = |out: &mut Vec<EffectiveSkill>, id: String, source: GrantSource, range| {
-            out.push(EffectiveSkill {
-                id,
+        let push = |out: &mut Vec<Granted>, handed: Handed, source: GrantSource, range| {
+            out.push(Granted {
+                handed,
                 source,
-                grant_file: file,
-                grant_range: range,
+                file,
+                range,
             })
         };
         let reported_before = diagnostics.len();
@@ -189,7 +490,7 @@ impl<'l, 'a> GrantResolver<'l, 'a> {
                         )
                         .with_related(found.file, found.range, format!("`{}` is defined here", id.value)),
                     ),
-                    None => push(out, id.value.clone(), source.clone(), id.range),
+                    None => push(out, Handed::One(id.value.clone()), source.clone(), id.range),
                 },
             },
             Grant::Server { id, range } => {
@@ -208,7 +509,7 @@ impl<'l, 'a> GrantResolver<'l, 'a> {
                     });
                     let best = crate::suggest::closest_in(&id.value, servers.as_slice())
                         // Only a server some skill runs on makes the grant grant something.
-                        .filter(|best| !registry::skills_on_server(self.lookup, self.workspace, best).is_empty())
+                        .filter(|best| !registry::granted_by_server(self.lookup, self.workspace, best).ids.is_empty())
                         // Written inside `server:…`, so it must need no quotes of its own.
                         .filter(|best| fixes::plain_is_safe(best));
                     let hint = match best {
@@ -225,9 +526,12 @@ impl<'l, 'a> GrantResolver<'l, 'a> {
                     diagnostics.push(diagnostic);
                     return;
                 }
-                for member in &members.ids {
-                    push(out, member.clone(), GrantSource::Server(id.value.clone()), *range);
-                }
+                push(
+                    out,
+                    Handed::Bulk(BulkGrant::Server(id.value.clone()), members),
+                    GrantSource::Server(id.value.clone()),
+                    *range,
+                );
             }
             Grant::Pack { id, range } => {
                 let members = registry::granted_by_pack(self.lookup, self.workspace, &id.value);
@@ -243,9 +547,15 @@ impl<'l, 'a> GrantResolver<'l, 'a> {
                     ));
                     return;
                 }
-                // A pack grant hands out only read commands: a write command must be named.
-                for member in &members.ids {
-                    push(out, member.clone(), GrantSource::Pack(id.value.clone()), *range);
+                // A pack grant hands out only read commands: a write command must be named. A pack
+                // of write commands only hands out nothing, and is no grant to repeat.
+                if !members.ids.is_empty() {
+                    push(
+                        out,
+                        Handed::Bulk(BulkGrant::Pack(id.value.clone()), members),
+                        GrantSource::Pack(id.value.clone()),
+                        *range,
+                    );
                 }
             }
             Grant::Abstract {
@@ -269,7 +579,7 @@ impl<'l, 'a> GrantResolver<'l, 'a> {
                             category.value
                         ),
                     )),
-                    1 => push(out, matches[0].clone(), GrantSource::Abstract, *range),
+                    1 => push(out, Handed::One(matches[0].clone()), GrantSource::Abstract, *range),
                     _ => diagnostics.push(Diagnostic::new(
                         codes::AGENT_ABSTRACT_AMBIGUOUS,
                         file,
@@ -364,13 +674,13 @@ impl<'l, 'a> GrantResolver<'l, 'a> {
 /// The effective skills of an agent, with the diagnostics about its own grants (placed in
 /// `file`, the topology) and about grants inherited from its archetype (placed on its
 /// `archetype:` value, as SwarmKit reports them on every inheriting agent).
-pub fn effective_skills(
-    lookup: &Lookup<'_>,
+pub fn effective_skills<'l, 'a>(
+    lookup: &'l Lookup<'a>,
     workspace: FileId,
     file: FileId,
     agent: &Agent,
     diagnostics: &mut Vec<Diagnostic>,
-) -> EffectiveSkills {
+) -> EffectiveSkills<'l, 'a> {
     let resolver = GrantResolver::new(lookup, workspace);
     let reported_before = diagnostics.len();
     let mut skills = Vec::new();
@@ -438,7 +748,7 @@ pub fn effective_skills(
             );
         }
     }
-    let effective = EffectiveSkills::new(skills);
+    let effective = EffectiveSkills::new(lookup, workspace, skills);
     // A typo whose suggestion the agent holds already would become a duplicate grant once
     // replaced: that is no fix (removing the entry is a decision about intent).
     for diagnostic in &mut diagnostics[reported_before..] {

@@ -85,7 +85,7 @@ pub fn skills_on_server<'a>(
             workspace,
             server: server.to_owned(),
         },
-        |s| s.implementation == Some(ImplementationType::McpTool) && s.server() == Some(server),
+        |s| on_server(s, server),
     )
 }
 
@@ -97,6 +97,48 @@ fn in_pack(skill: &SkillInfo<'_>, pack: &str) -> bool {
         Origin::Topology => pack == WORKSPACE_PACK,
         _ => false,
     }
+}
+
+/// Whether a skill is a command of a pack that may write, which a `pack:` grant does not hand
+/// out (it must be named).
+fn is_write_command(skill: &SkillInfo<'_>) -> bool {
+    matches!(
+        skill.origin,
+        Origin::PackCommand {
+            read_only: false,
+            ..
+        }
+    )
+}
+
+/// Whether a skill is an `mcp_tool` skill on `server`.
+fn on_server(skill: &SkillInfo<'_>, server: &str) -> bool {
+    skill.implementation == Some(ImplementationType::McpTool) && skill.server() == Some(server)
+}
+
+/// A `server:` or `pack:` grant, by what it names.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BulkGrant {
+    Server(String),
+    Pack(String),
+}
+
+/// The `server:` or `pack:` grant that hands `skill` out, if one does: its server's for an
+/// `mcp_tool` skill, its pack's for a read command, `pack:workspace` for a topology skill. No
+/// skill is handed out by two, and the member lists of [`granted_by_server`] and
+/// [`granted_by_pack`] hold exactly the skills this names (they are filtered by the same
+/// tests), so whether an agent's bulk grants hold an id is asked of the id's definitions
+/// instead of every list.
+pub fn bulk_grant_handing_out(skill: &SkillInfo<'_>) -> Option<BulkGrant> {
+    if let Some(server) = skill.server().filter(|server| on_server(skill, server)) {
+        return Some(BulkGrant::Server(server.to_owned()));
+    }
+    let pack = match &skill.origin {
+        Origin::PackCommand { pack, .. } => pack.as_str(),
+        Origin::Topology => WORKSPACE_PACK,
+        _ => return None,
+    };
+    (in_pack(skill, pack) && !is_write_command(skill)).then(|| BulkGrant::Pack(pack.to_owned()))
 }
 
 /// Why a composed skill cannot be built, if it cannot: SwarmKit resolves `composes` against the
@@ -119,10 +161,11 @@ pub fn unbuildable_composition(
 
 /// The skill ids a bulk or abstract grant expands to, in registry order, computed once per state
 /// of the member list's key and shared by every grant that names it: expanding `server:x` on
-/// every keystroke must not rebuild, copy and sort its members each time.
+/// every keystroke must not rebuild, copy and sort its members each time, and an agent holds
+/// the list itself, not a copy (`semantics::grants`).
 #[derive(Debug, Default)]
 pub struct GrantMembers {
-    /// The ids the grant hands out.
+    /// The ids the grant hands out, sorted (an id defined twice comes twice).
     pub ids: Vec<String>,
     /// How many skills belong to the server, pack or category, granted or not.
     pub member_count: usize,
@@ -132,6 +175,14 @@ pub struct GrantMembers {
 }
 
 impl GrantMembers {
+    /// `id` as the list holds it, found by binary search.
+    pub fn get(&self, id: &str) -> Option<&str> {
+        self.ids
+            .binary_search_by(|member| member.as_str().cmp(id))
+            .ok()
+            .map(|at| self.ids[at].as_str())
+    }
+
     /// The members whose id contains `capability`, sorted and deduplicated; computed once per
     /// (category, capability) while the category's members stay the same.
     pub fn containing(&self, capability: &str) -> std::sync::Arc<Vec<String>> {
@@ -189,7 +240,7 @@ pub fn granted_by_server(
             workspace,
             server: server.to_owned(),
         },
-        |s| s.implementation == Some(ImplementationType::McpTool) && s.server() == Some(server),
+        |s| on_server(s, server),
         |_| true,
     )
 }
@@ -208,15 +259,7 @@ pub fn granted_by_pack(
             pack: pack.to_owned(),
         },
         |s| in_pack(s, pack),
-        |s| {
-            !matches!(
-                s.origin,
-                Origin::PackCommand {
-                    read_only: false,
-                    ..
-                }
-            )
-        },
+        |s| !is_write_command(s),
     )
 }
 

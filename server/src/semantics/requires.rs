@@ -242,7 +242,7 @@ pub fn build(
     lookup: &Lookup<'_>,
     workspace: FileId,
     block: &RequiresBlock,
-    effective: &EffectiveSkills,
+    effective: &EffectiveSkills<'_, '_>,
 ) -> RequiresGraph {
     let mut g = RequiresGraph::default();
     let usable = |id: &str| !is_parameterised(id) && effective.contains(id);

@@ -560,7 +560,9 @@ impl Builder {
                 continue;
             }
             let effective = effective_skills(lookup, workspace, file, agent, &mut Vec::new());
-            held.extend(effective.skills.iter().map(|s| s.id.clone()));
+            // Only these may be composed skills: `server:` and `pack:` grants hand out
+            // `mcp_tool`, command and topology skills.
+            held.extend(effective.ids_granted_one_by_one().map(str::to_owned));
             let Some(block) = &agent.requires else {
                 continue;
             };
