@@ -1167,3 +1167,59 @@ command_packs:
     ws.assert_consistent("the manifest as it was");
     assert_eq!(ws.snapshot(), full);
 }
+
+// An archetype's defaults are resolved once per check of a topology and shared by the agents
+// inheriting them; their problems reach each agent as one diagnostic per code. Defining one of
+// the unknown defaults, breaking a known one and editing the archetype must reach every agent
+// as a fresh batch sees it.
+#[test]
+fn agents_sharing_an_archetype_follow_its_defaults() {
+    let defaults: Vec<String> = (0..15)
+        .map(|i| format!("u{i}"))
+        .chain(["fetch".to_owned(), "server:tools".to_owned()])
+        .collect();
+    let defaults: Vec<&str> = defaults.iter().map(String::as_str).collect();
+    let mut children = String::new();
+    for i in 0..6 {
+        children.push_str(&format!(
+            "- id: a{i}\n  role: worker\n  archetype: broken\n  skills_additional: [store, u{i}]\n"
+        ));
+    }
+    let mut ws = Replay::new();
+    ws.apply(changes(&with_baseline(&format!(
+        "{}{}",
+        archetype("broken", &defaults),
+        team_with_children(&children)
+    ))));
+    let full = ws.snapshot();
+    let u2 = parse_fixture(&mcp_skill("u2", "tools")).remove(0);
+    ws.set(&u2.path, &u2.text);
+    ws.assert_consistent("u2 is defined");
+    ws.remove(&u2.path);
+    ws.assert_consistent("u2 goes");
+    assert_eq!(ws.snapshot(), full);
+    let fetch = ws.text("/ws/skills/fetch.yaml");
+    ws.set(
+        "/ws/skills/fetch.yaml",
+        &fetch.replace("server: tools", "server: other"),
+    );
+    ws.assert_consistent("fetch moves off the server");
+    ws.remove("/ws/skills/fetch.yaml");
+    ws.assert_consistent("fetch goes");
+    ws.set("/ws/skills/fetch.yaml", &fetch);
+    ws.assert_consistent("fetch comes back");
+    let archetype_text = ws.text("/ws/archetypes/broken.yaml");
+    ws.set(
+        "/ws/archetypes/broken.yaml",
+        &archetype_text.replace("    - u1\n", ""),
+    );
+    ws.assert_consistent("one unknown default dropped");
+    ws.set(
+        "/ws/archetypes/broken.yaml",
+        &archetype_text.replace("    - u", "    - s"),
+    );
+    ws.assert_consistent("every unknown default renamed");
+    ws.set("/ws/archetypes/broken.yaml", &archetype_text);
+    ws.assert_consistent("the archetype as it was");
+    assert_eq!(ws.snapshot(), full);
+}

@@ -699,6 +699,192 @@ fn unknown_skill_inherited_from_an_archetype_is_on_the_agents_archetype_value() 
     );
 }
 
+/// An archetype of many broken defaults inherited by several agents, at a small size: each
+/// agent gets one diagnostic per code, naming the first ten and counting the rest, with the
+/// first twenty entries as related locations (deliberately: one per agent and entry made
+/// agents x defaults diagnostics). A lone broken entry of a code is reported as before.
+#[test]
+fn many_broken_defaults_are_one_diagnostic_per_inheriting_agent_and_code() {
+    let mut defaults: Vec<String> = (0..25).map(|i| format!("u{i}")).collect();
+    defaults.insert(3, "fetch".to_owned());
+    defaults.insert(7, "[summarise]".to_owned());
+    defaults.push("server:nowhere".to_owned());
+    let defaults: Vec<&str> = defaults.iter().map(String::as_str).collect();
+    let fixture = with_baseline(&format!(
+        "{}{}",
+        archetype("broken", &defaults),
+        team_with_children(
+            r#"
+            - id: one
+              role: worker
+              archetype: broken
+            - id: two
+              role: worker
+              archetype: broken
+              skills_additional: [u3]
+            - id: own
+              role: worker
+              archetype: broken
+              skills: [fetch]
+            "#,
+        )
+    ));
+    let found = check(&fixture);
+    let on_team: Vec<_> = found
+        .iter()
+        .filter(|(path, ..)| path == "topologies/team.yaml")
+        .cloned()
+        .collect();
+    assert_eq!(
+        on_team,
+        vec![
+            d("topologies/team.yaml", "agent.bad-skill-entry", "broken"),
+            d("topologies/team.yaml", "agent.unknown-bulk-grant", "broken"),
+            d("topologies/team.yaml", "agent.unknown-skill", "broken"),
+            d("topologies/team.yaml", "agent.bad-skill-entry", "broken"),
+            d("topologies/team.yaml", "agent.unknown-bulk-grant", "broken"),
+            d("topologies/team.yaml", "agent.unknown-skill", "broken"),
+            d("topologies/team.yaml", "agent.unknown-skill", "u3"),
+        ]
+    );
+    // The archetype's own list is reported on the archetype, entry by entry.
+    assert_eq!(
+        found
+            .iter()
+            .filter(|(_, code, _)| *code == "archetype.unknown-skill")
+            .count(),
+        25
+    );
+    let (outcome, unknown) = diagnostics_of(&fixture, "agent.unknown-skill");
+    assert_eq!(
+        unknown[0].message,
+        "agent `one` inherits 25 broken grants from archetype `broken`: `u0`, `u1`, `u2`, `u3`, `u4`, \
+`u5`, `u6`, `u7`, `u8`, `u9` and 15 more; fix them in the archetype"
+    );
+    let related = related(&outcome.index, &unknown[0]);
+    assert_eq!(related.len(), 20);
+    assert_eq!(
+        related[0],
+        (
+            "archetypes/broken.yaml".to_owned(),
+            "u0".to_owned(),
+            "no skill has the id `u0` in this workspace".to_owned()
+        )
+    );
+    assert_eq!(related[19].1, "u19");
+    assert!(unknown[0].fixes.is_empty());
+    assert!(unknown[1]
+        .message
+        .contains("agent `two` inherits 25 broken grants"));
+    // A lone problem of its code reads as it did, pointing at the archetype's entry.
+    let (outcome, bad) = diagnostics_of(&fixture, "agent.bad-skill-entry");
+    assert!(
+        bad[0].message.starts_with(
+            "agent `one` inherits a broken grant from archetype `broken`: a grant must be"
+        ),
+        "{}",
+        bad[0].message
+    );
+    assert_eq!(
+        crate::related(&outcome.index, &bad[0]),
+        vec![(
+            "archetypes/broken.yaml".to_owned(),
+            "[summarise]".to_owned(),
+            "the archetype's grant".to_owned()
+        )]
+    );
+}
+
+/// Agents adding a `server:` grant on top of an archetype that grants many of that server's
+/// skills by id: one diagnostic per agent, counting them all and showing twenty.
+#[test]
+fn a_bulk_grant_over_many_inherited_ids_is_one_diagnostic_per_agent() {
+    let skills: String = (0..30)
+        .map(|i| mcp_skill(&format!("s{i}"), "tools"))
+        .collect();
+    let defaults: Vec<String> = (0..25).map(|i| format!("s{i}")).collect();
+    let defaults: Vec<&str> = defaults.iter().map(String::as_str).collect();
+    let fixture = with_baseline(&format!(
+        "{skills}{}{}{}",
+        archetype("wide", &defaults),
+        archetype("bare", &[]),
+        team_with_children(
+            r#"
+            - id: bare
+              role: worker
+              archetype: bare
+              skills_additional: [s1, server:tools, s1]
+            - id: one
+              role: worker
+              archetype: wide
+              skills_additional: [server:tools]
+            - id: two
+              role: worker
+              archetype: wide
+              skills_additional: [s3, s27, server:tools]
+            - id: three
+              role: worker
+              archetype: wide
+              skills_additional: [s27, server:tools, s28]
+            "#,
+        )
+    ));
+    let duplicate = |text: &str| d("topologies/team.yaml", "agent.duplicate-grant", text);
+    assert_eq!(
+        check(&fixture),
+        vec![
+            duplicate("server:tools"),
+            duplicate("s1"),
+            duplicate("server:tools"),
+            duplicate("s3"),
+            duplicate("server:tools"),
+            duplicate("server:tools"),
+            duplicate("s28"),
+        ]
+    );
+    let (outcome, found) = diagnostics_of(&fixture, "agent.duplicate-grant");
+    // An archetype granting nothing leaves the agent's own repeats as they are.
+    assert!(found[0]
+        .message
+        .contains("already holds `s1` (from skills_additional); this grant (server:tools grant)"));
+    assert!(found[1]
+        .message
+        .contains("already holds `s1` (from skills_additional); this grant (skills_additional)"));
+    assert_eq!(
+        found[2].message,
+        "agent `one` already holds 25 skills this grant (server:tools grant) hands out: `s0`, `s1`, \
+`s2`, `s3`, `s4`, `s5`, `s6`, `s7`, `s8`, `s9` and 15 more; it adds nothing for them, so remove their \
+other grants or this one"
+    );
+    let shown = related(&outcome.index, &found[2]);
+    assert_eq!(shown.len(), 20);
+    assert_eq!(
+        shown[0],
+        (
+            "archetypes/wide.yaml".to_owned(),
+            "s0".to_owned(),
+            "`s0` first granted here (from archetype wide)".to_owned()
+        )
+    );
+    // `s3` granted again by the agent counts once, with the archetype's; `s27` is its own.
+    assert!(found[3]
+        .message
+        .contains("already holds `s3` (from archetype wide)"));
+    assert!(
+        found[4].message.contains("already holds 26 skills"),
+        "{}",
+        found[4].message
+    );
+    assert!(
+        found[5].message.contains("already holds 26 skills"),
+        "{}",
+        found[5].message
+    );
+    assert!(found[6]
+        .message
+        .contains("already holds `s28` (from server:tools grant)"));
+}
+
 #[test]
 fn archetype_unknown_skill_on_the_entry() {
     let fixture = with_baseline(&archetype("worker", &["fetch", "sumarise"]));

@@ -110,6 +110,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_counted_set_names_the_first_ten_and_counts_the_rest() {
+        let names: Vec<String> = (0..12).map(|i| format!("n{i}")).collect();
+        assert_eq!(
+            render_counted(&names[..10], 5_000),
+            render_set(&(0..5_000).map(|i| format!("n{i}")).collect::<Vec<_>>())
+        );
+        assert_eq!(render_counted(&names[..3], 3), "n0, n1, n2");
+        assert_eq!(render_counted(&names, 12), render_set(&names));
+    }
+
+    #[test]
     fn short_paths_are_shown_whole() {
         assert_eq!(render(&["a", "b", "a"]), "a → b → a");
         let eleven: Vec<String> = (0..11).map(|i| format!("n{i}")).collect();

@@ -8,7 +8,7 @@
 use crate::diagnostic::FileId;
 use crate::index::{Content, Index, Lookup};
 use crate::model::swarmkit::{Agent, Artifact, Grant};
-use crate::semantics::grants::effective_skills;
+use crate::semantics::grants::GrantResolver;
 use crate::semantics::requires::{build, RequiresGraph};
 use crate::syntax::TextRange;
 
@@ -44,13 +44,14 @@ pub fn inlay_hints(index: &Index, file: FileId, range: TextRange) -> Vec<InlayHi
         return out;
     };
     let lookup = Lookup::new(index);
+    let grants = GrantResolver::new(&lookup, workspace);
     for agent in &topology.agents {
         let wanted = |offset: u32| offset >= range.start && offset <= range.end;
         let spots = spots(agent);
         if !spots.iter().any(|(offset, ..)| wanted(*offset)) {
             continue;
         }
-        let effective = effective_skills(&lookup, workspace, file, agent, &mut Vec::new());
+        let effective = grants.effective_skills(file, agent, &mut Vec::new());
         let graph = agent
             .requires
             .as_ref()

@@ -5,7 +5,7 @@
 use crate::diagnostic::FileId;
 use crate::index::{Content, Index, Lookup};
 use crate::model::swarmkit::Artifact;
-use crate::semantics::grants::effective_skills;
+use crate::semantics::grants::GrantResolver;
 use crate::syntax::TextRange;
 
 /// What choosing a lens does.
@@ -75,6 +75,7 @@ fn count(n: usize, one: &str, many: &str) -> String {
 /// `server:` or `pack:`), and how many `requires:` rules list it as a prerequisite.
 fn usage(index: &Index, workspace: FileId, skill: &str) -> (usize, usize) {
     let lookup = Lookup::new(index);
+    let grants = GrantResolver::new(&lookup, workspace);
     let (mut agents, mut rules) = (0, 0);
     for entry in index
         .files()
@@ -84,7 +85,8 @@ fn usage(index: &Index, workspace: FileId, skill: &str) -> (usize, usize) {
             continue;
         };
         for agent in &topology.agents {
-            if effective_skills(&lookup, workspace, entry.id, agent, &mut Vec::new())
+            if grants
+                .effective_skills(entry.id, agent, &mut Vec::new())
                 .contains(skill)
             {
                 agents += 1;

@@ -12,7 +12,7 @@ use crate::model::swarmkit::{ArtifactKind, Topology};
 use crate::semantics::depends_on::{
     depends_on_entries, depends_on_graph, Dependency, DependsOnEntries,
 };
-use crate::semantics::grants::effective_skills;
+use crate::semantics::grants::GrantResolver;
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
@@ -58,6 +58,9 @@ pub fn check(
     out: &mut Vec<Diagnostic>,
 ) {
     check_duplicate_agent_ids(file, topology, out);
+    // One resolver for the file: an archetype's defaults are resolved once for all the agents
+    // inheriting them.
+    let grants = GrantResolver::new(lookup, workspace);
     for agent in &topology.agents {
         // Roles: the root agent is `root` and only it. SwarmKit does not compare an agent's role
         // with its archetype's, so neither do we.
@@ -107,7 +110,7 @@ pub fn check(
             );
         }
         super::output_schema::check(lookup, workspace, file, agent, out);
-        let effective = effective_skills(lookup, workspace, file, agent, out);
+        let effective = grants.effective_skills(file, agent, out);
         check_duplicate_grants(
             file,
             lookup.file(file).map(|e| &*e.text),

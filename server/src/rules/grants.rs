@@ -4,6 +4,7 @@
 
 use super::catalogue::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
+use crate::graph::path;
 use crate::model::swarmkit::Agent;
 use crate::semantics::grants::{EffectiveSkills, GrantPlace, GrantSource, HeldSkill, Repeat};
 
@@ -12,9 +13,18 @@ pub const RULES: &[RuleDoc] = &[
         code: codes::AGENT_UNKNOWN_SKILL,
         summary: "An agent grants a skill id that no file in `skills/` defines.",
         explanation: "Grants resolve by `metadata.id` among the workspace's skills. An unknown id fails \
-`swarmkit validate` and the agent cannot start. When the unknown id comes from the agent's archetype, the \
-diagnostic sits on the `archetype:` line of every agent that inherits it. Fix the spelling (the message \
-suggests the closest id), or add `skills/<id>.yaml`.",
+`swarmkit validate` and the agent cannot start. Fix the spelling (the message suggests the closest id), or add \
+`skills/<id>.yaml`.\n\n\
+When broken grants come from the agent's archetype, they are reported on the `archetype:` value of every agent \
+that inherits them. SwarmKit resolves the archetype's list again for each such agent and reports each broken \
+entry per agent (`_merge_and_resolve_skills` and `_resolve_skill_entry` in `resolver/_topology.py`, \
+swarmkit-runtime 1.265.0). Here an agent gets one diagnostic per code instead: a lone broken entry as itself, \
+with the archetype's entry as related location and its fix; several as one diagnostic naming the first ten and \
+counting the rest, with the first twenty entries as related locations, each saying what is wrong with it. The \
+archetype's list is resolved once for all of them, so sixteen thousand agents built from an archetype of a \
+hundred unknown defaults make sixteen thousand diagnostics, not 1.6 million (the same holds for \
+`agent.bad-skill-entry`, `agent.unknown-bulk-grant`, `agent.abstract-no-match` and \
+`agent.abstract-ambiguous` inherited from an archetype).",
     },
     RuleDoc {
         code: codes::ARCHETYPE_UNKNOWN_SKILL,
@@ -54,8 +64,11 @@ specific, or grant the skill by id.",
         summary: "The same skill is granted twice to one agent.",
         explanation: "The second grant adds nothing, and usually means two lists (`skills` and \
 `skills_additional`, or a `server:` grant and an explicit id) disagree about who owns the skill. Remove one of \
-the two grants. A `server:` or `pack:` grant is reported once for each skill granted by id before it, and a \
-`server:` or `pack:` grant naming a target named before is one diagnostic, not one per skill it hands out. Two \
+the two grants. A `server:` or `pack:` grant handing out skills granted by id before it is one diagnostic: for \
+one skill as above, for several naming the first ten, counting the rest and pointing at the first twenty grants \
+(an archetype granting thousands of a server's skills by id, and each of its agents adding the `server:` grant, \
+made one diagnostic per agent and skill). A `server:` or `pack:` grant naming a target named before is one \
+diagnostic, not one per skill it hands out. Two \
 grants of different targets are not compared skill by skill: they hand out one skill only when an id is \
 defined twice (two skill files, a skill file and a pack command, or commands of two packs such as `a`'s `b-c` \
 and `a-b`'s `c`), so an agent's cost follows its own grants, not the skills behind them.",
@@ -131,8 +144,44 @@ pub fn check_duplicate_grants(
                     .with_related(first.file, first.range, "first granted here"),
                 );
             }
-            Repeat::Members { grant, repeated } => {
-                diagnostics.extend(repeated.iter().map(|first| one_skill(&grant, first)));
+            Repeat::Members {
+                grant,
+                count: 1,
+                shown,
+            } => {
+                diagnostics.extend(shown.first().map(|first| one_skill(&grant, first)));
+            }
+            // One diagnostic whatever the number: an archetype granting thousands of a server's
+            // skills by id, and agents adding the `server:` grant on top, made one per pair.
+            Repeat::Members {
+                grant,
+                count,
+                shown,
+            } => {
+                let names: Vec<String> = shown.iter().map(|s| format!("`{}`", s.id)).collect();
+                let mut diagnostic = Diagnostic::new(
+                    codes::AGENT_DUPLICATE_GRANT,
+                    file,
+                    grant.range,
+                    format!(
+                        "agent `{label}` already holds {} skills this grant ({}) hands out: {}; it adds nothing for them, so remove their other grants or this one",
+                        path::thousands(count),
+                        grant.source.describe(),
+                        path::render_counted(&names, count)
+                    ),
+                );
+                for first in &shown {
+                    diagnostic = diagnostic.with_related(
+                        first.grant_file,
+                        first.grant_range,
+                        format!(
+                            "`{}` first granted here (from {})",
+                            first.id,
+                            first.source.describe()
+                        ),
+                    );
+                }
+                diagnostics.push(diagnostic);
             }
         }
     }

@@ -16,14 +16,14 @@ pub mod dot;
 pub mod json;
 pub mod mermaid;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileRole, Index, Lookup};
 use crate::model::swarmkit::{Artifact, ImplementationType, Topology};
 use crate::semantics::composes::composes_graph;
-use crate::semantics::grants::effective_skills;
+use crate::semantics::grants::GrantResolver;
 use crate::semantics::requires::{self, Blocked};
 
 /// The graph: clusters (nested at most two deep: a topology, then an agent's rules), nodes and
@@ -555,14 +555,23 @@ impl Builder {
             }
         }
         let mut held = Vec::new();
+        // One resolver for the topology: an archetype's defaults are resolved once, and its ids
+        // are taken once, however many agents inherit them.
+        let grants = GrantResolver::new(lookup, workspace);
+        let mut archetypes_taken: HashSet<String> = HashSet::new();
         for (i, agent) in topology.agents.iter().enumerate() {
             if !drawn(i) {
                 continue;
             }
-            let effective = effective_skills(lookup, workspace, file, agent, &mut Vec::new());
-            // Only these may be composed skills: `server:` and `pack:` grants hand out
-            // `mcp_tool`, command and topology skills.
-            held.extend(effective.ids_granted_one_by_one().map(str::to_owned));
+            let effective = grants.effective_skills(file, agent, &mut Vec::new());
+            // Only ids granted one by one may be composed skills: `server:` and `pack:` grants
+            // hand out `mcp_tool`, command and topology skills.
+            held.extend(effective.own_ids_granted_one_by_one().map(str::to_owned));
+            if let Some(defaults) = effective.inherited() {
+                if archetypes_taken.insert(defaults.archetype().to_owned()) {
+                    held.extend(defaults.ids_granted_one_by_one().map(str::to_owned));
+                }
+            }
             let Some(block) = &agent.requires else {
                 continue;
             };
