@@ -799,7 +799,9 @@ mod tests {
             (r#"{"id":3,"method":5}"#, Some(-32600)),
             (r#"{"id":3}"#, Some(-32600)),
             (r#"[1,2]"#, None),
-            (r#"{"id":{"a":1},"method":"x"}"#, None),
+            // An id that cannot be one is answered with a null id (JSON-RPC 2.0, "Invalid
+            // Request"), so the client sees the refusal.
+            (r#"{"id":{"a":1},"method":"x"}"#, Some(-32600)),
         ] {
             let Frame::Dropped { reply, .. } = check_body(body.as_bytes().to_vec()) else {
                 panic!("{body} dropped expected");
@@ -810,6 +812,11 @@ mod tests {
                 "{body}"
             );
         }
+        let Frame::Dropped { reply, .. } = check_body(br#"{"id":1.5,"method":"x"}"#.to_vec())
+        else {
+            panic!("dropped expected");
+        };
+        assert_eq!(reply.unwrap()["id"], Value::Null);
         let Frame::Message { body, exit } = check_body(br#"{"method":"exit"}"#.to_vec()) else {
             panic!("a message expected");
         };
