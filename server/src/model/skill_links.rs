@@ -44,9 +44,12 @@ const PLACEHOLDERS: &[(&str, LinkBase)] = &[
 pub fn links(text: &str, frontmatter: &Frontmatter, frontmatter_links: &[Link]) -> Vec<Link> {
     let mut out = frontmatter_links.to_vec();
     let body_start = match frontmatter {
-        Frontmatter::Closed { close, .. } => text[close.end as usize..]
-            .find('\n')
-            .map_or(text.len(), |i| close.end as usize + i + 1),
+        // The body starts after the closing line's ending, whichever it is.
+        Frontmatter::Closed { close, .. } => lines_with_ends(&text[close.end as usize..])
+            .next()
+            .map_or(text.len(), |rest_of_line| {
+                close.end as usize + rest_of_line.len()
+            }),
         // Without a closed frontmatter the whole file is one unknown; say nothing of links.
         _ => return out,
     };
@@ -475,9 +478,9 @@ Plugin: ${CLAUDE_PLUGIN_ROOT}/hooks/h.sh\n";
     #[test]
     fn every_line_ending_ends_a_line() {
         for ending in ["\n", "\r\n", "\r"] {
-            // (The frontmatter's own lines end as hosts split them.)
-            let text =
-                format!("---\nname: x\ndescription: d\n---\n[a](a.md){ending}[b]: b.md{ending}");
+            let text = format!(
+                "---{ending}name: x{ending}description: d{ending}---{ending}[a](a.md){ending}[b]: b.md{ending}"
+            );
             let paths: Vec<String> = found(&text).into_iter().map(|(path, _)| path).collect();
             assert_eq!(paths, ["a.md", "b.md"], "{ending:?}");
         }
