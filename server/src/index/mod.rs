@@ -841,6 +841,18 @@ impl Index {
                 if let Some(readers) = self.readers.get(key) {
                     to_check.extend(readers.iter().copied());
                 }
+                // A config that appeared, changed or went is the nearest one, or the one no
+                // longer, for any file below its folder: they are all checked again (the
+                // readers record only the config they found, see `Lookup::nearest_config_file`).
+                // Rare, and every diagnostic below it may change level anyway.
+                if let Key::Config { dir } = key {
+                    to_check.extend(
+                        self.files
+                            .values()
+                            .filter(|f| f.path.starts_with(dir))
+                            .map(|f| f.id),
+                    );
+                }
             }
             to_check
                 .into_iter()
@@ -1546,20 +1558,16 @@ impl<'a> Lookup<'a> {
             .unwrap_or_else(|| NONE.get_or_init(imbl::OrdSet::new))
     }
 
-    /// [`Index::nearest_config_file`], recording each folder the walk looks in (from the
-    /// file's own up to the one holding the answer, or all of them): a config appearing nearer,
-    /// or the one found changing or going away, re-checks the reader.
+    /// [`Index::nearest_config_file`], recording the read of the folder holding the answer. A
+    /// config appearing nearer, changing or going away re-checks every file below its folder
+    /// (`Index::run_checks`), so the folders the walk passed need no read of their own: a file
+    /// a thousand folders deep records one key, not a thousand.
     pub fn nearest_config_file(&self, path: &Path) -> Option<&'a FileEntry> {
         let found = self.index.nearest_config_file(path);
-        let holding = found.and_then(|entry| entry.path.parent());
-        let mut reads = self.reads.borrow_mut();
-        for dir in path.ancestors().skip(1) {
-            reads.push(Key::Config {
+        if let Some(dir) = found.and_then(|entry| entry.path.parent()) {
+            self.reads.borrow_mut().push(Key::Config {
                 dir: dir.to_owned(),
             });
-            if Some(dir) == holding {
-                break;
-            }
         }
         found
     }

@@ -59,7 +59,7 @@ mod tests {
     }
 
     #[test]
-    fn the_nearest_file_wins_and_every_folder_up_to_it_is_recorded() {
+    fn the_nearest_file_wins_and_its_folder_is_recorded() {
         let mut index = Index::new(&Checks::NONE);
         index.apply(vec![
             set("/r/skillgraph.toml", "[skill-md]\nstrict = true\n"),
@@ -67,22 +67,16 @@ mod tests {
         ]);
         let (found, reads) = answer(&index, "/r/a/b/SKILL.md");
         assert_eq!(found, Some(Some(PathBuf::from("/r/skillgraph.toml"))));
-        assert_eq!(
-            reads,
-            sorted(vec![
-                config_key("/r/a/b"),
-                config_key("/r/a"),
-                config_key("/r")
-            ])
-        );
-        // A config appearing nearer answers from then on.
-        index.apply(vec![set("/r/a/skillgraph.toml", "")]);
+        // One read, however deep the file: a config appearing below `/r` re-checks every file
+        // below its own folder.
+        assert_eq!(reads, sorted(vec![config_key("/r")]));
+        // A config appearing nearer answers from then on, and the file is checked again.
+        let b = index.file_id(Path::new("/r/a/b/SKILL.md")).unwrap();
+        let affected = index.apply(vec![set("/r/a/skillgraph.toml", "")]);
+        assert!(affected.contains(&b));
         let (found, reads) = answer(&index, "/r/a/b/SKILL.md");
         assert_eq!(found, Some(Some(PathBuf::from("/r/a/skillgraph.toml"))));
-        assert_eq!(
-            reads,
-            sorted(vec![config_key("/r/a/b"), config_key("/r/a")])
-        );
+        assert_eq!(reads, sorted(vec![config_key("/r/a")]));
     }
 
     #[test]
@@ -94,15 +88,7 @@ mod tests {
         )]);
         let (found, reads) = answer(&index, "/r/a/SKILL.md");
         assert_eq!(found, None);
-        assert_eq!(
-            reads,
-            sorted(vec![
-                config_key("/r/a"),
-                config_key("/r"),
-                config_key("/"),
-                Key::EditorConfig
-            ])
-        );
+        assert_eq!(reads, sorted(vec![Key::EditorConfig]));
         index.set_settings(Settings {
             config: Some(Config::default()),
             ..Settings::default()
