@@ -137,7 +137,18 @@ fn hostile_shapes() -> Vec<(&'static str, Vec<Change>)> {
         path: "/r/skills/meta/SKILL.md".into(),
         text: format!("---\nname: meta\ndescription: d\nmetadata:\n{metadata}---\n"),
     }];
+    // 300 topologies of one name (each makes the skill `topology-team`).
+    let mut same_topology = changes(BASELINE);
+    for i in 0..300 {
+        same_topology.push(Change::Set {
+            path: format!("/ws/topologies/team-{i}.yaml").into(),
+            text: parse_fixture(&team("root:\n  id: root\n  role: root\n"))
+                .remove(0)
+                .text,
+        });
+    }
     vec![
+        ("300 topologies of one name", same_topology),
         ("metadata of 3,000 numbers", many_metadata),
         ("300 skill files of one id", same_id),
         ("300 SKILL.md files of one name", same_name),

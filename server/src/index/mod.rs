@@ -230,7 +230,11 @@ impl std::fmt::Debug for ConfigDirs {
 /// Snapshots share the table until the live index drops a value: it then starts a new table, so
 /// a snapshot never sees a value computed from another state.
 #[derive(Clone, Default)]
-struct Memos(Arc<std::sync::Mutex<HashMap<Key, Arc<MemoCell>>>>);
+struct Memos(Arc<std::sync::Mutex<HashMap<MemoKey, Arc<MemoCell>>>>);
+
+/// A memo is keyed by the key it is computed from and by the type of its value, so two queries
+/// over one key (the duplicates of an id, the skills of that id) never meet in one cell.
+type MemoKey = (Key, std::any::TypeId);
 
 type MemoCell = std::sync::OnceLock<Arc<dyn std::any::Any + Send + Sync>>;
 
@@ -241,7 +245,7 @@ impl std::fmt::Debug for Memos {
 }
 
 impl Memos {
-    fn table(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Arc<MemoCell>>> {
+    fn table(&self) -> std::sync::MutexGuard<'_, HashMap<MemoKey, Arc<MemoCell>>> {
         // A panic while computing happens outside the lock; a poisoned table is still sound.
         self.0
             .lock()
@@ -253,14 +257,14 @@ impl Memos {
             *self = Memos::default();
             return;
         }
-        let kept: HashMap<Key, Arc<MemoCell>> = {
+        let kept: HashMap<MemoKey, Arc<MemoCell>> = {
             let table = self.table();
-            if !table.keys().any(|key| changed.contains(key)) {
+            if !table.keys().any(|(key, _)| changed.contains(key)) {
                 return;
             }
             table
                 .iter()
-                .filter(|(key, _)| !changed.contains(key))
+                .filter(|((key, _), _)| !changed.contains(key))
                 .map(|(key, cell)| (key.clone(), cell.clone()))
                 .collect()
         };
@@ -1597,14 +1601,14 @@ impl<'a> Lookup<'a> {
             .index
             .memos
             .table()
-            .entry(key.clone())
+            .entry((key.clone(), std::any::TypeId::of::<T>()))
             .or_default()
             .clone();
         self.reads.borrow_mut().push(key);
         let value = cell.get_or_init(|| Arc::new(compute(self.index))).clone();
         value
             .downcast::<T>()
-            .unwrap_or_else(|_| unreachable!("one type of value per memo key"))
+            .unwrap_or_else(|_| unreachable!("a memo cell holds the type it is keyed by"))
     }
 
     /// The listing of a skill folder (`Index::skill_files`), recording the read.

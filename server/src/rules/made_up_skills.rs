@@ -105,10 +105,9 @@ pub fn check_topology(
 ) {
     let Some(name) = &topology.name else { return };
     let id = crate::model::swarmkit::topology_skill_id(&name.value);
-    let taken_by = registry::skills_named(lookup, workspace, &id)
-        .into_iter()
-        .find(|s| s.origin != Origin::Topology);
-    if let Some(taken_by) = taken_by {
+    if let Some((taken_file, taken_range)) =
+        registry::first_not_made_by_a_topology(lookup, workspace, &id)
+    {
         out.push(
             Diagnostic::new(
                 codes::WORKSPACE_PACK_ID_COLLISION,
@@ -116,7 +115,7 @@ pub fn check_topology(
                 name.range,
                 format!("this topology is callable as the skill `{id}`, but another skill already has that id; rename the topology or the skill"),
             )
-            .with_related(taken_by.file, taken_by.range, format!("`{id}` is defined here")),
+            .with_related(taken_file, taken_range, format!("`{id}` is defined here")),
         );
     }
 }

@@ -9,6 +9,7 @@ use crate::index::{Content, FileEntry, Key, Lookup};
 use crate::model::defined_skills::{skills_defined_in, skills_named_in};
 pub use crate::model::defined_skills::{Origin, SkillInfo, MEMORY_SKILLS, WORKSPACE_PACK};
 use crate::model::swarmkit::{ArtifactKind, ImplementationType, Skill};
+use crate::syntax::TextRange;
 
 /// Every skill an index entry defines.
 pub fn skills_defined_by(entry: &FileEntry) -> Vec<SkillInfo<'_>> {
@@ -41,6 +42,34 @@ pub fn skills_named<'a>(lookup: &Lookup<'a>, workspace: FileId, id: &str) -> Vec
     lookup.skills_named(workspace, id, |lookup| {
         resolve_skills_named(lookup, workspace, id)
     })
+}
+
+/// Where the first skill with `id` that no topology makes is defined (a skill file, a memory
+/// skill, a pack command), if any: one memo per state of the id's definitions. Ten thousand
+/// topologies sharing a name each ask about the skill that name makes; each answer would
+/// otherwise build the skills of all ten thousand.
+pub fn first_not_made_by_a_topology(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    id: &str,
+) -> Option<(FileId, TextRange)> {
+    /// The memo's value (its own type, so it has a cell of its own under the key).
+    struct FirstNotMadeByATopology(Option<(FileId, TextRange)>);
+    let key = Key::Def {
+        workspace,
+        kind: ArtifactKind::Skill,
+        id: id.to_owned(),
+    };
+    lookup
+        .memo(key, |index| {
+            // The memo's own read of the key covers every input.
+            let found = resolve_skills_named(&Lookup::new(index), workspace, id)
+                .into_iter()
+                .find(|s| s.origin != Origin::Topology)
+                .map(|s| (s.file, s.range));
+            FirstNotMadeByATopology(found)
+        })
+        .0
 }
 
 fn resolve_skills_named<'a>(
