@@ -187,16 +187,30 @@ struct RawConfig {
 }
 
 /// Levels for the files matching `paths`.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize)]
 #[cfg_attr(test, derive(schemars::JsonSchema), schemars(rename = "Override"))]
 #[serde(deny_unknown_fields)]
 struct RawOverride {
     /// Glob patterns, relative to this file's folder: `*` within a name, `**` across folders.
-    #[serde(default)]
-    paths: Vec<String>,
+    #[serde(default = "no_paths")]
+    #[cfg_attr(test, schemars(with = "Vec<String>"))]
+    paths: Spanned<Vec<String>>,
     /// Severity per diagnostic code for the matching files, as in `[rules]`.
     #[serde(default)]
     rules: BTreeMap<String, RawLevel>,
+}
+
+impl Default for RawOverride {
+    fn default() -> Self {
+        RawOverride {
+            paths: no_paths(),
+            rules: BTreeMap::new(),
+        }
+    }
+}
+
+fn no_paths() -> Spanned<Vec<String>> {
+    Spanned::new(0..0, Vec::new())
 }
 
 /// How SKILL.md frontmatter is checked.
@@ -303,17 +317,30 @@ impl Config {
             .into_iter()
             .map(|o| {
                 let mut builder = globset::GlobSetBuilder::new();
-                for pattern in &o.paths {
+                let paths_span = o.paths.span();
+                let paths = o.paths.into_inner();
+                for pattern in &paths {
                     // Checked in `readable_overrides`: only patterns that compile are left.
                     if let Ok(glob) = glob_of(pattern) {
                         builder.add(glob);
                     }
                 }
+                // Each pattern compiles alone, yet together they may pass the matcher's size
+                // limit (thousands of `*`): said, not dropped in silence.
+                let matcher = builder.build().unwrap_or_else(|error| {
+                    diagnostics.push(Diagnostic::new(
+                        codes::CONFIG_INVALID,
+                        file,
+                        span_range(paths_span.clone()),
+                        format!(
+                            "these patterns together are too large to match with ({error}), so this override applies nowhere; use fewer or simpler patterns"
+                        ),
+                    ));
+                    globset::GlobSet::empty()
+                });
                 Override {
-                    matcher: builder
-                        .build()
-                        .unwrap_or_else(|_| globset::GlobSet::empty()),
-                    paths: o.paths,
+                    matcher,
+                    paths,
                     rules: levels(o.rules),
                     rule_table: LevelTable::default(),
                 }
@@ -652,6 +679,23 @@ fn field_names<T: DeserializeOwned>() -> &'static [&'static str] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn patterns_too_large_together_are_reported_not_dropped_in_silence() {
+        let huge = format!("{}x", "*".repeat(100_000));
+        let text = format!(
+            "[[overrides]]\npaths = [\"**\", \"{huge}\"]\nrules = {{ \"agent.duplicate-grant\" = \"off\" }}\n"
+        );
+        let (config, diagnostics) = Config::parse(FileId(0), &text);
+        assert_eq!(config.overrides.len(), 1);
+        let found: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert!(
+            found.iter().any(|m| m.contains("too large to match")),
+            "{found:?}"
+        );
+        let range = diagnostics[0].range;
+        assert!(text[range.start as usize..range.end as usize].starts_with("[\"**\""));
+    }
 
     #[test]
     fn reads_every_section() {
