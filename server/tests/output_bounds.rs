@@ -147,7 +147,15 @@ fn hostile_shapes() -> Vec<(&'static str, Vec<Change>)> {
                 .text,
         });
     }
+    // 3,000 unknown fields, each offered a move under a `metadata:` of 3,000 keys.
+    let fields: String = (0..3_000).map(|i| format!("x{i}: v\n")).collect();
+    let kept: String = (0..3_000).map(|i| format!("  m{i}: v\n")).collect();
+    let many_fields = vec![Change::Set {
+        path: "/r/skills/wide/SKILL.md".into(),
+        text: format!("---\nname: wide\ndescription: d\n{fields}metadata:\n{kept}---\n"),
+    }];
     vec![
+        ("a frontmatter of 3,000 unknown fields", many_fields),
         ("300 topologies of one name", same_topology),
         ("metadata of 3,000 numbers", many_metadata),
         ("300 skill files of one id", same_id),

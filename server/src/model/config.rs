@@ -16,6 +16,7 @@ use crate::syntax::TextRange;
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Config {
     pub strict: bool,
+    /// `[skill-md] extra-fields`, sorted and deduplicated ([`Config::accepts_extra_field`]).
     pub extra_fields: Vec<String>,
     /// `[skill-md] hosts`: the hosts that load every SKILL.md below, instead of the ones its
     /// folder implies (ids of `model::hosts::Host`; unknown ids are reported and dropped).
@@ -101,6 +102,14 @@ impl std::hash::Hash for Override {
 }
 
 impl Config {
+    /// Is `key` in `[skill-md] extra-fields`? A binary search: each field of every SKILL.md
+    /// below asks.
+    pub fn accepts_extra_field(&self, key: &str) -> bool {
+        self.extra_fields
+            .binary_search_by(|e| e.as_str().cmp(key))
+            .is_ok()
+    }
+
     /// Is `tool` in `[tools] available`? A binary search: a skill asks about each of its tools,
     /// and the list may hold a hundred thousand.
     pub fn has_available_tool(&self, tool: &str) -> bool {
@@ -374,7 +383,12 @@ impl Config {
         (
             Config {
                 strict: raw.skill_md.strict,
-                extra_fields: raw.skill_md.extra_fields,
+                extra_fields: {
+                    let mut extra = raw.skill_md.extra_fields;
+                    extra.sort_unstable();
+                    extra.dedup();
+                    extra
+                },
                 hosts,
                 tools_available: {
                     let mut available = raw.tools.available;

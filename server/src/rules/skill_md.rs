@@ -780,13 +780,14 @@ fn check_unknown_fields(
     out: &mut Vec<Diagnostic>,
 ) {
     let config = settings_for(lookup, path);
-    let (strict, extra): (bool, &[String]) = match &config {
-        Some((_, config)) => (config.strict, &config.extra_fields),
-        None => (false, &[]),
-    };
+    let strict = config.as_ref().is_some_and(|(_, config)| config.strict);
+    let moving = MoveContext::default();
     for field in &skill.fields {
         let key = field.key.value.as_str();
-        if extra.iter().any(|e| e == key) {
+        if config
+            .as_ref()
+            .is_some_and(|(_, config)| config.accepts_extra_field(key))
+        {
             continue;
         }
         let known = known_field(key);
@@ -837,7 +838,7 @@ fn check_unknown_fields(
         }
         diagnostic.message = message;
         if let Some(entry) = lookup.file(file) {
-            let taken = |name: &str| skill.fields.iter().any(|f| f.key.value == name);
+            let taken = |name: &str| skill.field(name).is_some();
             let rename = suggestion.filter(|best| !taken(best)).and_then(|best| {
                 super::fixes::replace_scalar(&entry.text, file, field.key.range, key, best).map(
                     |fix| Fix {
@@ -849,7 +850,7 @@ fn check_unknown_fields(
             // A field a host reads is not moved away from it.
             let moved = known
                 .is_none()
-                .then(|| move_under_metadata(file, &entry.text, skill, field))
+                .then(|| move_under_metadata(file, &entry.text, skill, field, &moving))
                 .flatten();
             let preferred_is_rename = rename.is_some();
             diagnostic.fixes.extend(rename.map(Fix::preferred));
@@ -871,11 +872,22 @@ fn check_unknown_fields(
 /// quoted as a string, at the end of the `metadata` mapping (written in block style), or in a new
 /// `metadata:` at the end of the frontmatter. Only for a top-level field whose value is a
 /// scalar (metadata values are strings) not already a key of `metadata`.
-fn move_under_metadata(
+/// What moving fields under `metadata:` needs of the whole file, found once for all of its
+/// fields: a frontmatter may hold a hundred thousand unknown fields, each offered the move.
+#[derive(Default)]
+struct MoveContext<'s> {
+    /// The file's line ending.
+    newline: std::cell::OnceCell<&'static str>,
+    /// The keys already under `metadata:`.
+    metadata_keys: std::cell::OnceCell<std::collections::HashSet<&'s str>>,
+}
+
+fn move_under_metadata<'s>(
     file: FileId,
     text: &str,
-    skill: &SkillMd,
+    skill: &'s SkillMd,
     field: &crate::model::skill_md::Field,
+    moving: &MoveContext<'s>,
 ) -> Option<Fix> {
     let Frontmatter::Closed { close, .. } = &skill.frontmatter else {
         return None;
@@ -899,14 +911,23 @@ fn move_under_metadata(
         .find('\n')
         .map_or(text.len(), |i| value_end + i + 1);
     let removal = TextRange::new(line_start as u32, line_end as u32);
-    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let newline = *moving
+        .newline
+        .get_or_init(|| if text.contains("\r\n") { "\r\n" } else { "\n" });
     let entry = format!("{key}: {}", super::fixes::double_quoted(value_text));
     let fix = Fix::replace(format!("Move `{key}` under `metadata:`"), file, removal, "");
     match skill.field("metadata").map(|m| &m.value) {
         Some(metadata)
             if metadata.shape == Shape::Mapping && !metadata.flow && !metadata.aliased =>
         {
-            if metadata.entry(key).is_some() {
+            let taken = moving.metadata_keys.get_or_init(|| {
+                metadata
+                    .entries
+                    .iter()
+                    .filter_map(|e| e.key.as_deref())
+                    .collect()
+            });
+            if taken.contains(key) {
                 return None;
             }
             let last = metadata.entries.last()?;

@@ -42,7 +42,14 @@ pub struct SkillMd {
     /// The paths the frontmatter's values point at (`{baseDir}/...`, a `license` file), found
     /// while the tree is at hand; [`SkillMd::links`] adds the body's.
     pub frontmatter_links: Vec<Link>,
+    /// Where each key is in `fields`, for a frontmatter of [`FIELDS_BY_KEY_FROM`] fields or
+    /// more: checks ask for fields by key, and a frontmatter may hold a hundred thousand.
+    fields_by_key: Option<std::collections::HashMap<String, usize>>,
 }
+
+/// A frontmatter with this many fields or more finds them by key through a table; a smaller one
+/// is scanned, which costs about what hashing would.
+const FIELDS_BY_KEY_FROM: usize = 16;
 
 /// A top-level entry: its key as written, and its value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -95,6 +102,7 @@ impl SkillMd {
             compatibility: None,
             extensions: Extensions::default(),
             frontmatter_links: Vec::new(),
+            fields_by_key: None,
         };
         let Some(root) = yaml.and_then(YamlDocument::root) else {
             return skill;
@@ -126,6 +134,13 @@ impl SkillMd {
                 *slot = Some(field_value(value));
             }
         }
+        if skill.fields.len() >= FIELDS_BY_KEY_FROM {
+            let mut by_key = std::collections::HashMap::with_capacity(skill.fields.len());
+            for (at, field) in skill.fields.iter().enumerate() {
+                by_key.entry(field.key.value.clone()).or_insert(at);
+            }
+            skill.fields_by_key = Some(by_key);
+        }
         skill
     }
 
@@ -145,7 +160,10 @@ impl SkillMd {
     /// The first top-level field whose key is `key` (YAML keeps only the last of a repeated key,
     /// so there is one).
     pub fn field(&self, key: &str) -> Option<&Field> {
-        self.fields.iter().find(|f| f.key.value == key)
+        match &self.fields_by_key {
+            Some(by_key) => by_key.get(key).map(|&at| &self.fields[at]),
+            None => self.fields.iter().find(|f| f.key.value == key),
+        }
     }
 
     /// Every path the file points at, frontmatter and body, in file order.
