@@ -94,7 +94,7 @@ impl OverrideMatcher {
             match set_of(first..last) {
                 Ok(set) => sets.push(set),
                 Err(_) => {
-                    for at in first..last {
+                    for (at, span) in spans.iter().enumerate().take(last).skip(first) {
                         match set_of(at..at + 1) {
                             Ok(set) => sets.push(set),
                             // Each pattern compiles alone, yet together they may pass the
@@ -103,7 +103,7 @@ impl OverrideMatcher {
                             Err(error) => diagnostics.push(Diagnostic::new(
                                 codes::CONFIG_INVALID,
                                 file,
-                                span_range(spans[at].clone()),
+                                span_range(span.clone()),
                                 format!(
                                     "these patterns together are too large to match with ({error}), so this override applies nowhere; use fewer or simpler patterns"
                                 ),
