@@ -48,10 +48,11 @@ pub fn run_check(paths: &[PathBuf]) -> Result<CheckOutcome, String> {
 /// Checks `paths` (files or folders) in their context: each is read within the workspace or
 /// skill root that encloses it ([`crate::discover::enclosing_root`]), so cross-file rules see
 /// what they need, but only diagnostics of files at or below the paths are reported.
-/// `stdin` is a buffer that stands for the file at its path, read or not.
+/// `stdin` is the bytes of a buffer that stands for the file at its path, read or not: decoded
+/// and capped as a file's bytes are.
 pub fn run_scoped_check(
     paths: &[PathBuf],
-    stdin: Option<(PathBuf, String)>,
+    stdin: Option<(PathBuf, Vec<u8>)>,
 ) -> Result<CheckOutcome, String> {
     run_scoped_check_with(paths, stdin, false)
 }
@@ -61,14 +62,14 @@ pub fn run_scoped_check(
 /// are only looked up on `PATH`.
 pub fn run_scoped_check_with(
     paths: &[PathBuf],
-    stdin: Option<(PathBuf, String)>,
+    stdin: Option<(PathBuf, Vec<u8>)>,
     probe_versions: bool,
 ) -> Result<CheckOutcome, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let mut asked: Vec<PathBuf> = paths.iter().map(|p| absolute(p)).collect();
-    let stdin = stdin.map(|(path, text)| (absolute(&path), text));
-    asked.extend(stdin.iter().map(|(path, _)| path.clone()));
+    let stdin = stdin.map(|(path, bytes)| Change::from_bytes(absolute(&path), &bytes));
+    asked.extend(stdin.iter().map(|buffer| buffer.path().to_owned()));
     let mut widened = Vec::new();
     let mut roots: Vec<PathBuf> = Vec::new();
     for path in &asked {
@@ -78,7 +79,7 @@ pub fn run_scoped_check_with(
                 root
             }
             // A buffer for a file that nothing encloses is checked alone.
-            None if stdin.as_ref().is_some_and(|(p, _)| p == path) => continue,
+            None if stdin.as_ref().is_some_and(|buffer| buffer.path() == path) => continue,
             _ => path.clone(),
         };
         roots.push(root);
@@ -92,9 +93,13 @@ pub fn run_scoped_check_with(
             error.error
         );
     }
-    if let Some((path, text)) = stdin {
-        changes.retain(|c| !matches!(c, Change::Set { path: p, .. } if *p == path));
-        changes.push(Change::Set { path, text });
+    if let Some(buffer) = stdin {
+        // The buffer replaces the file's text as read from disk, whichever way it decoded.
+        changes.retain(|c| {
+            !(matches!(c, Change::Set { .. } | Change::SetDecoded { .. })
+                && c.path() == buffer.path())
+        });
+        changes.push(buffer);
     }
     // `${…}` references read the process environment after the workspace's properties, as
     // `swarmkit run` started from this shell would.

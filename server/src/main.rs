@@ -194,6 +194,12 @@ fn existing_paths(mut paths: Vec<PathBuf>) -> Option<Vec<PathBuf>> {
     if paths.is_empty() {
         return Some(vec![PathBuf::from(".")]);
     }
+    keep_checkable(&mut paths);
+    (!paths.is_empty()).then_some(paths)
+}
+
+/// Keeps the files and folders among `paths`, saying why each other one goes.
+fn keep_checkable(paths: &mut Vec<PathBuf>) {
     paths.retain(|path| match std::fs::metadata(path) {
         Err(_) => {
             eprintln!("skillgraph: {}: no such file or directory", path.display());
@@ -209,7 +215,6 @@ fn existing_paths(mut paths: Vec<PathBuf>) -> Option<Vec<PathBuf>> {
         }
         Ok(_) => true,
     });
-    (!paths.is_empty()).then_some(paths)
 }
 
 fn graph(
@@ -291,12 +296,7 @@ fn check(
                 eprintln!("skillgraph: cannot read stdin: {error}");
                 return ExitCode::from(2);
             }
-            let text = match skillgraph::index::Change::from_bytes(path.clone(), &bytes) {
-                skillgraph::index::Change::Set { text, .. }
-                | skillgraph::index::Change::SetDecoded { text, .. } => text,
-                _ => unreachable!("bytes read make a `Set`"),
-            };
-            Some((path, text))
+            Some((path, bytes))
         }
         None => None,
     };
@@ -306,21 +306,7 @@ fn check(
     // A missing path is reported and the others are still checked; only when none exists is
     // there nothing to check.
     let given = paths.len();
-    paths.retain(|path| match std::fs::metadata(path) {
-        Err(_) => {
-            eprintln!("skillgraph: {}: no such file or directory", path.display());
-            false
-        }
-        // A FIFO, a socket or a device is never read: it could block or never end.
-        Ok(meta) if !meta.is_file() && !meta.is_dir() => {
-            eprintln!(
-                "skillgraph: {}: not a regular file or a folder; skipped",
-                path.display()
-            );
-            false
-        }
-        Ok(_) => true,
-    });
+    keep_checkable(&mut paths);
     if paths.is_empty() && given > 0 && stdin.is_none() {
         return ExitCode::from(2);
     }

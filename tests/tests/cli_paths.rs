@@ -195,3 +195,57 @@ fn a_fifo_named_as_a_path_is_skipped_and_said() {
     assert!(stderr.contains("not a regular file"), "{stderr}");
     assert_eq!(output.status.code(), Some(2), "nothing else to check");
 }
+
+/// Bytes on stdin are judged as the same bytes on disk: a buffer under the size cap whose bad
+/// bytes make its decoded text longer than the cap is an encoding problem, not a large file,
+/// and it replaces the file on disk even when that one does not decode either.
+#[test]
+fn stdin_bytes_that_are_not_utf8_are_an_encoding_problem_whatever_their_decoded_length() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    // The disk's copy does not decode either, and must not be checked beside the buffer.
+    std::fs::write(
+        dir.path().join("topologies/estate.yaml"),
+        b"kind: Topology\n# \xff\n",
+    )
+    .unwrap();
+    // 1.5 MiB of 0xFF: under the 4 MiB cap as bytes, over it once each reads as U+FFFD.
+    let mut bytes = b"apiVersion: swarmkit/v1\nkind: Topology\n# ".to_vec();
+    bytes.extend(std::iter::repeat_n(0xFFu8, 1_500_000));
+    bytes.push(b'\n');
+    let mut child = Command::new(binary())
+        .args([
+            "check",
+            "--format",
+            "json",
+            "-",
+            "--stdin-filename",
+            "topologies/estate.yaml",
+        ])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = stdin.write_all(&bytes);
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let diagnostics = json_diagnostics(&output);
+    let of_estate = of_file(&diagnostics, "estate.yaml");
+    let codes: Vec<&str> = of_estate
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .filter(|code| code.starts_with("file."))
+        .collect();
+    assert_eq!(codes, ["file.encoding"], "{of_estate:#?}");
+    // At the buffer's first bad byte (line 3), not the disk copy's (line 2).
+    let encoding = of_estate
+        .iter()
+        .find(|d| d["code"] == "file.encoding")
+        .unwrap();
+    assert_eq!(encoding["range"]["start"]["line"], 2, "{encoding:#?}");
+}

@@ -29,10 +29,16 @@ pub fn in_skipped_directory(roots: &[PathBuf], path: &Path) -> bool {
     })
 }
 
-/// The skill folders to list again after these events (`(path, deleted)`): every folder with a
-/// listing above a path that appeared or went, and the folder of a SKILL.md that appeared. A
-/// path appeared when it is not deleted and is new to the index, or is not a file the index
-/// reads (the watcher reports only creation and deletion of those).
+/// The skill folders to list again after these events (`(path, deleted)`): the listings that
+/// can hold a path that appeared or went, and the folder of a SKILL.md that appeared. A path
+/// appeared when it is not deleted and is new to the index, or is not a file the index reads
+/// (the watcher reports only creation and deletion of those).
+///
+/// A path is held by the listing of its nearest skill folder, and by any listing on the way up
+/// to it (a folder whose SKILL.md went keeps one until it is listed again). Listings further up
+/// hold only that folder's SKILL.md, so they change only when a SKILL.md itself appears or
+/// goes: then the listings up to the next skill folder are listed again too. However deep
+/// skills nest, an event lists two skill folders at most, not every one above it.
 fn skill_folders_to_list(
     index: &crate::index::Index,
     roots: &[PathBuf],
@@ -47,13 +53,22 @@ fn skill_folders_to_list(
         if !(*deleted || appeared) {
             continue;
         }
-        dirs.extend(
-            path.ancestors()
-                .skip(1)
-                .filter(|dir| index.skill_files(dir).is_some())
-                .map(Path::to_owned),
-        );
-        if appeared && path.file_name().is_some_and(|n| n == classify::SKILL_MD) {
+        let is_skill_md = path.file_name().is_some_and(|n| n == classify::SKILL_MD);
+        let mut skill_folders_left = if is_skill_md { 2 } else { 1 };
+        for (up, dir) in path.ancestors().skip(1).enumerate() {
+            if skill_folders_left == 0 {
+                break;
+            }
+            if index.skill_files(dir).is_some() {
+                dirs.insert(dir.to_owned());
+            }
+            // The folder of the SKILL.md in question counts whether or not it is indexed yet.
+            let own_folder = is_skill_md && up == 0;
+            if own_folder || index.file_id(&dir.join(classify::SKILL_MD)).is_some() {
+                skill_folders_left -= 1;
+            }
+        }
+        if appeared && is_skill_md {
             dirs.extend(path.parent().map(Path::to_owned));
         }
     }
@@ -369,6 +384,51 @@ impl Backend {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Skills nested three deep, `/r/a`, `/r/a/b`, `/r/a/b/c`, each listed.
+    fn nested_skills() -> crate::index::Index {
+        let mut index = crate::index::Index::new(&crate::index::Checks::NONE);
+        let skill = |dir: &str| Change::Set {
+            path: PathBuf::from(format!("{dir}/SKILL.md")),
+            text: "---\nname: x\ndescription: d\n---\n".into(),
+        };
+        let listing = |dir: &str, files: &[&str]| Change::SkillFiles {
+            dir: PathBuf::from(dir),
+            files: files.iter().map(PathBuf::from).collect(),
+        };
+        index.apply(vec![
+            skill("/r/a"),
+            skill("/r/a/b"),
+            skill("/r/a/b/c"),
+            listing("/r/a", &["SKILL.md", "b/SKILL.md"]),
+            listing("/r/a/b", &["SKILL.md", "c/SKILL.md"]),
+            listing("/r/a/b/c", &["SKILL.md", "notes/old.md"]),
+        ]);
+        index
+    }
+
+    #[test]
+    fn an_event_lists_again_only_the_skill_folders_whose_listing_it_changes() {
+        let index = nested_skills();
+        let roots = [PathBuf::from("/r")];
+        let relist = |path: &str, deleted: bool| {
+            skill_folders_to_list(&index, &roots, &[(PathBuf::from(path), deleted)])
+        };
+        let paths = |dirs: &[&str]| dirs.iter().map(PathBuf::from).collect::<Vec<_>>();
+        // A file of the innermost skill: its listing alone; the ones above hold only `c/SKILL.md`.
+        assert_eq!(relist("/r/a/b/c/notes/new.md", false), paths(&["/r/a/b/c"]));
+        assert_eq!(relist("/r/a/b/c/notes/old.md", true), paths(&["/r/a/b/c"]));
+        // A SKILL.md going: its folder's listing, and the one above that now holds its files.
+        assert_eq!(
+            relist("/r/a/b/c/SKILL.md", true),
+            paths(&["/r/a/b", "/r/a/b/c"])
+        );
+        // A SKILL.md appearing in a plain folder: that folder, and the skill that held it.
+        assert_eq!(
+            relist("/r/a/b/d/SKILL.md", false),
+            paths(&["/r/a/b", "/r/a/b/d"])
+        );
+    }
 
     #[test]
     fn watched_files_below_skipped_directories_are_ignored() {

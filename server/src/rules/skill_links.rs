@@ -3,10 +3,11 @@
 //! appearing or going re-checks the skill). Without a listing (a file checked on its own, an
 //! editor buffer outside every root) nothing is said.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
+use std::rc::Rc;
 
 use super::catalogue::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
@@ -51,6 +52,10 @@ pub struct Listing<'a> {
     /// The files of each name, made when a suggestion first needs them.
     by_name: OnceCell<HashMap<&'a OsStr, Vec<&'a Path>>>,
     all: &'a [PathBuf],
+    /// The listings of nested skill folders (by absolute folder; `None`: not listed), made when
+    /// a link first leads into one: ten thousand links into one nested skill build its listing
+    /// once, not ten thousand times.
+    nested_listings: RefCell<HashMap<PathBuf, Option<Rc<Listing<'a>>>>>,
 }
 
 impl<'a> Listing<'a> {
@@ -67,6 +72,7 @@ impl<'a> Listing<'a> {
             children: HashMap::new(),
             by_name: OnceCell::new(),
             all: files,
+            nested_listings: RefCell::default(),
         };
         for file in files {
             let mut child = file.as_path();
@@ -105,11 +111,11 @@ impl<'a> Listing<'a> {
 
     /// Whether the skill folder `dir` holds `path` (relative to it): in this listing, or inside
     /// a nested skill folder, in its listing (`listing_of`, by absolute folder), and so on down.
-    pub fn holds<'l>(
+    pub fn holds(
         &self,
         dir: &Path,
         path: &Path,
-        listing_of: &dyn Fn(&Path) -> Option<&'l [PathBuf]>,
+        listing_of: &dyn Fn(&Path) -> Option<&'a [PathBuf]>,
     ) -> bool {
         if self.exists(path) {
             return true;
@@ -118,8 +124,16 @@ impl<'a> Listing<'a> {
             return false;
         };
         // Down the nested skills, one listing each, as far as the path goes.
-        while let Some(files) = listing_of(&dir) {
-            let listing = Listing::new(files);
+        loop {
+            let listing = self
+                .nested_listings
+                .borrow_mut()
+                .entry(dir.clone())
+                .or_insert_with(|| listing_of(&dir).map(|files| Rc::new(Listing::new(files))))
+                .clone();
+            let Some(listing) = listing else {
+                return false;
+            };
             if listing.exists(&path) {
                 return true;
             }
@@ -128,7 +142,6 @@ impl<'a> Listing<'a> {
                 None => return false,
             }
         }
-        false
     }
 
     /// The nearest existing path: each missing component replaced by the closest entry of its
@@ -273,7 +286,7 @@ pub fn check(
 pub fn target<'l>(
     link: &Link,
     skill_path: &Path,
-    listing: &Listing<'_>,
+    listing: &Listing<'l>,
     listing_of: &dyn Fn(&Path) -> Option<&'l [PathBuf]>,
 ) -> Option<PathBuf> {
     let Resolved::Inside(relative) = resolve(link, skill_path) else {
