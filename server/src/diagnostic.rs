@@ -43,6 +43,11 @@ impl Severity {
     }
 }
 
+/// Most diagnostics one file reports (the summary of what was left out comes on top): the cap
+/// is applied in `rules::output`, and the index searches "did you mean" for no more unknown ids
+/// than this per file (`index::MAX_SUGGESTIONS_PER_CHECK`).
+pub const MAX_DIAGNOSTICS_PER_FILE: usize = 1_000;
+
 /// Another place involved in a diagnostic (the first definition of a duplicate, the next edge of
 /// a cycle, the skill whose type makes a rule unsatisfiable).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -199,12 +199,20 @@ const READ_BUFFER_BYTES: usize = 16 * 1024;
 /// Reads one file. Files over the cap are not read whole: the index only needs to know they
 /// are too large.
 pub fn read_one(path: &Path) -> Result<Change, ReadError> {
+    let file = open_without_waiting(path).map_err(|error| ReadError {
+        path: path.to_owned(),
+        error,
+    })?;
+    read_opened(path, file)
+}
+
+/// Reads a file opened for it, up to one byte past the size cap.
+fn read_opened(path: &Path, file: std::fs::File) -> Result<Change, ReadError> {
     use std::io::Read;
     let fail = |error| ReadError {
         path: path.to_owned(),
         error,
     };
-    let file = open_without_waiting(path).map_err(fail)?;
     let cap = crate::index::MAX_FILE_BYTES as u64 + 1;
     // Room for a typical file up front, so it takes one read and one that sees the end: no
     // `statx` for its length (a tenth of the system calls of a large check), and no probing
@@ -220,17 +228,19 @@ pub fn read_one(path: &Path) -> Result<Change, ReadError> {
 /// socket, a device, a directory) is an error, as if the file were not there: the walker never
 /// lists them either.
 pub fn read_regular(path: &Path) -> Result<Change, ReadError> {
-    let is_file = std::fs::metadata(path).map_err(|error| ReadError {
+    let fail = |error| ReadError {
         path: path.to_owned(),
         error,
-    })?;
-    if !is_file.is_file() {
-        return Err(ReadError {
-            path: path.to_owned(),
-            error: std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"),
-        });
+    };
+    // Asked of the file opened, so what is read is what was looked at.
+    let file = open_without_waiting(path).map_err(fail)?;
+    if !file.metadata().map_err(fail)?.is_file() {
+        return Err(fail(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        )));
     }
-    read_one(path)
+    read_opened(path, file)
 }
 
 /// Opens for reading without ever waiting: a FIFO put in a file's place between listing and

@@ -776,12 +776,8 @@ impl Index {
             .collect();
         config_dirs.extend(removed_config_dirs);
         for dir in config_dirs {
-            affected.extend(
-                self.files
-                    .values()
-                    .filter(|f| f.path.starts_with(&dir))
-                    .map(|f| f.id),
-            );
+            let governed: Vec<FileId> = self.files_a_config_governs(&dir).collect();
+            affected.extend(governed);
         }
         for (id, result) in order.into_iter().zip(results) {
             if self.store_check(id, result) {
@@ -789,6 +785,21 @@ impl Index {
             }
         }
         affected
+    }
+
+    /// The files a config in `dir` governs, or would if it were there: those below `dir` with no
+    /// nearer config (a nearer one replaces it whole, so nothing of `dir`'s reaches them).
+    fn files_a_config_governs<'s>(&'s self, dir: &'s Path) -> impl Iterator<Item = FileId> + 's {
+        let governed_by_a_nearer_one = move |path: &Path| {
+            self.nearest_config_file(path)
+                .and_then(|config| config.path.parent())
+                .is_some_and(|found| found != dir && found.starts_with(dir))
+        };
+        self.files
+            .values()
+            .filter(move |f| f.path.starts_with(dir))
+            .filter(move |f| !governed_by_a_nearer_one(&f.path))
+            .map(|f| f.id)
     }
 
     /// Stores the results of the first batch's checks, which cover every file. The readers are
@@ -846,16 +857,12 @@ impl Index {
                     to_check.extend(readers.iter().copied());
                 }
                 // A config that appeared, changed or went is the nearest one, or the one no
-                // longer, for any file below its folder: they are all checked again (the
-                // readers record only the config they found, see `Lookup::nearest_config_file`).
-                // Rare, and every diagnostic below it may change level anyway.
+                // longer, for the files below its folder that no nearer config governs: they
+                // are all checked again (the readers record only the config they found, see
+                // `Lookup::nearest_config_file`). Rare, and every diagnostic below it may change
+                // level anyway.
                 if let Key::Config { dir } = key {
-                    to_check.extend(
-                        self.files
-                            .values()
-                            .filter(|f| f.path.starts_with(dir))
-                            .map(|f| f.id),
-                    );
+                    to_check.extend(self.files_a_config_governs(dir));
                 }
             }
             to_check
@@ -1439,13 +1446,12 @@ pub struct Lookup<'a> {
     suggestions_left: std::cell::Cell<usize>,
 }
 
-/// Most "did you mean" searches one file's checks make: a file shows at most this many
-/// diagnostics (`rules::output::MAX_DIAGNOSTICS_PER_FILE`, which a test holds equal), and its
-/// unknown ids, as root causes, are kept first in the order they are written, so a search past
-/// this many would name a suggestion nobody sees. A search among ten thousand look-alike ids
-/// costs about half a millisecond; two hundred thousand unknown ids on one line cost minutes
-/// without this.
-pub const MAX_SUGGESTIONS_PER_CHECK: usize = 1_000;
+/// Most "did you mean" searches one file's checks make: as many as the diagnostics a file
+/// shows. Unknown ids, as root causes, are kept before what they cause, so a file with more
+/// unknown ids than this shows hardly any diagnostic past them. A search among ten thousand
+/// look-alike ids costs about half a millisecond; two hundred thousand unknown ids on one line
+/// cost minutes without this bound.
+pub const MAX_SUGGESTIONS_PER_CHECK: usize = crate::diagnostic::MAX_DIAGNOSTICS_PER_FILE;
 
 /// The skill resolutions of the file being checked: those of its last check, the keys changed
 /// since (this batch's), and what this check used and added.
@@ -1468,8 +1474,11 @@ impl<'a> Lookup<'a> {
     }
 
     /// Whether a "did you mean" may be searched for (and counts it): true for the first
-    /// [`MAX_SUGGESTIONS_PER_CHECK`] asked of this lookup, in the order the checks ask, which is
-    /// the order of the file. Past that, an unknown id is reported without a suggestion.
+    /// [`MAX_SUGGESTIONS_PER_CHECK`] asked of this lookup, in the order the checks ask (rule
+    /// family by rule family, each in the order of the file), which is not quite the order the
+    /// per-file cap keeps. Past that, an unknown id is reported without a suggestion. Every
+    /// search over the workspace's ids goes through here; searches among a fixed list (field
+    /// names, presets, codes) do not need to.
     pub fn may_suggest(&self) -> bool {
         let left = self.suggestions_left.get();
         self.suggestions_left.set(left.saturating_sub(1));
@@ -1542,13 +1551,6 @@ impl<'a> Lookup<'a> {
 
     pub fn file(&self, id: FileId) -> Option<&'a FileEntry> {
         self.index.file(id)
-    }
-
-    /// The ids of one kind defined in a workspace (for "did you mean" suggestions), recording
-    /// the read so the suggestion follows ids appearing and disappearing.
-    pub fn ids_of(&self, workspace: FileId, kind: ArtifactKind) -> impl Iterator<Item = &'a str> {
-        self.reads.borrow_mut().push(Key::IdSet { workspace, kind });
-        self.index.ids_of(workspace, kind)
     }
 
     /// The ids of a kind defined in a workspace as the sorted set the index keeps (for a search

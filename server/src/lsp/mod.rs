@@ -68,11 +68,9 @@ pub fn run() -> ExitCode {
     };
     let ending = lifetime::Ending::new();
     let clean = ending.clean.clone();
-    let shut_down = clean.clone();
     runtime.block_on(async move {
         let backend_ending = ending.clone();
-        let (service, socket) =
-            LspService::new(move |client| Backend::new(client, shut_down, backend_ending));
+        let (service, socket) = LspService::new(move |client| Backend::new(client, backend_ending));
         tokio::select! {
             _ = transport::serve(service, socket, ending.clone()) => {}
             // Whatever is still pending (a request waiting for the index, a client that never
@@ -100,8 +98,7 @@ pub(crate) struct Backend {
     client: Client,
     state: Arc<Mutex<State>>,
     publisher: mpsc::UnboundedSender<Outgoing>,
-    shut_down: Arc<AtomicBool>,
-    /// Notified to end the process (the client's process is gone).
+    /// Notified to end the process (the client's process is gone); says whether `shutdown` came.
     ending: lifetime::Ending,
     /// How many indexing jobs requests wait for: the initial indexing, and the workspace
     /// brought in by a document opened outside every root.
@@ -157,12 +154,11 @@ fn stall_for_tests(what: &str) {
 }
 
 impl Backend {
-    fn new(client: Client, shut_down: Arc<AtomicBool>, ending: lifetime::Ending) -> Backend {
+    fn new(client: Client, ending: lifetime::Ending) -> Backend {
         Backend {
             publisher: state::start_publisher(client.clone()),
             client,
             state: Arc::new(Mutex::new(State::new())),
-            shut_down,
             ending,
             indexing: Arc::new(watch::channel(1).0),
             opening: Arc::new(watch::channel(0).0),
@@ -311,7 +307,7 @@ impl LanguageServer for Backend {
     }
 
     async fn shutdown(&self) -> Result<()> {
-        self.shut_down.store(true, Ordering::SeqCst);
+        self.ending.clean.store(true, Ordering::SeqCst);
         Ok(())
     }
 

@@ -611,12 +611,10 @@ async fn forward_frames(
 ) {
     while let Some(frame) = frames.recv().await {
         match frame {
-            Frame::Message { body, exit } => {
+            // An `exit` began the end already, on the reading thread.
+            Frame::Message { body, .. } => {
                 if to_tower.write_all(&frame_bytes(&body)).await.is_err() {
                     break;
-                }
-                if exit {
-                    ending.begin();
                 }
             }
             Frame::Dropped { reply, report } => {

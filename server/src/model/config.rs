@@ -226,16 +226,6 @@ impl Config {
             .is_ok()
     }
 
-    /// The level `[[overrides]]` and then `[rules]` give `code` for a file at `relative` below
-    /// the config's folder: `Some(None)` is `off`, `None` when neither mentions the code.
-    pub fn level_for(
-        &self,
-        code: Code,
-        relative: Option<&std::path::Path>,
-    ) -> Option<Option<Severity>> {
-        self.levels_for(relative).level(code)
-    }
-
     /// The levels for the diagnostics of the file at `relative` below the config's folder
     /// (`None`: no path, so no override applies): the `[[overrides]]` matching it are found
     /// here, once per file, and merged, so each diagnostic's level then costs O(1).
@@ -943,10 +933,9 @@ mod tests {
         let (config, diagnostics) = Config::parse(FileId(0), text);
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         let level = |path: &str| {
-            config.level_for(
-                codes::AGENT_DUPLICATE_GRANT,
-                Some(std::path::Path::new(path)),
-            )
+            config
+                .levels_for(Some(std::path::Path::new(path)))
+                .level(codes::AGENT_DUPLICATE_GRANT)
         };
         assert_eq!(level("legacy/a/b.yaml"), Some(None));
         assert_eq!(level("top.yaml"), Some(None));
@@ -954,10 +943,9 @@ mod tests {
         // `*` does not cross a folder; elsewhere `[rules]` decides.
         assert_eq!(level("skills/d.yaml"), Some(Some(Severity::Error)));
         assert_eq!(
-            config.level_for(
-                codes::AGENT_BAD_ROLE,
-                Some(std::path::Path::new("top.yaml"))
-            ),
+            config
+                .levels_for(Some(std::path::Path::new("top.yaml")))
+                .level(codes::AGENT_BAD_ROLE),
             None
         );
     }

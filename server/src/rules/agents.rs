@@ -154,11 +154,19 @@ fn check_depends_on(
     let DependsOnEntries { index_of, entries } = depends_on_entries(topology);
     // For "did you mean": the agent ids sorted once, and what each agent already names.
     let agent_ids = std::cell::OnceCell::new();
-    let named: HashSet<(usize, &str)> = entries
-        .iter()
-        .map(|(i, dependency, _)| (*i, dependency.value.as_str()))
-        .collect();
-    for (i, dependency, target) in entries {
+    let named = std::cell::OnceCell::new();
+    let named_by = |i: usize, id: &str| {
+        named
+            .get_or_init(|| {
+                entries
+                    .iter()
+                    .map(|(i, dependency, _)| (*i, dependency.value.as_str()))
+                    .collect::<HashSet<(usize, &str)>>()
+            })
+            .contains(&(i, id))
+    };
+    for (i, dependency, target) in &entries {
+        let i = *i;
         let agent = &topology.agents[i];
         match target {
             Dependency::Itself => {
@@ -194,7 +202,7 @@ fn check_depends_on(
                     // Never suggest the agent itself: that would be a self-dependency.
                     .filter(|best| agent.id.as_ref().is_none_or(|id| id.value != *best))
                     // Nor one it depends on already: the entry would be a repeat.
-                    .filter(|best| !named.contains(&(i, *best)));
+                    .filter(|best| !named_by(i, best));
                 let suggestion =
                     best.map_or_else(String::new, |best| format!("; did you mean `{best}`?"));
                 let mut diagnostic = Diagnostic::new(

@@ -109,7 +109,10 @@ fn unknown(
         .iter()
         .map(String::as_str)
         .chain(MEMORY_HOOKS.iter().copied());
-    let best = super::suggest::closest(&id.value, candidates);
+    let best = lookup
+        .may_suggest()
+        .then(|| super::suggest::closest(&id.value, candidates))
+        .flatten();
     let fix = best.zip(lookup.file(file)).and_then(|(best, entry)| {
         super::fixes::replace_scalar(&entry.text, file, id.range, &id.value, best)
     });

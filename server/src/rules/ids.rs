@@ -1,6 +1,9 @@
 //! Ids across files: duplicates, and references to archetypes, funnels and topologies.
 
+use std::collections::HashMap;
+
 use super::catalogue::RuleDoc;
+use super::output::Sharing;
 use crate::diagnostic::{codes, Code, Diagnostic, FileId, Fix};
 use crate::graph::path;
 use crate::index::{Key, Lookup};
@@ -115,14 +118,13 @@ pub fn check_duplicate(
         return;
     };
     let definitions = definitions(lookup, workspace, artifact.kind(), &id.value);
-    let version = version_of(artifact);
-    let mut others = definitions
-        .iter()
-        .filter(|d| d.file != file && d.kind == artifact.kind() && d.version == version);
-    let Some(first) = others.next() else {
+    let Some(clashing) = definitions.get(&(artifact.kind(), version_of(artifact))) else {
         return;
     };
-    let count = 1 + others.clone().count();
+    let count = clashing.others_count(file);
+    if count == 0 {
+        return;
+    }
     let mut diagnostic = Diagnostic::new(
         code,
         file,
@@ -136,35 +138,28 @@ pub fn check_duplicate(
     );
     // The first twenty in path order: as many places as a reader follows, however many files
     // share the id.
-    for other in std::iter::once(first).chain(others).take(path::MAX_RELATED) {
-        if let Some(range) = other.range {
-            diagnostic = diagnostic.with_related(
-                other.file,
-                range,
-                format!("`{}` also defined here", id.value),
-            );
+    for (other, range) in clashing.others(file).take(path::MAX_RELATED) {
+        if let Some(range) = *range {
+            diagnostic =
+                diagnostic.with_related(other, range, format!("`{}` also defined here", id.value));
         }
     }
     out.push(diagnostic);
 }
 
-/// One file defining an id: the facts the duplicate check compares.
-struct Definition {
-    file: FileId,
-    kind: ArtifactKind,
-    version: Option<String>,
-    range: Option<crate::syntax::TextRange>,
-}
+/// The files defining one id, by what makes two of them clash (kind and version), each group in
+/// path order with where each file writes the id.
+type Clashes = HashMap<(ArtifactKind, Option<String>), Sharing<Option<crate::syntax::TextRange>>>;
 
-/// The definitions of one id in path order, gathered once per state of its key and shared by
-/// every file defining it: with thousands of files sharing an id, each asks in O(files), not
-/// O(files × log files) for its own sorted copy.
+/// The definitions of one id, gathered once per state of its key and shared by every file
+/// defining it: with thousands of files sharing an id, each finds its group by hash and names
+/// the first few others, in time independent of how many there are.
 fn definitions(
     lookup: &Lookup<'_>,
     workspace: FileId,
     kind: ArtifactKind,
     id: &str,
-) -> std::sync::Arc<Vec<Definition>> {
+) -> std::sync::Arc<Clashes> {
     let key = Key::Def {
         workspace,
         kind,
@@ -172,19 +167,16 @@ fn definitions(
     };
     lookup.memo(key.clone(), |index| {
         // The memo's own read of `key` covers every input: the facts are the contributors'.
-        Lookup::new(index)
-            .get(key)
-            .into_iter()
-            .filter_map(|entry| match &entry.parsed.content {
-                crate::index::Content::SwarmKit(a) => Some(Definition {
-                    file: entry.id,
-                    kind: a.kind(),
-                    version: version_of(a),
-                    range: a.id().map(|i| i.range),
-                }),
-                _ => None,
-            })
-            .collect()
+        let mut clashes = Clashes::new();
+        for entry in Lookup::new(index).get(key) {
+            if let crate::index::Content::SwarmKit(a) = &entry.parsed.content {
+                clashes
+                    .entry((a.kind(), version_of(a)))
+                    .or_default()
+                    .push(entry.id, a.id().map(|i| i.range));
+            }
+        }
+        clashes
     })
 }
 
@@ -215,8 +207,12 @@ pub fn check_reference(
         })
         .is_empty();
     if !found {
-        let closest =
-            super::suggest::closest_in(&reference.value, lookup.sorted_ids(workspace, kind));
+        let closest = lookup
+            .may_suggest()
+            .then(|| {
+                super::suggest::closest_in(&reference.value, lookup.sorted_ids(workspace, kind))
+            })
+            .flatten();
         let noun = match kind {
             ArtifactKind::Topology => "topology",
             ArtifactKind::Archetype => "archetype",

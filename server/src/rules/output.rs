@@ -11,8 +11,47 @@
 use crate::diagnostic::{codes, Code, Diagnostic, FileId};
 use crate::syntax::TextRange;
 
-/// Most diagnostics one file reports (the summary of what was left out comes on top).
-pub const MAX_DIAGNOSTICS_PER_FILE: usize = 1_000;
+pub use crate::diagnostic::MAX_DIAGNOSTICS_PER_FILE;
+
+/// The files that share one thing (an id, a name), in path order, with how many times each file
+/// is among them. Built once per state of what they share and read by every member: a member
+/// learns how many others there are, and walks the first few it names, in time that does not
+/// grow with the group (ten thousand files of one id each counting the other ten thousand was a
+/// hundred million steps per check of them all).
+pub struct Sharing<T> {
+    in_order: Vec<(FileId, T)>,
+    per_file: std::collections::HashMap<FileId, usize>,
+}
+
+impl<T> Default for Sharing<T> {
+    fn default() -> Self {
+        Sharing {
+            in_order: Vec::new(),
+            per_file: std::collections::HashMap::new(),
+        }
+    }
+}
+
+impl<T> Sharing<T> {
+    /// Adds a member after those already in (callers push in path order).
+    pub fn push(&mut self, file: FileId, item: T) {
+        self.in_order.push((file, item));
+        *self.per_file.entry(file).or_default() += 1;
+    }
+
+    /// How many entries belong to files other than `file`.
+    pub fn others_count(&self, file: FileId) -> usize {
+        self.in_order.len() - self.per_file.get(&file).copied().unwrap_or(0)
+    }
+
+    /// The entries of the files other than `file`, in path order (take what is shown).
+    pub fn others(&self, file: FileId) -> impl Iterator<Item = (FileId, &T)> + Clone {
+        self.in_order
+            .iter()
+            .filter(move |(member, _)| *member != file)
+            .map(|(member, item)| (*member, item))
+    }
+}
 
 /// How early a code is kept when the cap cuts: lower first. Codes not listed rank [`LATER`]:
 /// they are either consequences of the ones here (a rule a cycle blocks, a field a broken
@@ -224,14 +263,6 @@ mod tests {
             TextRange::new(at, at + 1),
             format!("at {at}"),
         )
-    }
-
-    #[test]
-    fn suggestions_are_searched_for_as_many_diagnostics_as_a_file_shows() {
-        assert_eq!(
-            crate::index::MAX_SUGGESTIONS_PER_CHECK,
-            MAX_DIAGNOSTICS_PER_FILE
-        );
     }
 
     #[test]

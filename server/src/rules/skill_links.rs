@@ -11,6 +11,7 @@ use std::rc::Rc;
 
 use super::catalogue::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
+use crate::index::classify::SKILL_MD;
 use crate::index::Lookup;
 use crate::model::skill_links::{Link, LinkBase};
 use crate::model::skill_md::SkillMd;
@@ -65,7 +66,7 @@ impl<'a> Listing<'a> {
             dirs: HashSet::from([PathBuf::new()]),
             nested: files
                 .iter()
-                .filter(|f| f.file_name().is_some_and(|n| n == "SKILL.md"))
+                .filter(|f| f.file_name().is_some_and(|n| n == SKILL_MD))
                 .filter_map(|f| f.parent())
                 .filter(|dir| !dir.as_os_str().is_empty())
                 .collect(),

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use unicode_general_category::get_general_category;
 
 use super::catalogue::RuleDoc;
+use super::output::Sharing;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix, PathRename, Severity};
 use crate::graph::path::{render_counted, MAX_HOPS, MAX_RELATED};
 use crate::index::{Content, Key, Lookup};
@@ -970,17 +971,16 @@ fn check_duplicate_name(
     };
     let named = skills_named(lookup, &name);
     let Some(group) = named.get(root) else { return };
-    let mut others = group.iter().filter(|other| other.file != file);
-    let count = others.clone().count();
+    let count = group.others_count(file);
     if count == 0 {
         return;
     }
     // One diagnostic however many skills share the name, naming at most ten folders and linking
     // at most twenty: the mistake is this file's name, once.
-    let folders: Vec<String> = others
-        .clone()
+    let folders: Vec<String> = group
+        .others(file)
         .take(MAX_HOPS)
-        .map(|other| format!("`{}/`", other.folder))
+        .map(|(_, other)| format!("`{}/`", other.folder))
         .collect();
     let subject = match count {
         1 => format!("the skill in {} has", folders[0]),
@@ -992,9 +992,9 @@ fn check_duplicate_name(
         range,
         format!("{subject} the name `{name}` too; a host loads only one of them, so rename one"),
     );
-    for other in others.by_ref().take(MAX_RELATED) {
+    for (other_file, other) in group.others(file).take(MAX_RELATED) {
         diagnostic = diagnostic.with_related(
-            other.file,
+            other_file,
             other.range,
             format!("`{name}` is also the name here"),
         );
@@ -1004,7 +1004,6 @@ fn check_duplicate_name(
 
 /// A SKILL.md with a given name, as the duplicate check shows it.
 struct NamedSkill {
-    file: FileId,
     /// The name of its folder.
     folder: String,
     range: TextRange,
@@ -1012,16 +1011,16 @@ struct NamedSkill {
 
 /// The skills of one (normalized) name by skill root, each root's in path order; gathered once
 /// per state of the name's key and shared by every skill of that name, so thousands of skills
-/// sharing a name cost each a walk of its own root's list, not a sorted copy of all of them.
+/// sharing a name cost each the few others it names, not a walk of all of them.
 fn skills_named(
     lookup: &Lookup<'_>,
     name: &str,
-) -> std::sync::Arc<HashMap<PathBuf, Vec<NamedSkill>>> {
+) -> std::sync::Arc<HashMap<PathBuf, Sharing<NamedSkill>>> {
     let key = Key::SkillMdNamed {
         name: name.to_owned(),
     };
     lookup.memo(key.clone(), |index| {
-        let mut by_root: HashMap<PathBuf, Vec<NamedSkill>> = HashMap::new();
+        let mut by_root: HashMap<PathBuf, Sharing<NamedSkill>> = HashMap::new();
         // The memo's own read of `key` covers every input; `get` answers in path order.
         for entry in Lookup::new(index).get(key) {
             let Content::SkillMd(skill) = &entry.parsed.content else {
@@ -1038,11 +1037,7 @@ fn skills_named(
             by_root
                 .entry(root.to_owned())
                 .or_default()
-                .push(NamedSkill {
-                    file: entry.id,
-                    folder,
-                    range,
-                });
+                .push(entry.id, NamedSkill { folder, range });
         }
         by_root
     })

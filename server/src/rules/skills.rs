@@ -218,9 +218,9 @@ fn check_agent_topology(
     if !lookup.get(key).is_empty() {
         return;
     }
-    let hint = match super::suggest::closest(
+    let hint = match super::suggest::closest_in(
         &topology.value,
-        lookup.ids_of(workspace, ArtifactKind::Topology),
+        lookup.sorted_ids(workspace, ArtifactKind::Topology),
     ) {
         Some(best) => format!("did you mean `{best}`?"),
         None => "add a topology with that `metadata.name`, or fix the name".to_owned(),

@@ -80,6 +80,33 @@ mod tests {
     }
 
     #[test]
+    fn a_config_changing_rechecks_the_files_it_governs_and_no_others() {
+        let mut index = Index::new(&Checks::NONE);
+        let skill = "---\nname: s\ndescription: d\n---\n";
+        index.apply(vec![
+            set("/r/skillgraph.toml", ""),
+            set("/r/a/skillgraph.toml", ""),
+            set("/r/x/SKILL.md", skill),
+            set("/r/a/b/SKILL.md", skill),
+        ]);
+        let id = |path: &str| index.file_id(Path::new(path)).unwrap();
+        let (x, b) = (id("/r/x/SKILL.md"), id("/r/a/b/SKILL.md"));
+        // `/r/a/skillgraph.toml` governs `b` whatever the outer one says.
+        let affected = index.apply(vec![set(
+            "/r/skillgraph.toml",
+            "[skill-md]\nstrict = true\n",
+        )]);
+        assert!(affected.contains(&x));
+        assert!(!affected.contains(&b));
+        // With the nearer one gone, the outer one governs `b` again.
+        let affected = index.apply(vec![Change::Remove {
+            path: PathBuf::from("/r/a/skillgraph.toml"),
+        }]);
+        assert!(affected.contains(&b));
+        assert!(!affected.contains(&x));
+    }
+
+    #[test]
     fn with_no_file_above_the_editor_settings_apply_and_without_them_nothing() {
         let mut index = Index::new(&Checks::NONE);
         index.apply(vec![set(

@@ -879,7 +879,7 @@ impl<'l, 'a> GrantResolver<'l, 'a> {
                         servers.dedup();
                         servers
                     });
-                    let best = crate::suggest::closest_in(&id.value, servers.as_slice())
+                    let best = self.lookup.may_suggest().then(|| crate::suggest::closest_in(&id.value, servers.as_slice())).flatten()
                         // Only a server some skill runs on makes the grant grant something.
                         .filter(|best| !registry::granted_by_server(self.lookup, self.workspace, best).ids.is_empty())
                         // Written inside `server:…`, so it must need no quotes of its own.

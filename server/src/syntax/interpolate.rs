@@ -197,7 +197,9 @@ fn whole_reference<'v>(
 /// `_resolve_refs`: one left-to-right pass over `written` matching `(\$?)\$\{([^}]+)\}` as
 /// Python's `re.sub` does (leftmost match, then on after it). The next `}` is remembered, so
 /// the pass is linear however many `${` are left open. `None` as soon as the result would be
-/// longer than `most` bytes: nothing past the cap is ever built.
+/// longer than `most` bytes: a variable's value that would pass the cap is never copied, and
+/// what else is copied comes from `written` itself, so the result never grows past `most` by
+/// more than one piece of the text as written.
 pub fn substitute(
     written: &str,
     variables: &Variables,
@@ -249,6 +251,10 @@ pub fn substitute(
             out.push('}');
             Source::Escaped
         } else if let Some((value, source)) = variables.lookup(name) {
+            // Checked before the copy: a value that would pass the cap is never copied.
+            if out.len() + value.len() > most {
+                return None;
+            }
             out.push_str(value);
             source
         } else if let Some(default) = default {
@@ -413,7 +419,8 @@ mod tests {
         let written = "${big}".repeat(1_000);
         let mut references = Vec::new();
         assert_eq!(substitute(&written, &v, &mut references, MAX_GROWTH), None);
-        assert_eq!(references.len(), 5);
+        // Four megabytes fit; the fifth reference is refused before its value is copied.
+        assert_eq!(references.len(), 4);
         let mut doc = YamlDocument::parse(&format!("k: \"{written}\"\n"), 0);
         let found = interpolate(&mut doc, &v);
         assert!(found[0].too_large);
