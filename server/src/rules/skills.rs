@@ -30,8 +30,10 @@ the workspace. Fix the id or add the skill.",
         code: codes::SKILL_COMPOSED_CYCLE,
         summary: "Composed skills compose each other in a loop.",
         explanation: "A composed skill that (through others) composes itself would recurse forever, so SwarmKit \
-refuses it. The message gives the whole loop and each edge is a related location; break the loop by removing \
-one `composes` entry.",
+refuses it. Each skill of the loop reports it in its own file, as `swarmkit validate` reports an error for each \
+(swarmkit-runtime 1.265.0, `skills/__init__.py`, `_resolve_composed`), so the loop shows in whichever file is \
+open. The message gives the loop through that skill (the middle of a long one elided) and its edges are related \
+locations (at most twenty); break the loop by removing one `composes` entry.",
     },
     RuleDoc {
         code: codes::SKILL_UNKNOWN_MCP_SERVER,
