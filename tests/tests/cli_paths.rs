@@ -16,6 +16,30 @@ fn check(cwd: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// `check --format json - --stdin-filename topologies/estate.yaml` in `cwd`, with `feed` writing
+/// stdin on a thread of its own (the checker may stop reading before it is done).
+fn check_stdin(cwd: &Path, feed: impl FnOnce(std::process::ChildStdin) + Send + 'static) -> Output {
+    let mut child = Command::new(binary())
+        .args([
+            "check",
+            "--format",
+            "json",
+            "-",
+            "--stdin-filename",
+            "topologies/estate.yaml",
+        ])
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || feed(stdin));
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    output
+}
+
 fn json_diagnostics(output: &Output) -> Vec<Value> {
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     report["diagnostics"]
@@ -148,29 +172,12 @@ fn stdin_is_checked_as_the_file_it_names() {
 fn an_endless_stdin_is_read_as_far_as_the_size_cap() {
     let dir = tempfile::tempdir().unwrap();
     copy_fixture("estate", dir.path());
-    let mut child = Command::new(binary())
-        .args([
-            "check",
-            "--format",
-            "json",
-            "-",
-            "--stdin-filename",
-            "topologies/estate.yaml",
-        ])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
     // Writes until the checker stops reading: a broken pipe is the expected end.
-    let writer = std::thread::spawn(move || {
+    let output = check_stdin(dir.path(), |mut stdin| {
         use std::io::Write;
         let chunk = vec![b'#'; 1 << 16];
         while stdin.write_all(&chunk).is_ok() {}
     });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
     let diagnostics = json_diagnostics(&output);
     let codes: Vec<&str> = of_file(&diagnostics, "estate.yaml")
         .iter()
@@ -213,27 +220,10 @@ fn stdin_bytes_that_are_not_utf8_are_an_encoding_problem_whatever_their_decoded_
     let mut bytes = b"apiVersion: swarmkit/v1\nkind: Topology\n# ".to_vec();
     bytes.extend(std::iter::repeat_n(0xFFu8, 1_500_000));
     bytes.push(b'\n');
-    let mut child = Command::new(binary())
-        .args([
-            "check",
-            "--format",
-            "json",
-            "-",
-            "--stdin-filename",
-            "topologies/estate.yaml",
-        ])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
+    let output = check_stdin(dir.path(), move |mut stdin| {
         use std::io::Write;
         let _ = stdin.write_all(&bytes);
     });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
     let diagnostics = json_diagnostics(&output);
     let of_estate = of_file(&diagnostics, "estate.yaml");
     let codes: Vec<&str> = of_estate
