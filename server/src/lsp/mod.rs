@@ -40,7 +40,7 @@ mod watcher;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -129,7 +129,7 @@ const CLIENT_ANSWER_WAIT: Duration = Duration::from_secs(5);
 fn panic_on_request_for_tests(what: &str) {
     #[cfg(debug_assertions)]
     {
-        static PANICKED: AtomicBool = AtomicBool::new(false);
+        static PANICKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
         if std::env::var("SKILLGRAPH_TEST_PANIC").is_ok_and(|v| v == what)
             && !PANICKED.swap(true, Ordering::SeqCst)
         {
