@@ -224,7 +224,7 @@ fn links_into_a_nested_skill_resolve_through_its_own_listing() {
         Change::Set {
             path: PathBuf::from("/r/skills/pdf/SKILL.md"),
             text: skill(
-                "[ok](forms/references/f.md) [missing](forms/references/g.md) [nested](forms/SKILL.md)\n",
+                "[ok](forms/references/f.md) [missing](forms/references/g.md) [nested](forms/SKILL.md) [typo](forms/reference/f.md)\n",
             ),
         },
         Change::Set {
@@ -244,5 +244,17 @@ fn links_into_a_nested_skill_resolve_through_its_own_listing() {
             entry.text[d.range.start as usize..d.range.end as usize].to_owned()
         })
         .collect();
-    assert_eq!(broken, ["forms/references/g.md"]);
+    assert_eq!(broken, ["forms/references/g.md", "forms/reference/f.md"]);
+    // The suggestion goes on into the nested skill's listing too.
+    let typo = outcome
+        .diagnostics
+        .iter()
+        .find(|d| d.message.contains("`forms/reference/f.md`"))
+        .unwrap();
+    assert!(
+        typo.message
+            .contains("did you mean `forms/references/f.md`?"),
+        "{}",
+        typo.message
+    );
 }

@@ -126,13 +126,7 @@ impl<'a> Listing<'a> {
         };
         // Down the nested skills, one listing each, as far as the path goes.
         loop {
-            let listing = self
-                .nested_listings
-                .borrow_mut()
-                .entry(dir.clone())
-                .or_insert_with(|| listing_of(&dir).map(|files| Rc::new(Listing::new(files))))
-                .clone();
-            let Some(listing) = listing else {
+            let Some(listing) = self.nested_listing(&dir, listing_of) else {
                 return false;
             };
             if listing.exists(&path) {
@@ -145,19 +139,54 @@ impl<'a> Listing<'a> {
         }
     }
 
-    /// The nearest existing path: each missing component replaced by the closest entry of its
-    /// folder, else the one file of the same name anywhere.
-    fn suggestion(&self, path: &Path) -> Option<PathBuf> {
+    /// The listing of the skill folder `dir` (absolute) nested somewhere below this one's, built
+    /// the first time it is asked for.
+    fn nested_listing(
+        &self,
+        dir: &Path,
+        listing_of: &dyn Fn(&Path) -> Option<&'a [PathBuf]>,
+    ) -> Option<Rc<Listing<'a>>> {
+        self.nested_listings
+            .borrow_mut()
+            .entry(dir.to_owned())
+            .or_insert_with(|| listing_of(dir).map(|files| Rc::new(Listing::new(files))))
+            .clone()
+    }
+
+    /// The nearest existing path to `path` in the skill folder `dir`: each missing component
+    /// replaced by the closest entry of its folder, going on in a nested skill's listing where
+    /// the path enters one; else the one file of the same name anywhere in this listing.
+    fn suggestion(
+        &self,
+        dir: &Path,
+        path: &Path,
+        listing_of: &dyn Fn(&Path) -> Option<&'a [PathBuf]>,
+    ) -> Option<PathBuf> {
+        // The nested listing being walked (`None`: this one) and where it sits below `dir`.
+        let mut nested: Option<Rc<Listing<'a>>> = None;
+        let mut prefix = PathBuf::new();
         let mut current = PathBuf::new();
         let mut fixed = true;
         for component in path.components() {
+            let here = nested.as_deref().unwrap_or(self);
+            if here.nested.contains(current.as_path()) {
+                // Below a nested skill's folder, its own listing has the entries.
+                prefix.push(&current);
+                nested = self.nested_listing(&dir.join(&prefix), listing_of);
+                current = PathBuf::new();
+                if nested.is_none() {
+                    fixed = false;
+                    break;
+                }
+            }
+            let here = nested.as_deref().unwrap_or(self);
             let name = component.as_os_str().to_string_lossy();
             let next = current.join(name.as_ref());
-            if self.exists(&next) {
+            if here.exists(&next) {
                 current = next;
                 continue;
             }
-            let entries = self.children.get(&current);
+            let entries = here.children.get(&current);
             match entries.and_then(|e| super::suggest::closest_in(&name, e.as_slice())) {
                 Some(best) => current = current.join(best),
                 None => {
@@ -166,8 +195,10 @@ impl<'a> Listing<'a> {
                 }
             }
         }
-        if fixed && self.exists(&current) && current != path {
-            return Some(current);
+        let here = nested.as_deref().unwrap_or(self);
+        let found = prefix.join(&current);
+        if fixed && here.exists(&current) && found != path {
+            return Some(found);
         }
         let name = path.file_name()?;
         let by_name = self.by_name.get_or_init(|| {
@@ -261,7 +292,9 @@ pub fn check(
                 );
                 let suggestion = lookup
                     .may_suggest()
-                    .then(|| listing.suggestion(&target))
+                    .then(|| {
+                        listing.suggestion(dir, &target, &|nested| lookup.skill_files(nested))
+                    })
                     .flatten();
                 match suggestion {
                     Some(best) => message.push_str(&format!(
@@ -315,17 +348,46 @@ mod tests {
         .map(PathBuf::from)
         .collect();
         let listing = Listing::new(&files);
+        let suggest = |path: &str| listing.suggestion(Path::new("/s"), Path::new(path), &|_| None);
         assert!(listing.exists(Path::new("references")));
         assert_eq!(
-            listing.suggestion(Path::new("reference/api.md")),
+            suggest("reference/api.md"),
             Some(PathBuf::from("references/api.md"))
         );
+        assert_eq!(suggest("run.py"), Some(PathBuf::from("scripts/run.py")));
+        assert_eq!(suggest("docs/nothing-like-it.md"), None);
+    }
+
+    #[test]
+    fn suggestions_go_on_into_nested_skills() {
+        let paths = |list: &[&str]| list.iter().map(PathBuf::from).collect::<Vec<_>>();
+        let outer = paths(&["SKILL.md", "notes.md", "forms/SKILL.md"]);
+        let inner = paths(&["SKILL.md", "references/fields.md"]);
+        let listing = Listing::new(&outer);
+        let listing_of = |dir: &Path| (dir == Path::new("/s/forms")).then_some(inner.as_slice());
+        let suggest =
+            |path: &str| listing.suggestion(Path::new("/s"), Path::new(path), &listing_of);
         assert_eq!(
-            listing.suggestion(Path::new("run.py")),
-            Some(PathBuf::from("scripts/run.py"))
+            suggest("forms/reference/fields.md"),
+            Some(PathBuf::from("forms/references/fields.md"))
         );
         assert_eq!(
-            listing.suggestion(Path::new("docs/nothing-like-it.md")),
+            suggest("form/references/fields.md"),
+            Some(PathBuf::from("forms/references/fields.md"))
+        );
+        assert!(listing.holds(
+            Path::new("/s"),
+            Path::new("forms/references/fields.md"),
+            &listing_of
+        ));
+        // A nested folder nobody listed: nothing to go on with.
+        let unlisted = |_: &Path| None;
+        assert_eq!(
+            Listing::new(&outer).suggestion(
+                Path::new("/s"),
+                Path::new("forms/reference/fields.md"),
+                &unlisted
+            ),
             None
         );
     }
