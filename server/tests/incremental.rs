@@ -1109,26 +1109,7 @@ fn agents_sharing_bulk_grants_follow_the_skills_behind_them() {
     children.push_str(
         "- id: twice\n  role: worker\n  skills: [s2, server:tools, git-push, pack:git, s4, server:tools]\n",
     );
-    let manifest = r#"
-//- /ws/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: ws
-  name: Test workspace
-mcp_servers:
-  - id: tools
-    transport: stdio
-    command: ["tools-server"]
-command_packs:
-  - id: git
-    commands:
-      - id: log
-        argv: [git, log]
-        effects: read
-      - id: push
-        argv: [git, push]
-"#;
+    let manifest = MANIFEST_WITH_GIT_LOG_AND_PUSH;
     let mut ws = Replay::new();
     ws.apply(changes(&with_baseline(&format!(
         "{manifest}{skills}{}",

@@ -1225,27 +1225,7 @@ fn bulk_grants_fixture() -> String {
 "#,
     );
     format!(
-        "{}{skills}{}{}",
-        r#"
-//- /ws/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: ws
-  name: Test workspace
-mcp_servers:
-  - id: tools
-    transport: stdio
-    command: ["tools-server"]
-command_packs:
-  - id: git
-    commands:
-      - id: log
-        argv: [git, log]
-        effects: read
-      - id: push
-        argv: [git, push]
-"#,
+        "{MANIFEST_WITH_GIT_LOG_AND_PUSH}{skills}{}{}",
         archetype("bulk", &["fetch", "server:tools", "summarise"]),
         team_with_children(&children)
     )

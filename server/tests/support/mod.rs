@@ -216,6 +216,29 @@ agents:
         archetype: worker
 "#;
 
+/// The baseline's manifest with a command pack `git` added (commands `log` and `push`), for the
+/// skills `pack:git` grants.
+pub const MANIFEST_WITH_GIT_LOG_AND_PUSH: &str = r#"
+//- /ws/workspace.yaml
+apiVersion: swarmkit/v1
+kind: Workspace
+metadata:
+  id: ws
+  name: Test workspace
+mcp_servers:
+  - id: tools
+    transport: stdio
+    command: ["tools-server"]
+command_packs:
+  - id: git
+    commands:
+      - id: log
+        argv: [git, log]
+        effects: read
+      - id: push
+        argv: [git, push]
+"#;
+
 /// The baseline with `overrides` applied: a file of `overrides` replaces the baseline file of
 /// the same path, other files are added. Order: baseline files first, then new ones.
 pub fn with_baseline(overrides: &str) -> String {
