@@ -447,6 +447,22 @@ fn the_end_of_input_ends_the_server_whatever_is_pending() {
     eprintln!("exit at the end of input: {took:?}");
 }
 
+/// A server rooted at `root`, started with one of the debug-only test hooks set
+/// (`SKILLGRAPH_TEST_STALL`, `SKILLGRAPH_TEST_PANIC`).
+fn start_with_hook(root: &std::path::Path, hook: (&str, &str)) -> Client {
+    let uri = file_uri(root);
+    let (client, _) = Client::start_with_env(
+        json!({
+            "processId": null,
+            "rootUri": uri,
+            "capabilities": {},
+            "workspaceFolders": [{"uri": uri, "name": "fixture"}],
+        }),
+        &[hook],
+    );
+    client
+}
+
 #[test]
 fn stdin_closed_mid_indexing_ends_the_server() {
     let dir = tempfile::tempdir().unwrap();
@@ -473,18 +489,9 @@ fn stdin_closed_mid_indexing_ends_the_server() {
 fn the_end_of_input_ends_the_server_during_a_long_analysis() {
     let dir = tempfile::tempdir().unwrap();
     copy_fixture("estate", dir.path());
-    let uri = file_uri(dir.path());
     // Debug builds read SKILLGRAPH_TEST_STALL: the analysis of every didChange takes a minute
     // while it holds the server's state, as a pathological document's would.
-    let (mut client, _) = Client::start_with_env(
-        json!({
-            "processId": null,
-            "rootUri": uri,
-            "capabilities": {},
-            "workspaceFolders": [{"uri": uri, "name": "fixture"}],
-        }),
-        &[("SKILLGRAPH_TEST_STALL", "didChange")],
-    );
+    let mut client = start_with_hook(dir.path(), ("SKILLGRAPH_TEST_STALL", "didChange"));
     if !cfg!(debug_assertions) {
         eprintln!("the server under test is a release build: no stall to provoke");
         return;
@@ -604,18 +611,9 @@ fn a_client_without_file_watching_sees_changes_on_disk() {
 fn an_edit_whose_analysis_panics_leaves_the_index_as_it_was() {
     let dir = tempfile::tempdir().unwrap();
     copy_fixture("estate", dir.path());
-    let uri = file_uri(dir.path());
     // Debug builds read SKILLGRAPH_TEST_PANIC: the first didChange panics after its analysis,
     // before the new index would be swapped in.
-    let (mut client, _) = Client::start_with_env(
-        json!({
-            "processId": null,
-            "rootUri": uri,
-            "capabilities": {},
-            "workspaceFolders": [{"uri": uri, "name": "fixture"}],
-        }),
-        &[("SKILLGRAPH_TEST_PANIC", "didChange")],
-    );
+    let mut client = start_with_hook(dir.path(), ("SKILLGRAPH_TEST_PANIC", "didChange"));
     if !cfg!(debug_assertions) {
         eprintln!("the server under test is a release build: no panic to provoke");
         return;
