@@ -217,10 +217,9 @@ fn editor_settings_apply_where_no_config_file_does() {
     assert!(index.diagnostics(id).is_empty());
 }
 
-/// `[[overrides]]` sets levels for the files its globs match, relative to the config's folder;
-/// editing it republishes those files.
-#[test]
-fn overrides_apply_to_matching_paths_only() {
+/// A workspace of two skills, `fetch` and `other`, on a server the manifest does not declare
+/// (one `skill.unknown-mcp-server` each), below `/r`.
+fn workspace_of_fetch_and_other() -> Index {
     let mut index = Index::new(&skillgraph::rules::CHECKS);
     index.apply(vec![
         set("/r/ws/workspace.yaml", MANIFEST),
@@ -230,6 +229,14 @@ fn overrides_apply_to_matching_paths_only() {
             &SKILL.replace("id: fetch", "id: other"),
         ),
     ]);
+    index
+}
+
+/// `[[overrides]]` sets levels for the files its globs match, relative to the config's folder;
+/// editing it republishes those files.
+#[test]
+fn overrides_apply_to_matching_paths_only() {
+    let mut index = workspace_of_fetch_and_other();
     let affected = index.apply(vec![set(
         "/r/skillgraph.toml",
         "[[overrides]]\npaths = [\"ws/skills/fetch.yaml\"]\nrules = { \"skill.unknown-mcp-server\" = \"off\" }\n",
@@ -252,15 +259,7 @@ fn overrides_apply_to_matching_paths_only() {
 
 #[test]
 fn thousands_of_rules_and_overrides_give_each_file_its_levels() {
-    let mut index = Index::new(&skillgraph::rules::CHECKS);
-    index.apply(vec![
-        set("/r/ws/workspace.yaml", MANIFEST),
-        set("/r/ws/skills/fetch.yaml", SKILL),
-        set(
-            "/r/ws/skills/other.yaml",
-            &SKILL.replace("id: fetch", "id: other"),
-        ),
-    ]);
+    let mut index = workspace_of_fetch_and_other();
     let mut config = String::from("[rules]\n");
     for i in 0..5_000 {
         config.push_str(&format!("\"x.rule-{i}\" = \"off\"\n"));
