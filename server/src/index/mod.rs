@@ -1477,8 +1477,9 @@ impl<'a> Lookup<'a> {
     /// [`MAX_SUGGESTIONS_PER_CHECK`] asked of this lookup, in the order the checks ask (rule
     /// family by rule family, each in the order of the file), which is not quite the order the
     /// per-file cap keeps. Past that, an unknown id is reported without a suggestion. Every
-    /// search over the workspace's ids goes through here; searches among a fixed list (field
-    /// names, presets, codes) do not need to.
+    /// search a file can make once per item it lists (grants, references, links, bindings) goes
+    /// through here; a skill file's one implementation reference, and searches among a fixed
+    /// list (field names, presets, codes), make few enough not to.
     pub fn may_suggest(&self) -> bool {
         let left = self.suggestions_left.get();
         self.suggestions_left.set(left.saturating_sub(1));
