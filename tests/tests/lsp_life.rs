@@ -490,3 +490,100 @@ fn an_agent_hover_and_the_outline_answer_while_the_workspace_is_still_indexed() 
         "{settled}"
     );
 }
+
+/// A client that never answers one kind of the server's requests (or any of them) gets the
+/// diagnostics of files it never opened as promptly as one that answers: the indexing and its
+/// publishing wait for no answer.
+#[test]
+fn a_silent_client_holds_neither_indexing_nor_diagnostics_back() {
+    let cases: [(&str, fn(&str) -> bool); 4] = [
+        ("window/workDoneProgress/create", |m| {
+            m != "window/workDoneProgress/create"
+        }),
+        ("client/registerCapability", |m| {
+            m != "client/registerCapability"
+        }),
+        ("workspace/configuration", |m| {
+            m != "workspace/configuration"
+        }),
+        ("any request", |_| false),
+    ];
+    for (silent_to, answers) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        copy_fixture("estate", dir.path());
+        let mut client = Client::spawn_answering(&[], answers);
+        client.request("initialize", silent_client_capabilities(dir.path()));
+        client.notify("initialized", json!({}));
+        let started = Instant::now();
+        // What VS Code sends at once: a pull-model settings change, so the server asks for them.
+        client.notify(
+            "workspace/didChangeConfiguration",
+            json!({"settings": null}),
+        );
+        let topology = file_uri(&dir.path().join("topologies/estate.yaml"));
+        let (diagnostics, _) = client.diagnostics(&topology);
+        let took = started.elapsed();
+        assert!(!diagnostics.is_empty(), "{silent_to}");
+        // The server's own wait for an answer is 5 s; a loaded machine is given 3.
+        assert!(
+            took < Duration::from_secs(3),
+            "silent to {silent_to}: the diagnostics took {took:?}"
+        );
+        let progress_ends = |seen: &[Value]| {
+            seen.iter()
+                .any(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end")
+        };
+        if silent_to == "window/workDoneProgress/create" || silent_to == "any request" {
+            // Nothing is shown on a token that was never granted.
+            assert!(!client.seen.iter().any(|m| m["method"] == "$/progress"));
+        } else {
+            assert!(
+                client.seen_eventually(progress_ends),
+                "silent to {silent_to}"
+            );
+        }
+        eprintln!("silent to {silent_to}: diagnostics after {took:?}");
+        assert!(client.shutdown().success(), "silent to {silent_to}");
+    }
+}
+
+/// A client that pulls diagnostics and never answers `workspace/diagnostic/refresh` sees the
+/// indexing end as promptly as one that answers: the refresh is sent, never waited for.
+#[test]
+fn a_refresh_never_answered_holds_nothing_back() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("estate", dir.path());
+    let mut client = Client::spawn_answering(&[], |m| m != "workspace/diagnostic/refresh");
+    let uri = file_uri(dir.path());
+    client.request(
+        "initialize",
+        json!({
+            "processId": null, "rootUri": uri, "workspaceFolders": [{"uri": uri, "name": "w"}],
+            "capabilities": {
+                "window": {"workDoneProgress": true},
+                "textDocument": {"diagnostic": {"dynamicRegistration": false}},
+                "workspace": {"diagnostics": {"refreshSupport": true}},
+            },
+        }),
+    );
+    client.notify("initialized", json!({}));
+    let started = Instant::now();
+    client.wait_for("the end of the indexing progress", |m| {
+        m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end"
+    });
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(3),
+        "the indexing ended after {took:?}"
+    );
+    let topology = file_uri(&dir.path().join("topologies/estate.yaml"));
+    let report = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": topology}}),
+    );
+    assert!(
+        report["items"].as_array().is_some_and(|i| !i.is_empty()),
+        "{report}"
+    );
+    assert!(client.shutdown().success());
+}

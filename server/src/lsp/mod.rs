@@ -33,6 +33,7 @@ mod documents;
 mod files;
 mod handlers;
 mod lifetime;
+mod progress;
 mod settings;
 mod state;
 mod transport;
