@@ -19,7 +19,7 @@ const LAYERS: &[&[&str]] = &[
     &["rules", "testing"],
     &["ide"],
     &["fix", "discover"],
-    &["check", "cli", "lsp", "probe"],
+    &["check", "cli", "lsp", "mcp", "probe"],
 ];
 
 /// Files that still import upward, each with the one module it reaches and why it is allowed

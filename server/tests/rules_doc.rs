@@ -404,14 +404,7 @@ after it.\n",
     );
     let places = places(&root());
     for rule in skillgraph::rules::catalogue::all() {
-        let _ = write!(
-            out,
-            "\n## `{}`\n\n*{}* — {}\n\n{}\n",
-            rule.code,
-            rule.code.default_severity().as_str(),
-            rule.summary,
-            rule.explanation
-        );
+        let _ = write!(out, "\n{}", rule.markdown());
         let places = &places[&rule.code];
         let files = |files: &BTreeSet<String>| {
             files
