@@ -92,10 +92,11 @@ impl Server {
             Ok(Ok(contents)) => Ok(CallToolResult::success(
                 contents.into_iter().map(ContentBlock::text).collect(),
             )),
-            Ok(Err(ToolError::BadArguments(message))) => {
-                Err(McpError::invalid_params(message, None))
-            }
-            Ok(Err(ToolError::Failed(message))) => {
+            // Arguments the tool cannot use (a path outside the roots, an agent that does not
+            // exist) are a tool error the model reads and can correct, as the specification
+            // asks of input validation (and as the SDK answers arguments that do not parse);
+            // a protocol error is for a request that names no tool.
+            Ok(Err(ToolError::BadArguments(message) | ToolError::Failed(message))) => {
                 Ok(CallToolResult::error(vec![ContentBlock::text(message)]))
             }
             Err(error) => {
