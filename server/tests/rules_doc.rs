@@ -419,14 +419,7 @@ fn render_rule(
         Links::Relative => String::new(),
         Links::Repository => format!("<a id=\"{}\"></a>\n\n", rule.code),
     };
-    let _ = write!(
-        out,
-        "\n{anchor}## `{}`\n\n*{}* — {}\n\n{}\n",
-        rule.code,
-        rule.code.default_severity().as_str(),
-        rule.summary,
-        rule.explanation
-    );
+    let _ = write!(out, "\n{anchor}{}", rule.markdown());
     let files = |files: &BTreeSet<String>| {
         files
             .iter()
