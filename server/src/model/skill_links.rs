@@ -43,18 +43,27 @@ const PLACEHOLDERS: &[(&str, LinkBase)] = &[
 /// lowered, [`frontmatter_links`]), then the body's. Linear in the text.
 pub fn links(text: &str, frontmatter: &Frontmatter, frontmatter_links: &[Link]) -> Vec<Link> {
     let mut out = frontmatter_links.to_vec();
-    let body_start = match frontmatter {
-        // The body starts after the closing line's ending, whichever it is.
-        Frontmatter::Closed { close, .. } => lines_with_ends(&text[close.end as usize..])
-            .next()
-            .map_or(text.len(), |rest_of_line| {
-                close.end as usize + rest_of_line.len()
-            }),
-        // Without a closed frontmatter the whole file is one unknown; say nothing of links.
-        _ => return out,
+    // Without a closed frontmatter the whole file is one unknown; say nothing of links.
+    let Some(body_start) = body_start(text, frontmatter) else {
+        return out;
     };
     body_links(text, body_start, &mut out);
     out
+}
+
+/// Where a SKILL.md's body starts: after the closing line's ending, whichever it is. `None`
+/// without a closed frontmatter.
+pub fn body_start(text: &str, frontmatter: &Frontmatter) -> Option<usize> {
+    match frontmatter {
+        Frontmatter::Closed { close, .. } => Some(
+            lines_with_ends(&text[close.end as usize..])
+                .next()
+                .map_or(text.len(), |rest_of_line| {
+                    close.end as usize + rest_of_line.len()
+                }),
+        ),
+        _ => None,
+    }
 }
 
 /// The links in the values of a frontmatter mapping (`root`, parsed with offsets in `text`), in
