@@ -5,7 +5,7 @@
 //! answer from it without holding the lock. Diagnostics go out through one channel drained by one
 //! task, so they reach the client in the order they were computed.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -43,12 +43,11 @@ pub struct State {
 }
 
 impl State {
-    pub fn new() -> State {
+    /// A state with nothing indexed; `${…}` references read `environment` until the editor's
+    /// settings say otherwise.
+    pub fn new(environment: Arc<BTreeMap<String, String>>) -> State {
         State {
-            index: Arc::new(Index::with_environment(
-                &crate::rules::CHECKS,
-                super::settings::process_environment(),
-            )),
+            index: Arc::new(Index::with_environment(&crate::rules::CHECKS, environment)),
             encoding: PositionEncoding::Utf16,
             roots: Vec::new(),
             open: HashMap::new(),
