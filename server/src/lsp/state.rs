@@ -253,8 +253,6 @@ impl Backend {
         let analysed = catch_unwind(AssertUnwindSafe(|| {
             let mut next = Index::clone(&base);
             let affected = next.apply(changes);
-            // Here, off the lock, rather than in the first edit after the indexing.
-            next.settle_readers();
             super::panic_on_request_for_tests(what);
             (next, affected)
         }));
@@ -275,7 +273,11 @@ impl Backend {
                     if next.settings != settings {
                         affected.extend(next.set_settings(settings));
                     }
-                    affected.extend(next.apply(replay));
+                    // Not for nothing: `apply` builds the readers table first (see
+                    // `settle_readers_after_indexing`).
+                    if !replay.is_empty() {
+                        affected.extend(next.apply(replay));
+                    }
                     (next, affected)
                 }));
                 let (next, affected) = caught_up.map_err(|payload| {
@@ -313,6 +315,23 @@ impl Backend {
             result
         };
         (state.index.checked_file_count(), result)
+    }
+
+    /// Builds the readers table (which files read which key, `Index::settle_readers`) of the
+    /// index an indexing left, off the lock, once the client has been told the server is ready:
+    /// a `check` never needs it, and the server needs it only for its first change, so it is
+    /// no part of the time to ready. A change that comes first builds it itself, on its copy,
+    /// and this copy is then dropped. Runs on a blocking thread.
+    pub(super) fn settle_readers_after_indexing(&self) {
+        let base = lock(&self.state).index.clone();
+        let mut next = Index::clone(&base);
+        if catch_unwind(AssertUnwindSafe(|| next.settle_readers())).is_err() {
+            return; // the next change builds it, under its own guard
+        }
+        let mut state = lock(&self.state);
+        if Arc::ptr_eq(&state.index, &base) {
+            state.index = Arc::new(next);
+        }
     }
 
     /// Sends the diagnostics of `files` that differ from what the client last saw. A client
