@@ -1,9 +1,12 @@
 //! The language server: tower-lsp-server glue, and the one place LSP types appear.
 //!
 //! The rooms: `state` (the state, its lock and publishing diagnostics), `documents` (open
-//! documents), `handlers` (requests, as plain functions of an index snapshot), `files` (indexing
-//! from disk and watched files), `settings` (the editor's settings), `capabilities` (what each
-//! side offers), `transport` (the byte stream), `convert` (positions, URIs, diagnostics).
+//! documents), `handlers` (requests, as plain functions of an index snapshot; `edits` for those
+//! answered with workspace edits, `pull` for pulled diagnostics, `command` for the
+//! ordering-graph command), `files` (indexing from disk and watched files), `progress`
+//! (progress reports), `settings` (the editor's settings), `capabilities` (what each side
+//! offers), `transport` (the byte stream), `lifetime` (the end of the process), `convert`
+//! (positions, URIs, diagnostics).
 //!
 //! Decisions a user may notice:
 //! - Position encoding: UTF-8 when the client offers it, else UTF-16.
