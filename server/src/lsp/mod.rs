@@ -105,6 +105,58 @@ pub fn run() -> ExitCode {
     }
 }
 
+/// Fuzzing and its replay tests only: cuts `bytes` into frames as stdin would be cut and checks
+/// every message handed on the way tower-lsp-server decodes it (a response, else a request; its
+/// reader stops at the first message it cannot decode, which ends the server). Returns how many
+/// frames were cut, or what tower would have refused.
+#[doc(hidden)]
+pub fn fuzz_transport(bytes: &[u8]) -> std::result::Result<usize, String> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    #[allow(dead_code)] // Decoded to be refused or accepted, never read.
+    enum TowerMessage {
+        Response(tower_lsp_server::jsonrpc::Response),
+        Request(tower_lsp_server::jsonrpc::Request),
+    }
+    let (sender, chunks) = std::sync::mpsc::sync_channel(1);
+    sender.send(bytes.to_vec()).ok();
+    drop(sender);
+    let mut input = transport::Input::new(chunks);
+    let mut frames = 0;
+    loop {
+        match transport::next_frame(&mut input) {
+            transport::Frame::End => return Ok(frames),
+            transport::Frame::Message { body, .. } => {
+                // What the framer hands on is checked again on its own, as a body.
+                if !matches!(
+                    transport::check_body(body.clone()),
+                    transport::Frame::Message { .. }
+                ) {
+                    let body = String::from_utf8_lossy(&body);
+                    return Err(format!("a message handed on fails its own check: {body}"));
+                }
+                if let Err(error) = serde_json::from_slice::<TowerMessage>(&body) {
+                    return Err(format!(
+                        "tower refuses {}: {error}",
+                        String::from_utf8_lossy(&body)
+                    ));
+                }
+            }
+            transport::Frame::Dropped {
+                reply: Some(reply), ..
+            } => {
+                if let Err(error) = serde_json::from_value::<TowerMessage>(reply.clone()) {
+                    return Err(format!(
+                        "an answer to a dropped message is not a response {reply}: {error}"
+                    ));
+                }
+            }
+            transport::Frame::Dropped { reply: None, .. } | transport::Frame::Note(_) => {}
+        }
+        frames += 1;
+    }
+}
+
 /// The server. Cheap to clone: background work (the initial indexing, the watcher, the
 /// `processId` watch) holds a clone.
 #[derive(Clone)]
