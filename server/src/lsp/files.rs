@@ -180,6 +180,8 @@ impl Backend {
                 })
                 .await;
         }
+        let this = self.clone();
+        let _ = tokio::task::spawn_blocking(move || this.settle_readers_after_indexing()).await;
     }
 
     fn indexing_done(&self) {
