@@ -47,6 +47,10 @@ pub struct Settings {
     /// `requires[].binary` (the CLI looks them up on its `PATH`); a binary with no entry is not
     /// judged.
     pub executables: Arc<std::collections::BTreeMap<String, crate::model::machine::Executable>>,
+    /// What the edge found at the `output_schema` paths no file of the index answers (a folder,
+    /// nothing, an unreadable file), by the path resolved; a path with no entry is judged by
+    /// the file set alone.
+    pub schema_paths: Arc<std::collections::BTreeMap<PathBuf, crate::model::schema_file::PathFact>>,
 }
 
 /// One file in the index.
@@ -891,6 +895,7 @@ impl Index {
         let config_changed = self.settings.config != settings.config;
         let environment_changed = self.settings.environment != settings.environment;
         let executables_changed = self.settings.executables != settings.executables;
+        let schema_paths_changed = self.settings.schema_paths != settings.schema_paths;
         self.settings = settings;
         if environment_changed {
             // Files holding `${` of every workspace whose variables changed are analysed again,
@@ -929,6 +934,9 @@ impl Index {
         }
         if executables_changed {
             changed_keys.insert(Key::Executables);
+        }
+        if schema_paths_changed {
+            changed_keys.insert(Key::SchemaPaths);
         }
         let (order, results) = self.run_checks(&HashSet::new(), &changed_keys);
         for (id, result) in order.into_iter().zip(results) {
@@ -1591,6 +1599,13 @@ impl<'a> Lookup<'a> {
     pub fn executable(&self, name: &str) -> Option<&'a crate::model::machine::Executable> {
         self.reads.borrow_mut().push(Key::Executables);
         self.index.settings.executables.get(name)
+    }
+
+    /// What the edge found at the `output_schema` path `path` (resolved), recording the read;
+    /// `None` when it did not look (then the file set alone is judged).
+    pub fn schema_path(&self, path: &Path) -> Option<&'a crate::model::schema_file::PathFact> {
+        self.reads.borrow_mut().push(Key::SchemaPaths);
+        self.index.settings.schema_paths.get(path)
     }
 
     /// The value `compute` makes from the index, computed once per state of `key`'s
