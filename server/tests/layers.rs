@@ -19,7 +19,7 @@ const LAYERS: &[&[&str]] = &[
     &["rules", "testing"],
     &["ide"],
     &["fix", "discover"],
-    &["check", "cli", "lsp", "probe"],
+    &["check", "cli", "lsp", "mcp", "probe"],
     &["fuzzing"],
 ];
 

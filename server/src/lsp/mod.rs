@@ -33,6 +33,7 @@ mod documents;
 mod files;
 mod handlers;
 mod lifetime;
+mod progress;
 mod settings;
 mod state;
 mod transport;
@@ -52,6 +53,13 @@ use tower_lsp_server::{Client, LanguageServer, LspService};
 use crate::index::Index;
 use crate::syntax::PositionEncoding;
 use state::{lock, panic_message, Outgoing, State};
+
+/// The JSON-RPC messages the server's transport would hand on for `bytes` taken as its whole
+/// input (framing, UTF-8, JSON and JSON-RPC checks): the entry point for fuzzing the transport.
+/// Never panics; every message returned is a JSON object that tower-lsp-server decodes.
+pub fn decode_frames_for_fuzzing(bytes: &[u8]) -> Vec<Vec<u8>> {
+    transport::decode_frames(bytes)
+}
 
 /// Runs the server on stdin/stdout until the client says `exit`, closes its side, or its
 /// process (the `processId` of `initialize`) is gone.
@@ -77,7 +85,7 @@ pub fn run() -> ExitCode {
             // answers) gets a moment, not a say in whether the process ends.
             _ = async {
                 ending.begun().await;
-                tokio::time::sleep(transport::GRACE).await;
+                tokio::time::sleep(lifetime::GRACE).await;
             } => {}
         }
     });
@@ -560,6 +568,8 @@ impl LanguageServer for Backend {
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        // Outside every handler's own guard: the end-to-end tests prove the transport's.
+        panic_on_request_for_tests("executeCommand:unguarded");
         if params.command != handlers::ORDERING_GRAPH_COMMAND {
             return Err(Error::invalid_params(format!(
                 "unknown command `{}`; this server offers `{}`",
