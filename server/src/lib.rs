@@ -13,6 +13,10 @@ pub mod cli;
 pub mod diagnostic;
 pub mod discover;
 pub mod fix;
+// What each fuzz target (`fuzz/`) does with its input, shared with the replay test; not part of
+// the API.
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod graph;
 pub mod ide;
 pub mod index;

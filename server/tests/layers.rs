@@ -20,6 +20,7 @@ const LAYERS: &[&[&str]] = &[
     &["ide"],
     &["fix", "discover"],
     &["check", "cli", "lsp", "mcp", "probe"],
+    &["fuzzing"],
 ];
 
 /// Files that still import upward, each with the one module it reaches and why it is allowed

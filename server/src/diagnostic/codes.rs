@@ -162,6 +162,7 @@ codes! {
     SKILL_UNKNOWN_MCP_SERVER = "skill.unknown-mcp-server", Error;
     SKILLMD_ACTION_TOOL_UNKNOWN = "skillmd.action-tool-unknown", Warning;
     SKILLMD_AGENT_NEEDS_FORK = "skillmd.agent-needs-fork", Warning;
+    SKILLMD_BODY_BUDGET = "skillmd.body-budget", Warning;
     SKILLMD_BROKEN_LINK = "skillmd.broken-link", Warning;
     SKILLMD_CHAIN_CYCLE = "skillmd.chain-cycle", Error;
     SKILLMD_CHAIN_DEPTH = "skillmd.chain-depth", Error;

@@ -33,6 +33,7 @@ mod documents;
 mod files;
 mod handlers;
 mod lifetime;
+mod progress;
 mod settings;
 mod state;
 mod transport;
@@ -52,6 +53,13 @@ use tower_lsp_server::{Client, LanguageServer, LspService};
 use crate::index::Index;
 use crate::syntax::PositionEncoding;
 use state::{lock, panic_message, Outgoing, State};
+
+/// The JSON-RPC messages the server's transport would hand on for `bytes` taken as its whole
+/// input (framing, UTF-8, JSON and JSON-RPC checks): the entry point for fuzzing the transport.
+/// Never panics; every message returned is a JSON object that tower-lsp-server decodes.
+pub fn decode_frames_for_fuzzing(bytes: &[u8]) -> Vec<Vec<u8>> {
+    transport::decode_frames(bytes)
+}
 
 /// Runs the server on stdin/stdout until the client says `exit`, closes its side, or its
 /// process (the `processId` of `initialize`) is gone.
@@ -77,7 +85,7 @@ pub fn run() -> ExitCode {
             // answers) gets a moment, not a say in whether the process ends.
             _ = async {
                 ending.begun().await;
-                tokio::time::sleep(transport::GRACE).await;
+                tokio::time::sleep(lifetime::GRACE).await;
             } => {}
         }
     });
@@ -88,6 +96,58 @@ pub fn run() -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+/// Fuzzing and its replay tests only: cuts `bytes` into frames as stdin would be cut and checks
+/// every message handed on the way tower-lsp-server decodes it (a response, else a request; its
+/// reader stops at the first message it cannot decode, which ends the server). Returns how many
+/// frames were cut, or what tower would have refused.
+#[doc(hidden)]
+pub fn fuzz_transport(bytes: &[u8]) -> std::result::Result<usize, String> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    #[allow(dead_code)] // Decoded to be refused or accepted, never read.
+    enum TowerMessage {
+        Response(tower_lsp_server::jsonrpc::Response),
+        Request(tower_lsp_server::jsonrpc::Request),
+    }
+    let (sender, chunks) = std::sync::mpsc::sync_channel(1);
+    sender.send(bytes.to_vec()).ok();
+    drop(sender);
+    let mut input = transport::Input::new(chunks);
+    let mut frames = 0;
+    loop {
+        match transport::next_frame(&mut input) {
+            transport::Frame::End => return Ok(frames),
+            transport::Frame::Message { body, .. } => {
+                // What the framer hands on is checked again on its own, as a body.
+                if !matches!(
+                    transport::check_body(body.clone()),
+                    transport::Frame::Message { .. }
+                ) {
+                    let body = String::from_utf8_lossy(&body);
+                    return Err(format!("a message handed on fails its own check: {body}"));
+                }
+                if let Err(error) = serde_json::from_slice::<TowerMessage>(&body) {
+                    return Err(format!(
+                        "tower refuses {}: {error}",
+                        String::from_utf8_lossy(&body)
+                    ));
+                }
+            }
+            transport::Frame::Dropped {
+                reply: Some(reply), ..
+            } => {
+                if let Err(error) = serde_json::from_value::<TowerMessage>(reply.clone()) {
+                    return Err(format!(
+                        "an answer to a dropped message is not a response {reply}: {error}"
+                    ));
+                }
+            }
+            transport::Frame::Dropped { reply: None, .. } | transport::Frame::Note(_) => {}
+        }
+        frames += 1;
     }
 }
 
@@ -508,6 +568,8 @@ impl LanguageServer for Backend {
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        // Outside every handler's own guard: the end-to-end tests prove the transport's.
+        panic_on_request_for_tests("executeCommand:unguarded");
         if params.command != handlers::ORDERING_GRAPH_COMMAND {
             return Err(Error::invalid_params(format!(
                 "unknown command `{}`; this server offers `{}`",

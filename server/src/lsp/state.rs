@@ -92,9 +92,11 @@ pub enum Outgoing {
     Flushed(tokio::sync::oneshot::Sender<()>),
 }
 
-/// Starts the task that sends diagnostics in the order they were queued.
+/// Starts the task that sends diagnostics in the order they were queued. It never waits for
+/// the client: a refresh request is sent by a task of its own (see [`Refresher`]).
 pub fn start_publisher(client: Client) -> mpsc::UnboundedSender<Outgoing> {
     let (publisher, mut queue) = mpsc::unbounded_channel::<Outgoing>();
+    let refresher = Refresher::new(client.clone());
     tokio::spawn(async move {
         while let Some(message) = queue.recv().await {
             match message {
@@ -103,29 +105,7 @@ pub fn start_publisher(client: Client) -> mpsc::UnboundedSender<Outgoing> {
                         .publish_diagnostics(p.uri, p.diagnostics, p.version)
                         .await
                 }
-                Outgoing::Refresh => {
-                    // Refreshes queued behind this one ask for the same thing.
-                    let mut next = queue.try_recv().ok();
-                    while matches!(next, Some(Outgoing::Refresh)) {
-                        next = queue.try_recv().ok();
-                    }
-                    let _ = tokio::time::timeout(
-                        super::CLIENT_ANSWER_WAIT,
-                        client.workspace_diagnostic_refresh(),
-                    )
-                    .await;
-                    match next {
-                        Some(Outgoing::Publish(p)) => {
-                            client
-                                .publish_diagnostics(p.uri, p.diagnostics, p.version)
-                                .await
-                        }
-                        Some(Outgoing::Flushed(done)) => {
-                            let _ = done.send(());
-                        }
-                        Some(Outgoing::Refresh) | None => {}
-                    }
-                }
+                Outgoing::Refresh => refresher.ask(),
                 Outgoing::Flushed(done) => {
                     let _ = done.send(());
                 }
@@ -133,6 +113,52 @@ pub fn start_publisher(client: Client) -> mpsc::UnboundedSender<Outgoing> {
         }
     });
     publisher
+}
+
+/// Sends `workspace/diagnostic/refresh`, one at a time: asked again while one is unanswered,
+/// it sends one more once the client answers (or [`super::CLIENT_ANSWER_WAIT`] passes), since
+/// the edits since the first may have changed other files again.
+struct Refresher {
+    client: Client,
+    /// (a refresh is unanswered, another was asked for meanwhile)
+    asked: Arc<Mutex<(bool, bool)>>,
+}
+
+impl Refresher {
+    fn new(client: Client) -> Refresher {
+        Refresher {
+            client,
+            asked: Arc::new(Mutex::new((false, false))),
+        }
+    }
+
+    fn ask(&self) {
+        {
+            let mut asked = self.asked.lock().unwrap_or_else(|p| p.into_inner());
+            if asked.0 {
+                asked.1 = true;
+                return;
+            }
+            *asked = (true, false);
+        }
+        let client = self.client.clone();
+        let asked = self.asked.clone();
+        tokio::spawn(async move {
+            loop {
+                let _ = tokio::time::timeout(
+                    super::CLIENT_ANSWER_WAIT,
+                    client.workspace_diagnostic_refresh(),
+                )
+                .await;
+                let mut asked = asked.lock().unwrap_or_else(|p| p.into_inner());
+                if !asked.1 {
+                    asked.0 = false;
+                    return;
+                }
+                asked.1 = false;
+            }
+        });
+    }
 }
 
 impl Backend {

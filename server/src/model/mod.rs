@@ -7,6 +7,7 @@ pub mod defined_skills;
 pub mod hosts;
 pub mod machine;
 pub mod schema_file;
+pub mod skill_body;
 pub mod skill_links;
 pub mod skill_md;
 pub mod swarmkit;

@@ -34,7 +34,7 @@ impl RuleDoc {
 }
 
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 23] {
+fn families() -> [&'static [RuleDoc]; 24] {
     [
         super::RULES,
         super::swarmkit_file::RULES,
@@ -54,6 +54,7 @@ fn families() -> [&'static [RuleDoc]; 23] {
         super::skill_md::RULES,
         super::skill_hosts::RULES,
         super::skill_links::RULES,
+        super::skill_body::RULES,
         super::dependencies::RULES,
         super::chain::RULES,
         super::precondition::RULES,
