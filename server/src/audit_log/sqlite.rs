@@ -30,11 +30,7 @@ pub fn read(
         Ok(_) => {}
     }
     let fail = |e: rusqlite::Error| format!("{shown}: cannot read the audit log: {e}");
-    let connection = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )
-    .map_err(fail)?;
+    let connection = open(path).map_err(fail)?;
     connection.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
     connection
         .pragma_update(None, "query_only", true)
@@ -90,6 +86,40 @@ pub fn read(
         push_row(tally, std::array::from_fn(field));
     }
     Ok(stats)
+}
+
+/// Opens the log read-only. A log in WAL mode with no `-wal` file beside it is open in no
+/// process (the runtime's connection keeps its `-wal` while open), and a read-only connection
+/// would create `-wal` and `-shm` files next to it and leave them: it is then read as immutable,
+/// creating nothing. Otherwise (a writer is there, or a rollback journal) it is opened
+/// read-only with locking, and SQLite shows the committed rows only.
+fn open(path: &Path) -> rusqlite::Result<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let mut wal_name = path.as_os_str().to_owned();
+    wal_name.push("-wal");
+    if is_wal_mode(path) && !Path::new(&wal_name).exists() {
+        let mut uri = String::from("file:");
+        for byte in path.as_os_str().as_encoded_bytes() {
+            match byte {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
+                    uri.push(char::from(*byte))
+                }
+                _ => uri.push_str(&format!("%{byte:02X}")),
+            }
+        }
+        uri.push_str("?immutable=1");
+        return Connection::open_with_flags(uri, flags | OpenFlags::SQLITE_OPEN_URI);
+    }
+    Connection::open_with_flags(path, flags)
+}
+
+/// The file's header says WAL (its read and write versions, bytes 18 and 19, are 2).
+fn is_wal_mode(path: &Path) -> bool {
+    use std::io::Read;
+    let mut header = [0u8; 20];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut header))
+        .is_ok_and(|_| header.starts_with(b"SQLite format 3\0") && header[18] == 2)
 }
 
 /// A value as text: SQLite keeps whatever type was stored, so a number or a blob in a text
