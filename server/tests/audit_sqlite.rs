@@ -29,6 +29,10 @@ fn each_real_scenario_counts_what_happened() {
         // The llm_prompt prerequisite ran and was allowed; the runtime refused anyway.
         ("llm-prompt", "note-stats", [1, 1, 2, 2, 0, 1, 2, 1, 0]),
         ("llm-prompt", "get-note", [1, 0, 0, 0, 0, 0, 0, 1, 0]),
+        // swarmkit-runtime 1.226.0: no policy_decision, the refusal read from the payload. The
+        // same scenario as `recover`, the same counts.
+        ("older", "get-note", [2, 2, 5, 3, 2, 0, 0, 2, 0]),
+        ("older", "note-stats", [2, 1, 1, 0, 0, 0, 0, 2, 0]),
     ];
     for &(scenario, skill, want) in expected {
         let (_dir, workspace) = workspace_with_log(scenario);
