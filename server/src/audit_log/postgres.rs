@@ -23,7 +23,7 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 pub fn read(url: &str, since: Option<&str>, tally: &mut Tally<'_>) -> Result<SourceStats, String> {
     let shown = redacted(url);
     // The client's own errors never hold the URL; still, nothing it says is shown unredacted.
-    let fail = |e: postgres::Error| format!("{shown}: {}", scrub(&e.to_string(), url));
+    let fail = |e: postgres::Error| format!("{shown}: {}", scrub(&describe(&e), url));
     let (url_for_client, verify) = tls_mode(url);
     let mut config: Config = url_for_client.parse().map_err(|e: postgres::Error| {
         format!(
@@ -143,6 +143,22 @@ fn tls_mode(url: &str) -> (String, Verify) {
         }
     }
     (url.to_owned(), Verify::Nothing)
+}
+
+/// The client's error with its causes: its own text is often only `db error` or `error
+/// connecting to server`, the server's message being the cause.
+fn describe(error: &postgres::Error) -> String {
+    if let Some(db) = error.as_db_error() {
+        return format!("{} {}: {}", db.severity(), db.code().code(), db.message());
+    }
+    let mut text = error.to_string();
+    let mut cause = std::error::Error::source(error);
+    while let Some(inner) = cause {
+        text.push_str(": ");
+        text.push_str(&inner.to_string());
+        cause = inner.source();
+    }
+    text
 }
 
 /// Removes the URL's password from a message, should a message ever carry it.
