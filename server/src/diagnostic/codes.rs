@@ -185,9 +185,12 @@ codes! {
     SKILLMD_NAME_MISMATCH = "skillmd.name-mismatch", Warning;
     SKILLMD_NO_FRONTMATTER = "skillmd.no-frontmatter", Error;
     SKILLMD_NOT_A_MAPPING = "skillmd.not-a-mapping", Error;
+    SKILLMD_ORPHAN_FILES = "skillmd.orphan-files", Info;
     SKILLMD_PRECONDITION_ADVISORY = "skillmd.precondition-advisory", Info;
     SKILLMD_PRECONDITION_MALFORMED = "skillmd.precondition-malformed", Error;
     SKILLMD_PRECONDITION_UNSATISFIED = "skillmd.precondition-unsatisfied", Warning;
+    SKILLMD_REFERENCE_DEPTH = "skillmd.reference-depth", Warning;
+    SKILLMD_REFERENCE_TOC = "skillmd.reference-toc", Info;
     SKILLMD_RESERVED_WORD = "skillmd.reserved-word", Error;
     SKILLMD_SHADOWED = "skillmd.shadowed", Error;
     SKILLMD_UNCLOSED_FRONTMATTER = "skillmd.unclosed-frontmatter", Error;

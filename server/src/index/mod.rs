@@ -184,6 +184,8 @@ pub struct Index {
     readers_deferred: bool,
     /// The files of each skill folder (`Change::SkillFiles`), relative to it.
     skill_files: Table<PathBuf, Arc<Vec<PathBuf>>>,
+    /// What the files of each skill folder say (`Change::Bundled`).
+    bundled: Table<PathBuf, Arc<crate::model::bundled::Bundled>>,
     /// The ids defined per (workspace, kind), sorted, for completion and "did you mean"
     /// suggestions.
     defined_ids: Table<(FileId, ArtifactKind), imbl::OrdSet<String>>,
@@ -457,6 +459,12 @@ pub enum Change {
     /// paths relative to `dir`: names only, for the links of the SKILL.md to resolve against.
     /// Replaces what was known of `dir`.
     SkillFiles { dir: PathBuf, files: Vec<PathBuf> },
+    /// The sizes of the files of the skill folder `dir`, and what its Markdown files say
+    /// (`model::bundled`). Replaces what was known of `dir`.
+    Bundled {
+        dir: PathBuf,
+        bundled: Arc<crate::model::bundled::Bundled>,
+    },
 }
 
 impl Change {
@@ -492,7 +500,7 @@ impl Change {
             Change::Set { path, .. }
             | Change::SetDecoded { path, .. }
             | Change::Remove { path } => path,
-            Change::SkillFiles { dir, .. } => dir,
+            Change::SkillFiles { dir, .. } | Change::Bundled { dir, .. } => dir,
         }
     }
 }
@@ -510,6 +518,7 @@ impl Index {
             readers: Default::default(),
             readers_deferred: false,
             skill_files: Default::default(),
+            bundled: Default::default(),
             defined_ids: Default::default(),
             memos: Default::default(),
             config_dirs: Default::default(),
@@ -588,6 +597,11 @@ impl Index {
         self.skill_files.get(dir).map(|files| files.as_slice())
     }
 
+    /// What the files of the skill folder `dir` say, as discovery last read them.
+    pub fn bundled(&self, dir: &Path) -> Option<&crate::model::bundled::Bundled> {
+        self.bundled.get(dir).map(Arc::as_ref)
+    }
+
     /// Files contributing to a key, in id order (a whole-file key has one at most: the file at
     /// its path, see [`Key::whole_file`]).
     pub fn contributors(&self, key: &Key) -> impl Iterator<Item = FileId> + '_ {
@@ -637,6 +651,12 @@ impl Index {
                     if self.skill_files.get(&dir).map(|f| f.as_slice()) != Some(files.as_slice()) {
                         changed_keys.insert(Key::SkillFiles { dir: dir.clone() });
                         self.skill_files.insert(dir, Arc::new(files));
+                    }
+                }
+                Change::Bundled { dir, bundled } => {
+                    if self.bundled.get(&dir) != Some(&bundled) {
+                        changed_keys.insert(Key::Bundled { dir: dir.clone() });
+                        self.bundled.insert(dir, bundled);
                     }
                 }
                 Change::SetDecoded { .. } => unreachable!("turned into `Set` above"),
@@ -1620,6 +1640,14 @@ impl<'a> Lookup<'a> {
             dir: dir.to_owned(),
         });
         self.index.skill_files(dir)
+    }
+
+    /// What the files of a skill folder say (`Index::bundled`), recording the read.
+    pub fn bundled(&self, dir: &Path) -> Option<&'a crate::model::bundled::Bundled> {
+        self.reads.borrow_mut().push(Key::Bundled {
+            dir: dir.to_owned(),
+        });
+        self.index.bundled(dir)
     }
 
     /// The files contributing to `key`, recording the read.
