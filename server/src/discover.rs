@@ -175,8 +175,11 @@ fn bundled_of_listing(listing: &Change) -> Option<Change> {
         .map(|relative| {
             let path = dir.join(relative);
             let bytes = std::fs::symlink_metadata(&path).map_or(0, |m| m.len());
+            let host_read = crate::model::hosts::HOST_READ_FILES
+                .iter()
+                .any(|f| relative == Path::new(f.path));
             let readable = bytes <= crate::index::MAX_FILE_BYTES as u64
-                && is_markdown(relative)
+                && (host_read || is_markdown(relative))
                 && relative.file_name().is_some_and(|n| n != SKILL_MD);
             let markdown = readable
                 .then(|| read_regular(&path).ok())

@@ -369,3 +369,100 @@ fn discovery_reads_bundled_markdown_and_survives_loops_and_binary_files() {
     assert!(codes.contains(&"skillmd.reference-depth"), "{found:?}");
     assert!(codes.contains(&"skillmd.orphan-files"), "{found:?}");
 }
+
+// ---- Arguments (Claude Code) ----
+
+fn claude_skill(frontmatter: &str, body: &str) -> Vec<Found> {
+    check_with(vec![Change::Set {
+        path: PathBuf::from("/p/.claude/skills/fix/SKILL.md"),
+        text: format!("---\nname: fix\ndescription: Fixes an issue.\n{frontmatter}---\n{body}"),
+    }])
+}
+
+#[test]
+fn a_positional_in_awk_or_sed_is_reported_with_the_escape() {
+    let body =
+        "Fix issue $ARGUMENTS.\n\n```bash\nawk '{print $1}' data.txt\ngh issue view $0\n```\n\
+Then `sed -E 's/(v)([0-9])/\\1$2/' f` and `echo $1`.\n";
+    let found = claude_skill("", body);
+    let in_code = only(&found, "skillmd.argument-in-code");
+    let texts: Vec<&str> = in_code.iter().map(|f| f.text.as_str()).collect();
+    assert_eq!(texts, ["$1", "$2"], "{found:?}");
+    assert!(
+        in_code[0].message.contains("write `\\$1`"),
+        "{}",
+        in_code[0].message
+    );
+}
+
+#[test]
+fn a_skill_that_takes_no_arguments_is_not_judged() {
+    let found = claude_skill("", "```bash\nawk '{print $1}' data.txt\n```\n");
+    assert!(
+        found
+            .iter()
+            .all(|f| !f.code.starts_with("skillmd.argument")),
+        "{found:?}"
+    );
+    // Nor one no Claude Code folder or config puts before Claude Code.
+    let found = check_with(vec![Change::Set {
+        path: PathBuf::from("/p/.github/skills/fix/SKILL.md"),
+        text: "---\nname: fix\ndescription: d\n---\n$ARGUMENTS\n```awk\n{print $1}\n```\n".into(),
+    }]);
+    assert!(
+        found
+            .iter()
+            .all(|f| !f.code.starts_with("skillmd.argument")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn named_arguments_declared_used_and_misspelt() {
+    let found = claude_skill(
+        "arguments: [issue, branch, extra]\nargument-hint: \"[issue] [branch]\"\n",
+        "Fix $isue on $branch. Use $1 if given. Keep $HOME and `$var` alone.\n",
+    );
+    let undeclared = only(&found, "skillmd.argument-undeclared");
+    assert_eq!(undeclared.len(), 1, "{found:?}");
+    assert_eq!(undeclared[0].text, "$isue");
+    assert!(undeclared[0].message.contains("did you mean `$issue`?"));
+    let unused = only(&found, "skillmd.argument-unused");
+    // `issue` is the misspelling's (one mistake, one diagnostic); `branch` is used by name and
+    // by `$1`.
+    let unused: Vec<&str> = unused.iter().map(|f| f.text.as_str()).collect();
+    assert_eq!(unused, ["extra"], "{found:?}");
+    // `$ARGUMENTS` holds them all.
+    let found = claude_skill("arguments: issue branch\n", "Fix $ARGUMENTS.\n");
+    assert!(
+        only(&found, "skillmd.argument-unused").is_empty(),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn indexed_arguments_without_a_hint_are_information() {
+    let found = claude_skill("", "Deploy $ARGUMENTS[0] to $1.\n");
+    let hint = only(&found, "skillmd.argument-hint-missing");
+    assert_eq!(hint.len(), 1, "{found:?}");
+    assert_eq!(hint[0].text, "$ARGUMENTS[0]");
+    let found = claude_skill(
+        "argument-hint: \"[app] [env]\"\n",
+        "Deploy $ARGUMENTS[0] to $1.\n",
+    );
+    assert!(only(&found, "skillmd.argument-hint-missing").is_empty());
+}
+
+#[test]
+fn an_index_of_eleven_digits_is_a_placeholder_like_any_other() {
+    let found = claude_skill(
+        "argument-hint: \"[x]\"\n",
+        &"$ARGUMENTS[99999999999] ".repeat(100_000),
+    );
+    assert!(
+        found
+            .iter()
+            .all(|f| !f.code.starts_with("skillmd.argument")),
+        "{found:?}"
+    );
+}

@@ -162,6 +162,10 @@ codes! {
     SKILL_UNKNOWN_MCP_SERVER = "skill.unknown-mcp-server", Error;
     SKILLMD_ACTION_TOOL_UNKNOWN = "skillmd.action-tool-unknown", Warning;
     SKILLMD_AGENT_NEEDS_FORK = "skillmd.agent-needs-fork", Warning;
+    SKILLMD_ARGUMENT_HINT_MISSING = "skillmd.argument-hint-missing", Info;
+    SKILLMD_ARGUMENT_IN_CODE = "skillmd.argument-in-code", Warning;
+    SKILLMD_ARGUMENT_UNDECLARED = "skillmd.argument-undeclared", Warning;
+    SKILLMD_ARGUMENT_UNUSED = "skillmd.argument-unused", Warning;
     SKILLMD_BODY_BUDGET = "skillmd.body-budget", Warning;
     SKILLMD_BROKEN_LINK = "skillmd.broken-link", Warning;
     SKILLMD_CHAIN_CYCLE = "skillmd.chain-cycle", Error;

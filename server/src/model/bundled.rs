@@ -19,7 +19,8 @@ use crate::syntax::TextRange;
 pub struct BundledFile {
     pub path: PathBuf,
     pub bytes: u64,
-    /// For a Markdown file that could be read.
+    /// For a Markdown file that could be read (and a file a host reads itself,
+    /// `model::hosts::HOST_READ_FILES`, scanned the same way for the paths it names).
     pub markdown: Option<MarkdownFacts>,
 }
 

@@ -17,8 +17,8 @@ use super::catalogue::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::classify::SKILL_MD;
 use crate::index::Lookup;
-use crate::model::bundled::{join_lexically, mentions, Bundled, TOC_WITHIN_LINES};
-use crate::model::hosts::{REFERENCE_DEPTH, REFERENCE_TOC_LINES};
+use crate::model::bundled::{is_markdown, join_lexically, mentions, Bundled, TOC_WITHIN_LINES};
+use crate::model::hosts::{HOST_READ_FILES, REFERENCE_DEPTH, REFERENCE_TOC_LINES};
 use crate::model::skill_links::LinkBase;
 use crate::model::skill_md::SkillMd;
 use crate::syntax::{Frontmatter, TextRange};
@@ -33,11 +33,14 @@ shipped with the skill and never used. **Named** means: a relative link or image
 a path written anywhere, prose or inline or fenced code (`python scripts/fill.py`), a path after a \
 skill-folder placeholder (`{baseDir}/…`, `${CLAUDE_SKILL_DIR}/…`), a folder (`see references/` or \
 `canvas-fonts/` names every file under it), or a bare file name with its extension (`forms.md`) when the \
-folder holds a file of that name. A path written from above the skill's folder is read from the part after \
+folder holds a file of that name; a path whose folders lead nowhere still names the files of its file name \
+(`reference/fields.md` names `references/fields.md`; `skillmd.broken-link` reports the path). A path written from above the skill's folder is read from the part after \
 the folder's name (`skills/brainstorming/visual-companion.md` in the skill `brainstorming`). A path in a Markdown file is read from that file's folder and from the \
 skill's folder. A path-like word is one holding a `/` or a `.` followed by a letter or digit. **Exempt**: the \
 SKILL.md, the SKILL.md of a skill nested in the folder (it is a skill of its own), files and folders whose \
-name starts with `.`, the folder's own `README*`, `LICENSE*`, `LICENCE*`, `COPYING*` and `NOTICE*`, \
+name starts with `.`, the folder's own `README*`, `LICENSE*`, `LICENCE*`, `COPYING*`, `NOTICE*` and `CHANGELOG*`, \
+files a host reads itself, whose own mentions count as named (Codex's `agents/openai.yaml`, which names the \
+skill's icons; the table is `HOST_READ_FILES` in `model/hosts.rs`), \
 Python caches (`__pycache__/`, `*.pyc`), dependency manifests (`requirements*.txt`, `package.json`, \
 `package-lock.json`, `pyproject.toml`, `uv.lock`), and every file in or below the folder of a named file \
 that is not Markdown (a named `scripts/office/unpack.py` covers `scripts/office/helpers/merge_runs.py`: a \
@@ -154,7 +157,17 @@ impl<'a> Folder<'a> {
                 return;
             }
         }
-        if bare {
+        // A path whose folders are wrong (`reference/fields.md` for `references/fields.md`)
+        // still names its file by name; `skillmd.broken-link` reports the path.
+        let token = if bare {
+            token
+        } else {
+            match token.rsplit('/').next() {
+                Some(name) if name.contains('.') && out.is_empty() => name,
+                _ => return,
+            }
+        };
+        {
             // A bare name, in any case (`REFERENCE.md` for `reference.md`: the model lists the
             // folder and finds it).
             let files = &self.bundled.files;
@@ -211,6 +224,19 @@ fn reach(folder: &mut Folder<'_>, text: &str, skill: &SkillMd) -> Vec<Option<Rea
             .filter(|link| link.base == LinkBase::SkillDir)
             .map(|link| (link.path, link.range)),
     );
+    // Files a host reads itself (Codex's `agents/openai.yaml`): what they name is named.
+    let host_read: Vec<usize> = HOST_READ_FILES
+        .iter()
+        .filter_map(|f| folder.by_path.get(Path::new(f.path)).copied())
+        .collect();
+    for at in host_read {
+        reached[at] = Some(Reached {
+            level: 0,
+            via: None,
+            root: skill.name_range().unwrap_or_default(),
+        });
+        queue.push_back(at);
+    }
     for (token, range) in &from_skill {
         targets.clear();
         folder.named(Path::new(""), token, &mut folders_done, &mut targets);
@@ -261,9 +287,16 @@ fn is_exempt(path: &Path) -> bool {
         .map(|n| n.to_string_lossy().to_ascii_uppercase());
     let Some(name) = name else { return true };
     let top_level_notice = path.parent().is_some_and(|p| p.as_os_str().is_empty())
-        && ["README", "LICENSE", "LICENCE", "COPYING", "NOTICE"]
-            .iter()
-            .any(|stem| name.starts_with(stem));
+        && [
+            "README",
+            "LICENSE",
+            "LICENCE",
+            "COPYING",
+            "NOTICE",
+            "CHANGELOG",
+        ]
+        .iter()
+        .any(|stem| name.starts_with(stem));
     // What package managers read to install a skill's scripts' dependencies, not the model.
     let manifest = (name.starts_with("REQUIREMENTS") && name.ends_with(".TXT"))
         || matches!(
@@ -285,7 +318,7 @@ fn script_folders<'a>(folder: &Folder<'a>, reached: &[Option<Reached>]) -> HashS
         .files
         .iter()
         .zip(reached)
-        .filter(|(f, r)| r.is_some() && f.markdown.is_none() && !is_exempt(&f.path))
+        .filter(|(f, r)| r.is_some() && !is_markdown(&f.path) && !is_exempt(&f.path))
         .filter_map(|(f, _)| f.path.parent())
         .filter(|p| !p.as_os_str().is_empty())
         .collect()
@@ -386,7 +419,8 @@ pub fn check(
     // Markdown reached only through another reference.
     let deep: Vec<usize> = (0..reached.len())
         .filter(|&i| {
-            folder.bundled.files[i].markdown.is_some()
+            is_markdown(&folder.bundled.files[i].path)
+                && folder.bundled.files[i].markdown.is_some()
                 && reached[i].is_some_and(|r| r.level > REFERENCE_DEPTH.limit as u32)
         })
         .collect();
@@ -416,6 +450,7 @@ pub fn check(
     let long: Vec<usize> = (0..reached.len())
         .filter(|&i| {
             reached[i].is_some()
+                && is_markdown(&folder.bundled.files[i].path)
                 && folder.bundled.files[i]
                     .markdown
                     .as_ref()
