@@ -162,6 +162,10 @@ codes! {
     SKILL_UNKNOWN_MCP_SERVER = "skill.unknown-mcp-server", Error;
     SKILLMD_ACTION_TOOL_UNKNOWN = "skillmd.action-tool-unknown", Warning;
     SKILLMD_AGENT_NEEDS_FORK = "skillmd.agent-needs-fork", Warning;
+    SKILLMD_ARGUMENT_HINT_MISSING = "skillmd.argument-hint-missing", Info;
+    SKILLMD_ARGUMENT_IN_CODE = "skillmd.argument-in-code", Warning;
+    SKILLMD_ARGUMENT_UNDECLARED = "skillmd.argument-undeclared", Warning;
+    SKILLMD_ARGUMENT_UNUSED = "skillmd.argument-unused", Warning;
     SKILLMD_BODY_BUDGET = "skillmd.body-budget", Warning;
     SKILLMD_BROKEN_LINK = "skillmd.broken-link", Warning;
     SKILLMD_CHAIN_CYCLE = "skillmd.chain-cycle", Error;
@@ -186,9 +190,12 @@ codes! {
     SKILLMD_NAME_MISMATCH = "skillmd.name-mismatch", Warning;
     SKILLMD_NO_FRONTMATTER = "skillmd.no-frontmatter", Error;
     SKILLMD_NOT_A_MAPPING = "skillmd.not-a-mapping", Error;
+    SKILLMD_ORPHAN_FILES = "skillmd.orphan-files", Info;
     SKILLMD_PRECONDITION_ADVISORY = "skillmd.precondition-advisory", Info;
     SKILLMD_PRECONDITION_MALFORMED = "skillmd.precondition-malformed", Error;
     SKILLMD_PRECONDITION_UNSATISFIED = "skillmd.precondition-unsatisfied", Warning;
+    SKILLMD_REFERENCE_DEPTH = "skillmd.reference-depth", Warning;
+    SKILLMD_REFERENCE_TOC = "skillmd.reference-toc", Info;
     SKILLMD_RESERVED_WORD = "skillmd.reserved-word", Error;
     SKILLMD_SHADOWED = "skillmd.shadowed", Error;
     SKILLMD_UNCLOSED_FRONTMATTER = "skillmd.unclosed-frontmatter", Error;

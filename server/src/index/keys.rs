@@ -62,6 +62,8 @@ pub enum Key {
     McpTool { name: String },
     /// The listing of a skill folder (`Change::SkillFiles`).
     SkillFiles { dir: std::path::PathBuf },
+    /// What the files of a skill folder say (`Change::Bundled`).
+    Bundled { dir: std::path::PathBuf },
     /// A `skillgraph.toml`.
     Config { dir: std::path::PathBuf },
     /// A `.json` file's reading as a saved MCP `tools/list` result, by its path.

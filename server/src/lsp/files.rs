@@ -206,6 +206,11 @@ impl Backend {
             glob_pattern: GlobPattern::String("**/*".to_owned()),
             kind: Some(WatchKind::Create | WatchKind::Delete),
         });
+        // A bundled Markdown file's text names other bundled files: its changes count too.
+        watchers.push(FileSystemWatcher {
+            glob_pattern: GlobPattern::String("**/*.md".to_owned()),
+            kind: None,
+        });
         let options = DidChangeWatchedFilesRegistrationOptions { watchers };
         let registration = Registration {
             id: "skillgraph-watched-files".to_owned(),
@@ -314,7 +319,11 @@ impl Backend {
         let (roots, relist) = roots;
         let read = tokio::task::spawn_blocking(move || {
             let mut changes = read_events(events, indexed, &roots);
-            changes.extend(relist.iter().map(|dir| crate::discover::skill_files(dir)));
+            changes.extend(
+                relist
+                    .iter()
+                    .flat_map(|dir| crate::discover::skill_files(dir)),
+            );
             changes
         })
         .await;

@@ -2,6 +2,8 @@
 //! what we can read and leave the rest to the schema and shape checks, so one broken field never
 //! hides the ids and references around it.
 
+pub mod arguments;
+pub mod bundled;
 pub mod config;
 pub mod defined_skills;
 pub mod hosts;
