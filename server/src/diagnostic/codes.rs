@@ -191,8 +191,12 @@ codes! {
     SKILLMD_RESERVED_WORD = "skillmd.reserved-word", Error;
     SKILLMD_SHADOWED = "skillmd.shadowed", Error;
     SKILLMD_UNCLOSED_FRONTMATTER = "skillmd.unclosed-frontmatter", Error;
+    SKILLMD_UNKNOWN_AGENT = "skillmd.unknown-agent", Warning;
     SKILLMD_UNKNOWN_FIELD = "skillmd.unknown-field", Warning;
     SKILLMD_YAML_PARSE = "skillmd.yaml-parse", Error;
+    SUBAGENT_MISSING_FIELD = "subagent.missing-field", Error;
+    SUBAGENT_UNKNOWN_FIELD = "subagent.unknown-field", Warning;
+    SUBAGENT_UNKNOWN_SKILL = "subagent.unknown-skill", Warning;
     SUPPRESSION_UNKNOWN_CODE = "suppression.unknown-code", Warning;
     SUPPRESSION_UNUSED = "suppression.unused", Warning;
     TOOLS_INVALID_LIST = "tools.invalid-list", Error;

@@ -7,6 +7,7 @@ pub mod defined_skills;
 pub mod hosts;
 pub mod machine;
 pub mod mentions;
+pub mod prose;
 pub mod schema_file;
 pub mod skill_links;
 pub mod skill_md;

@@ -19,7 +19,7 @@ pub struct RuleDoc {
 }
 
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 24] {
+fn families() -> [&'static [RuleDoc]; 25] {
     [
         super::RULES,
         super::swarmkit_file::RULES,
@@ -40,6 +40,7 @@ fn families() -> [&'static [RuleDoc]; 24] {
         super::skill_hosts::RULES,
         super::skill_links::RULES,
         super::mentions::RULES,
+        super::subagents::RULES,
         super::dependencies::RULES,
         super::chain::RULES,
         super::precondition::RULES,

@@ -9,7 +9,8 @@ use std::path::Path;
 use super::catalogue::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::index::{Content, FileEntry, Key, Lookup};
-use crate::model::mentions::{near_miss, scan, Sigil};
+use crate::model::mentions::{near_miss, scan, Mention, Sigil};
+use crate::model::prose::Prose;
 use crate::model::skill_links::body_start;
 use crate::model::skill_md::SkillMd;
 use crate::syntax::TextRange;
@@ -69,15 +70,52 @@ pub fn check(
     let Some(start) = body_start(text, &skill.frontmatter) else {
         return;
     };
-    let body = &text[start..];
     let shift =
         |range: TextRange| TextRange::new(range.start + start as u32, range.end + start as u32);
-    for mention in scan(body) {
-        let plugin = mention.plugin(body);
+    let mentions: Vec<Mention> = scan(&text[start..])
+        .into_iter()
+        .map(|m| Mention {
+            range: shift(m.range),
+            plugin: m.plugin.map(shift),
+            name: shift(m.name),
+            sigil: m.sigil,
+        })
+        .collect();
+    check_mentions(lookup, file, path, text, &mentions, out);
+}
+
+/// The mentions of a prose file (`CLAUDE.md`, a subagent, a command, ...), found when it was
+/// analysed.
+pub fn check_prose(
+    lookup: &Lookup<'_>,
+    entry: &FileEntry,
+    prose: &Prose,
+    out: &mut Vec<Diagnostic>,
+) {
+    check_mentions(
+        lookup,
+        entry.id,
+        &entry.path,
+        &entry.text,
+        &prose.mentions,
+        out,
+    );
+}
+
+fn check_mentions(
+    lookup: &Lookup<'_>,
+    file: FileId,
+    path: &Path,
+    text: &str,
+    mentions: &[Mention],
+    out: &mut Vec<Diagnostic>,
+) {
+    for mention in mentions {
+        let plugin = mention.plugin(text);
         if plugin.is_some() && plugin == own_plugin(path) {
             continue;
         }
-        let name = mention.name(body);
+        let name = mention.name(text);
         let Some(meant) = near_miss(plugin, name, |candidate| {
             !skills_in_scope(lookup, path, candidate).is_empty()
         }) else {
@@ -88,9 +126,9 @@ pub fn check(
             Sigil::Slash => "/",
             Sigil::Dollar => "$",
         };
-        let written = &body[mention.range.start as usize..mention.range.end as usize];
+        let written = &text[mention.range.start as usize..mention.range.end as usize];
         let replacement = format!("{sigil}{meant}");
-        let range = shift(mention.range);
+        let range = mention.range;
         let mut diagnostic = Diagnostic::new(
             codes::SKILLMD_MENTION_NEAR_MISS,
             file,
