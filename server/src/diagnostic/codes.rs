@@ -125,6 +125,7 @@ codes! {
     COMMAND_PACK_ID_COLLISION = "command-pack.id-collision", Error;
     COMMAND_PACK_MISSING_BINARY = "command-pack.missing-binary", Error;
     COMMAND_PACK_RESERVED_ID = "command-pack.reserved-id", Error;
+    COMMAND_SHADOWED_BY_SKILL = "command.shadowed-by-skill", Warning;
     CONFIG_INVALID = "config.invalid", Error;
     CONFIG_UNKNOWN_PRESET = "config.unknown-preset", Error;
     CONFIG_UNKNOWN_RULE = "config.unknown-rule", Warning;

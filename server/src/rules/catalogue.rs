@@ -19,7 +19,7 @@ pub struct RuleDoc {
 }
 
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 25] {
+fn families() -> [&'static [RuleDoc]; 26] {
     [
         super::RULES,
         super::swarmkit_file::RULES,
@@ -41,6 +41,7 @@ fn families() -> [&'static [RuleDoc]; 25] {
         super::skill_links::RULES,
         super::mentions::RULES,
         super::subagents::RULES,
+        super::commands::RULES,
         super::dependencies::RULES,
         super::chain::RULES,
         super::precondition::RULES,

@@ -6,6 +6,7 @@ pub mod archetypes;
 pub mod catalogue;
 pub mod chain;
 pub mod command_packs;
+pub mod commands;
 pub mod config;
 pub mod decision_skills;
 pub mod dependencies;
@@ -104,6 +105,9 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
     match (&entry.role, &entry.parsed.content) {
         (FileRole::Prose(kind), Content::Prose(prose)) => {
             subagents::check_prose(lookup, entry, *kind, prose, &mut out);
+            if *kind == crate::model::hosts::prose::ProseKind::Command {
+                commands::check(lookup, entry, &mut out);
+            }
             mentions::check_prose(lookup, entry, prose, &mut out);
         }
         (FileRole::Config, Content::Config(config)) => {
