@@ -8,11 +8,11 @@ use std::path::Path;
 
 use super::catalogue::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
-use crate::index::{Content, FileEntry, Key, Lookup};
-use crate::model::mentions::{near_miss, scan, Mention, Sigil};
+use crate::index::{Content, FileEntry, Lookup};
+use crate::model::mentions::{near_miss, Mention, Sigil};
 use crate::model::prose::Prose;
-use crate::model::skill_links::body_start;
 use crate::model::skill_md::SkillMd;
+use crate::semantics::mentions::skills_in_scope;
 use crate::syntax::TextRange;
 
 pub const RULES: &[RuleDoc] = &[RuleDoc {
@@ -30,21 +30,6 @@ project folder). The fix rewrites the mention to the skill's name; it is a guess
 --unsafe-fixes` applies it.",
 }];
 
-/// The SKILL.md files named `name` that a mention in `path` may mean: for a skill in a host's
-/// folder (`<project>/.claude/skills/...`), those of the same project; for a collection
-/// (`skills/<name>/`), every one the check sees, since the index holds one root's files (the
-/// root rule). Reads `Key::SkillMdNamed{name}`.
-fn skills_in_scope<'a>(lookup: &Lookup<'a>, path: &Path, name: &str) -> Vec<&'a FileEntry> {
-    let project = super::skill_hosts::folder_root(path).map(|(project, _)| project);
-    lookup
-        .get(Key::SkillMdNamed {
-            name: name.to_owned(),
-        })
-        .into_iter()
-        .filter(|other| project.is_none_or(|project| other.path.starts_with(project)))
-        .collect()
-}
-
 /// The plugin a skill belongs to (`<plugin>/skills/<skill>/SKILL.md`), by its folder's name,
 /// which public collections keep equal to the manifest's `name`. A mention of `/<plugin>:name`
 /// from inside that plugin is the plugin's own, whatever the plugin holds.
@@ -60,28 +45,14 @@ pub fn check(
     lookup: &Lookup<'_>,
     file: FileId,
     path: &Path,
-    skill: &SkillMd,
+    _skill: &SkillMd,
     out: &mut Vec<Diagnostic>,
 ) {
     let Some(entry) = lookup.file(file) else {
         return;
     };
-    let text = &*entry.text;
-    let Some(start) = body_start(text, &skill.frontmatter) else {
-        return;
-    };
-    let shift =
-        |range: TextRange| TextRange::new(range.start + start as u32, range.end + start as u32);
-    let mentions: Vec<Mention> = scan(&text[start..])
-        .into_iter()
-        .map(|m| Mention {
-            range: shift(m.range),
-            plugin: m.plugin.map(shift),
-            name: shift(m.name),
-            sigil: m.sigil,
-        })
-        .collect();
-    check_mentions(lookup, file, path, text, &mentions, out);
+    let mentions = crate::semantics::mentions::mentions_of(entry);
+    check_mentions(lookup, file, path, &entry.text, &mentions, out);
 }
 
 /// The mentions of a prose file (`CLAUDE.md`, a subagent, a command, ...), found when it was

@@ -1,0 +1,156 @@
+//! Go to definition and hover on a mention in prose (`/name`, `/plugin:name`, `$name` in a
+//! SKILL.md body or a prose file the hosts load), and on a subagent's `skills:` entry.
+
+use super::answers::HoverResult;
+use crate::diagnostic::FileId;
+use crate::index::{Content, Index, Lookup};
+use crate::semantics::mentions::{mention_at, skills_in_scope, targets};
+use crate::syntax::TextRange;
+
+/// The SKILL.md files the name under the cursor means, with the range of each's `name`.
+pub fn definition(index: &Index, file: FileId, offset: u32) -> Option<Vec<(FileId, TextRange)>> {
+    let entry = index.file(file)?;
+    let lookup = Lookup::new(index);
+    let found = if let Some(mention) = mention_at(entry, offset) {
+        targets(&lookup, entry, &mention)
+            .into_iter()
+            .map(|(_, e)| e)
+            .collect::<Vec<_>>()
+    } else {
+        let Content::Prose(prose) = &entry.parsed.content else {
+            return None;
+        };
+        let skill = prose
+            .skills
+            .iter()
+            .find(|s| s.range.start <= offset && offset <= s.range.end)?;
+        skills_in_scope(&lookup, &entry.path, &skill.value)
+    };
+    Some(
+        found
+            .into_iter()
+            .map(|e| {
+                let range = match &e.parsed.content {
+                    Content::SkillMd(s) => s.name_range().unwrap_or_default(),
+                    _ => TextRange::default(),
+                };
+                (e.id, range)
+            })
+            .collect(),
+    )
+}
+
+/// The skill a mention names: its description, where it is defined, and which hosts load it.
+pub fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
+    let entry = index.file(file)?;
+    let mention = mention_at(entry, offset)?;
+    let lookup = Lookup::new(index);
+    let found = targets(&lookup, entry, &mention);
+    let (_, skill) = found.first()?;
+    let Content::SkillMd(md) = &skill.parsed.content else {
+        return None;
+    };
+    let name = md.normalized_name().unwrap_or_default();
+    let mut markdown = format!("**skill `{name}`**");
+    if let Some(description) = md.description.as_ref().and_then(|d| d.text()) {
+        markdown.push_str("\n\n");
+        markdown.push_str(&description.value);
+    }
+    markdown.push_str(&format!("\n\nDefined in `{}`", skill.path.display()));
+    if found.len() > 1 {
+        markdown.push_str(&format!(" (and {} more)", found.len() - 1));
+    }
+    let hosts = crate::rules::skill_hosts::hosts_of(&lookup, &skill.path);
+    if !hosts.hosts.is_empty() {
+        markdown.push_str(&format!(
+            "\n\nLoaded by {} ({})",
+            crate::model::hosts::host_list(&hosts.hosts),
+            hosts.why()
+        ));
+    }
+    Some(HoverResult {
+        markdown,
+        range: mention.range,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::fixture;
+
+    const SKILLS: &str = "//- /c/skills/release-notes/SKILL.md
+---
+name: release-notes
+description: Writes the release notes.
+---
+Body.
+";
+
+    #[test]
+    fn definition_and_hover_from_a_mention_in_a_skill_body() {
+        let text = format!(
+            "{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: ship\ndescription: Ships.\n---\nThen run `/release-no$0tes`.\n"
+        );
+        let f = fixture(&text);
+        let targets = super::definition(&f.index, f.cursor_file, f.offset).unwrap();
+        assert_eq!(targets.len(), 1);
+        let path = &f.index.file(targets[0].0).unwrap().path;
+        assert_eq!(path.to_str(), Some("/c/skills/release-notes/SKILL.md"));
+        let hover = super::hover(&f.index, f.cursor_file, f.offset).unwrap();
+        assert!(
+            hover.markdown.contains("Writes the release notes."),
+            "{}",
+            hover.markdown
+        );
+        assert!(hover.markdown.contains("/c/skills/release-notes/SKILL.md"));
+    }
+
+    #[test]
+    fn definition_from_claude_md_and_a_subagent_preload() {
+        let text = "//- /p/.claude/skills/lint/SKILL.md
+---
+name: lint
+description: Lints.
+---
+Body.
+//- /p/.claude/agents/r.md
+---
+name: r
+description: R.
+skills: [li$0nt]
+---
+Body.
+";
+        let f = fixture(text);
+        let targets = super::definition(&f.index, f.cursor_file, f.offset).unwrap();
+        assert_eq!(targets.len(), 1);
+        let hover = super::hover(&f.index, f.cursor_file, f.offset);
+        assert!(hover.is_none(), "a preload's hover is the field's");
+        let text = "//- /p/.claude/skills/lint/SKILL.md
+---
+name: lint
+description: Lints.
+---
+Body.
+//- /p/CLAUDE.md
+Always run /li$0nt first.
+";
+        let f = fixture(text);
+        let hover = super::hover(&f.index, f.cursor_file, f.offset).unwrap();
+        assert!(
+            hover.markdown.contains("Loaded by Claude Code"),
+            "{}",
+            hover.markdown
+        );
+    }
+
+    #[test]
+    fn nothing_on_prose_that_is_no_mention() {
+        let text = format!(
+            "{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: ship\ndescription: Ships.\n---\nSee /usr/b$0in.\n"
+        );
+        let f = fixture(&text);
+        assert!(super::definition(&f.index, f.cursor_file, f.offset).is_none());
+        assert!(super::hover(&f.index, f.cursor_file, f.offset).is_none());
+    }
+}
