@@ -62,34 +62,3 @@ pub fn check(lookup: &Lookup<'_>, entry: &FileEntry, out: &mut Vec<Diagnostic>) 
         ),
     );
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::diagnostic::codes;
-    use crate::testing::{index_of, snapshot};
-
-    #[test]
-    fn a_command_named_like_a_skill_of_its_project_is_reported_once() {
-        let fixture = r#"
-            //- /p/.claude/skills/deploy/SKILL.md
-            ---
-            name: deploy
-            description: Deploys.
-            ---
-            Body.
-            //- /p/.claude/commands/ops/deploy.md
-            Deploy it.
-            //- /p/.claude/commands/release.md
-            Release it.
-            //- /q/.claude/commands/deploy.md
-            Another project.
-        "#;
-        let found: Vec<_> = snapshot(&index_of(fixture))
-            .into_iter()
-            .filter(|f| f.1 == codes::COMMAND_SHADOWED_BY_SKILL.name())
-            .collect();
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].0, "/p/.claude/commands/ops/deploy.md");
-        assert_eq!(found[0].5.len(), 1);
-    }
-}
