@@ -1,5 +1,6 @@
 //! Mentions in prose through the real server: a `/name` in `CLAUDE.md` and in a subagent goes
-//! to the skill's SKILL.md and hovers with its description, and a separator slip is published
+//! to the skill's SKILL.md, hovers with its description and completes after `/`, and a separator
+//! slip is published
 //! as a diagnostic on the file the editor never opened.
 
 use serde_json::{json, Value};
@@ -61,6 +62,19 @@ Use /release-notes.
     );
     let text = hover["contents"]["value"].as_str().unwrap_or_default();
     assert!(text.contains("merged pull requests"), "{hover:?}");
+
+    let completion = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": claude_md}, "position": {"line": 2, "character": 6}}),
+    );
+    let items = completion
+        .get("items")
+        .unwrap_or(&completion)
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let labels: Vec<&str> = items.iter().filter_map(|i| i["label"].as_str()).collect();
+    assert_eq!(labels, ["release-notes"], "{completion:?}");
 
     // From a subagent's preload too.
     let writer = file_uri(&root.join(".claude/agents/writer.md"));

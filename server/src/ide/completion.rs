@@ -55,6 +55,9 @@ enum Want {
 }
 
 pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completions> {
+    if let Some(mentions) = super::mentions::completion(index, file, offset) {
+        return Some(mentions);
+    }
     let entry = index.file(file)?;
     if let Content::SkillMd(skill) = &entry.parsed.content {
         return skill_md(index, entry, skill, offset)

@@ -1,7 +1,7 @@
 //! Go to definition and hover on a mention in prose (`/name`, `/plugin:name`, `$name` in a
 //! SKILL.md body or a prose file the hosts load), and on a subagent's `skills:` entry.
 
-use super::answers::HoverResult;
+use super::answers::{CompletionItem, CompletionKind, Completions, HoverResult};
 use crate::diagnostic::FileId;
 use crate::index::{Content, Index, Lookup};
 use crate::semantics::mentions::{mention_at, skills_in_scope, targets};
@@ -74,6 +74,91 @@ pub fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
     })
 }
 
+/// Completion of a mention being typed after `/` or `$` in a SKILL.md body or a prose file:
+/// the skills in scope (and, after `/`, the legacy commands of the same project). One pass over
+/// the index's files per request; nothing is kept.
+pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completions> {
+    let entry = index.file(file)?;
+    let body_from = match &entry.parsed.content {
+        Content::Prose(prose) => prose.body_start,
+        Content::SkillMd(skill) => {
+            crate::model::skill_links::body_start(&entry.text, &skill.frontmatter)? as u32
+        }
+        _ => return None,
+    };
+    let bytes = entry.text.as_bytes();
+    let offset = offset as usize;
+    if offset > bytes.len() || (offset as u32) < body_from {
+        return None;
+    }
+    let mut start = offset;
+    while start > 0
+        && (bytes[start - 1].is_ascii_alphanumeric() || b"-_:".contains(&bytes[start - 1]))
+    {
+        start -= 1;
+    }
+    let sigil = *bytes.get(start.checked_sub(1)?)?;
+    if sigil != b'/' && sigil != b'$' {
+        return None;
+    }
+    let before = start.checked_sub(2).map(|i| bytes[i]);
+    if before.is_some_and(|b| !(b.is_ascii_whitespace() || b"([{\"'`*_>,;|".contains(&b))) {
+        return None;
+    }
+    let project = entry.path.ancestors().skip(1).find_map(|dir| {
+        let hidden = dir
+            .file_name()
+            .is_some_and(|n| n.as_encoded_bytes().first() == Some(&b'.'));
+        hidden.then(|| dir.parent()).flatten()
+    });
+    let in_scope = |path: &std::path::Path| project.is_none_or(|p| path.starts_with(p));
+    let mut items: Vec<CompletionItem> = Vec::new();
+    for other in index.files() {
+        if !in_scope(&other.path) {
+            continue;
+        }
+        match &other.parsed.content {
+            Content::SkillMd(skill) => {
+                if let Some(name) = skill.normalized_name() {
+                    items.push(CompletionItem {
+                        label: name,
+                        documentation: skill
+                            .description
+                            .as_ref()
+                            .and_then(|d| d.text())
+                            .map(|d| d.value.clone()),
+                        detail: Some(other.path.display().to_string()),
+                        kind: CompletionKind::Skill,
+                    });
+                }
+            }
+            Content::Prose(_)
+                if sigil == b'/'
+                    && other.role
+                        == crate::index::FileRole::Prose(
+                            crate::model::hosts::prose::ProseKind::Command,
+                        ) =>
+            {
+                if let Some(stem) = other.path.file_stem().and_then(|s| s.to_str()) {
+                    items.push(CompletionItem {
+                        label: stem.to_owned(),
+                        documentation: None,
+                        detail: Some(format!("command: {}", other.path.display())),
+                        kind: CompletionKind::Skill,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    items.sort_by(|a, b| a.label.cmp(&b.label));
+    items.dedup_by(|a, b| a.label == b.label);
+    Some(Completions {
+        range: TextRange::new(start as u32, offset as u32),
+        items,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::testing::fixture;
@@ -142,6 +227,29 @@ Always run /li$0nt first.
             "{}",
             hover.markdown
         );
+    }
+
+    #[test]
+    fn completion_after_a_slash_or_a_dollar_in_the_body() {
+        let text = format!(
+            "{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: ship\ndescription: Ships.\n---\nThen run /rel$0\n"
+        );
+        let f = fixture(&text);
+        let got = super::completion(&f.index, f.cursor_file, f.offset).unwrap();
+        let labels: Vec<&str> = got.items.iter().map(|i| i.label.as_str()).collect();
+        assert_eq!(labels, ["release-notes", "ship"]);
+        let written = &f.index.file(f.cursor_file).unwrap().text
+            [got.range.start as usize..got.range.end as usize];
+        assert_eq!(written, "rel");
+        // Not in a path, not in the frontmatter.
+        let text = format!(
+            "{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: ship\ndescription: Ships.\n---\nSee src/re$0\n"
+        );
+        let f = fixture(&text);
+        assert!(super::completion(&f.index, f.cursor_file, f.offset).is_none());
+        let text = format!("{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: /sh$0\n---\n");
+        let f = fixture(&text);
+        assert!(super::completion(&f.index, f.cursor_file, f.offset).is_none());
     }
 
     #[test]
