@@ -40,6 +40,49 @@ pub fn definition(index: &Index, file: FileId, offset: u32) -> Option<Vec<(FileI
     )
 }
 
+/// The skill named by the mention or the subagent preload at `offset`, if it names one.
+pub fn target_at(index: &Index, file: FileId, offset: u32) -> Option<&crate::index::FileEntry> {
+    let targets = definition(index, file, offset)?;
+    targets.first().and_then(|(id, _)| index.file(*id))
+}
+
+/// Every mention and subagent preload in the index that names `target`, in any file: one pass
+/// over the files with mentions or preloads, for a references request.
+pub fn references_to(index: &Index, target: &crate::index::FileEntry) -> Vec<(FileId, TextRange)> {
+    let Content::SkillMd(skill) = &target.parsed.content else {
+        return Vec::new();
+    };
+    let Some(name) = skill.normalized_name() else {
+        return Vec::new();
+    };
+    let lookup = Lookup::new(index);
+    let mut out = Vec::new();
+    for entry in index.files() {
+        let preloads = match &entry.parsed.content {
+            Content::Prose(prose) => prose.skills.as_slice(),
+            Content::SkillMd(_) => &[],
+            _ => continue,
+        };
+        let names_it = |written: &str| {
+            written == name
+                && skills_in_scope(&lookup, &entry.path, written)
+                    .iter()
+                    .any(|e| e.id == target.id)
+        };
+        for mention in crate::semantics::mentions::mentions_of(entry) {
+            if mention.plugin.is_none() && names_it(mention.name(&entry.text)) {
+                out.push((entry.id, mention.name));
+            }
+        }
+        for preload in preloads {
+            if names_it(&preload.value) {
+                out.push((entry.id, preload.range));
+            }
+        }
+    }
+    out
+}
+
 /// The skill a mention names: its description, where it is defined, and which hosts load it.
 pub fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
     let entry = index.file(file)?;
@@ -250,6 +293,47 @@ Always run /li$0nt first.
         let text = format!("{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: /sh$0\n---\n");
         let f = fixture(&text);
         assert!(super::completion(&f.index, f.cursor_file, f.offset).is_none());
+    }
+
+    #[test]
+    fn references_gather_mentions_and_preloads_from_either_end() {
+        let text = "//- /p/.claude/skills/lint/SKILL.md
+---
+name: li$0nt
+description: Lints.
+---
+Body.
+//- /p/.claude/agents/r.md
+---
+name: r
+description: R.
+skills: [lint]
+---
+Use /lint and $lint, not /linter.
+//- /p/CLAUDE.md
+Run /lint.
+";
+        let f = fixture(text);
+        let refs = crate::ide::references::references(&f.index, f.cursor_file, f.offset, true);
+        let shown: Vec<String> = refs
+            .iter()
+            .map(|(file, range)| {
+                let e = f.index.file(*file).unwrap();
+                format!(
+                    "{}:{}",
+                    e.path.display(),
+                    &e.text[range.start as usize..range.end as usize]
+                )
+            })
+            .collect();
+        assert_eq!(shown.len(), 5, "{shown:?}");
+        // From a mention, the same list.
+        let text = text
+            .replace("li$0nt", "lint")
+            .replace("Run /lint.", "Run /li$0nt.");
+        let g = fixture(&text);
+        let again = crate::ide::references::references(&g.index, g.cursor_file, g.offset, true);
+        assert_eq!(again.len(), 5);
     }
 
     #[test]
