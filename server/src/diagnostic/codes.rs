@@ -125,6 +125,7 @@ codes! {
     COMMAND_PACK_ID_COLLISION = "command-pack.id-collision", Error;
     COMMAND_PACK_MISSING_BINARY = "command-pack.missing-binary", Error;
     COMMAND_PACK_RESERVED_ID = "command-pack.reserved-id", Error;
+    COMMAND_SHADOWED_BY_SKILL = "command.shadowed-by-skill", Warning;
     CONFIG_INVALID = "config.invalid", Error;
     CONFIG_UNKNOWN_PRESET = "config.unknown-preset", Error;
     CONFIG_UNKNOWN_RULE = "config.unknown-rule", Warning;
@@ -199,8 +200,12 @@ codes! {
     SKILLMD_RESERVED_WORD = "skillmd.reserved-word", Error;
     SKILLMD_SHADOWED = "skillmd.shadowed", Error;
     SKILLMD_UNCLOSED_FRONTMATTER = "skillmd.unclosed-frontmatter", Error;
+    SKILLMD_UNKNOWN_AGENT = "skillmd.unknown-agent", Warning;
     SKILLMD_UNKNOWN_FIELD = "skillmd.unknown-field", Warning;
     SKILLMD_YAML_PARSE = "skillmd.yaml-parse", Error;
+    SUBAGENT_MISSING_FIELD = "subagent.missing-field", Error;
+    SUBAGENT_UNKNOWN_FIELD = "subagent.unknown-field", Warning;
+    SUBAGENT_UNKNOWN_SKILL = "subagent.unknown-skill", Warning;
     SUPPRESSION_UNKNOWN_CODE = "suppression.unknown-code", Warning;
     SUPPRESSION_UNUSED = "suppression.unused", Warning;
     TOOLS_INVALID_LIST = "tools.invalid-list", Error;

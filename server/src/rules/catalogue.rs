@@ -34,7 +34,7 @@ impl RuleDoc {
 }
 
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 27] {
+fn families() -> [&'static [RuleDoc]; 29] {
     [
         super::RULES,
         super::swarmkit_file::RULES,
@@ -58,6 +58,8 @@ fn families() -> [&'static [RuleDoc]; 27] {
         super::mentions::RULES,
         super::bundled_files::RULES,
         super::arguments::RULES,
+        super::subagents::RULES,
+        super::commands::RULES,
         super::dependencies::RULES,
         super::chain::RULES,
         super::precondition::RULES,

@@ -8,6 +8,7 @@ pub mod bundled_files;
 pub mod catalogue;
 pub mod chain;
 pub mod command_packs;
+pub mod commands;
 pub mod config;
 pub mod decision_skills;
 pub mod dependencies;
@@ -26,6 +27,7 @@ pub mod skill_hosts;
 pub mod skill_links;
 pub mod skill_md;
 pub mod skills;
+pub mod subagents;
 pub mod suppress;
 pub(crate) mod swarmkit_file;
 pub mod tools;
@@ -107,6 +109,13 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
         precondition::check(lookup, file, &entry.path, extensions, &mut out);
     }
     match (&entry.role, &entry.parsed.content) {
+        (FileRole::Prose(kind), Content::Prose(prose)) => {
+            subagents::check_prose(lookup, entry, *kind, prose, &mut out);
+            if *kind == crate::model::hosts::prose::ProseKind::Command {
+                commands::check(lookup, entry, &mut out);
+            }
+            mentions::check_prose(lookup, entry, prose, &mut out);
+        }
         (FileRole::Config, Content::Config(config)) => {
             tools::check_config(lookup, entry, config, &mut out)
         }

@@ -28,6 +28,9 @@ use crate::diagnostic::FileId;
 use crate::index::{Content, Index};
 
 pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completions> {
+    if let Some(mentions) = crate::ide::mentions::completion(index, file, offset) {
+        return Some(mentions);
+    }
     let entry = index.file(file)?;
     if let Content::SkillMd(skill) = &entry.parsed.content {
         return skill_md::completion(index, entry, skill, offset)
