@@ -142,16 +142,16 @@ pub fn fuzz_transport(bytes: &[u8]) -> std::result::Result<usize, String> {
                     ));
                 }
             }
-            transport::Frame::Dropped {
-                reply: Some(reply), ..
-            } => {
-                if let Err(error) = serde_json::from_value::<TowerMessage>(reply.clone()) {
-                    return Err(format!(
-                        "an answer to a dropped message is not a response {reply}: {error}"
-                    ));
+            transport::Frame::Dropped { replies, .. } => {
+                for reply in replies {
+                    if let Err(error) = serde_json::from_value::<TowerMessage>(reply.clone()) {
+                        return Err(format!(
+                            "an answer to a dropped message is not a response {reply}: {error}"
+                        ));
+                    }
                 }
             }
-            transport::Frame::Dropped { reply: None, .. } | transport::Frame::Note(_) => {}
+            transport::Frame::Note(_) => {}
         }
         frames += 1;
     }

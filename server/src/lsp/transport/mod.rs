@@ -32,7 +32,7 @@ use tower_service::Service;
 use super::lifetime::Ending;
 use super::Backend;
 pub use framing::{next_frame, Input};
-pub use message::Frame;
+pub use message::{check_body, Frame};
 
 /// The messages tower would be handed for `bytes` taken as the whole input, framing and
 /// checking included: what a fuzzer feeds raw bytes through.
