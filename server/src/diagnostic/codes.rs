@@ -179,6 +179,7 @@ codes! {
     SKILLMD_FIELD_VALUE = "skillmd.field-value", Warning;
     SKILLMD_LINK_OUTSIDE = "skillmd.link-outside", Warning;
     SKILLMD_LISTING_BUDGET = "skillmd.listing-budget", Warning;
+    SKILLMD_MENTION_NEAR_MISS = "skillmd.mention-near-miss", Warning;
     SKILLMD_METADATA_SHAPE = "skillmd.metadata-shape", Warning;
     SKILLMD_MISSING_FIELD = "skillmd.missing-field", Error;
     SKILLMD_NAME_FORMAT = "skillmd.name-format", Error;

@@ -60,13 +60,6 @@ use crate::index::Index;
 use crate::syntax::PositionEncoding;
 use state::{lock, panic_message, Outgoing, State};
 
-/// The JSON-RPC messages the server's transport would hand on for `bytes` taken as its whole
-/// input (framing, UTF-8, JSON and JSON-RPC checks): the entry point for fuzzing the transport.
-/// Never panics; every message returned is a JSON object that tower-lsp-server decodes.
-pub fn decode_frames_for_fuzzing(bytes: &[u8]) -> Vec<Vec<u8>> {
-    transport::decode_frames(bytes)
-}
-
 /// Runs the server on stdin/stdout until the client says `exit`, closes its side, or its
 /// process (the `processId` of `initialize`) is gone.
 pub fn run() -> ExitCode {

@@ -21,6 +21,11 @@ pub const OPENCODE_DOCS: &str = "https://opencode.ai/docs/skills/";
 pub const GEMINI_DOCS: &str = "https://geminicli.com/docs/cli/using-agent-skills/";
 pub const CURSOR_DOCS: &str = "https://cursor.com/docs/context/skills";
 
+/// Subagents, plugin and marketplace manifests.
+pub mod plugins;
+/// Prose files, command folders and built-in commands.
+pub mod prose;
+
 /// A program that loads SKILL.md files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Host {

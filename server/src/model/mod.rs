@@ -6,6 +6,7 @@ pub mod config;
 pub mod defined_skills;
 pub mod hosts;
 pub mod machine;
+pub mod mentions;
 pub mod schema_file;
 pub mod skill_body;
 pub mod skill_links;

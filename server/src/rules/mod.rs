@@ -12,6 +12,7 @@ pub mod dependencies;
 pub mod grants;
 pub mod ids;
 pub mod made_up_skills;
+pub mod mentions;
 pub mod missing_workspace;
 pub mod output;
 pub mod output_schema;
