@@ -128,13 +128,24 @@ pub fn fuzz_transport(bytes: &[u8]) -> std::result::Result<usize, String> {
         match frame {
             transport::Frame::Message { body, exit } => {
                 let shown = String::from_utf8_lossy(&body);
+                if !matches!(
+                    transport::check_body(body.clone()),
+                    transport::Frame::Message { .. }
+                ) {
+                    return Err(format!("{shown} fails the message check on its own"));
+                }
                 if let Err(error) = serde_json::from_slice::<TowerMessage>(&body) {
                     return Err(format!("tower refuses {shown}: {error}"));
                 }
                 let mut framed = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
                 framed.extend_from_slice(&body);
                 let again: Vec<transport::Frame> = frames_of(&framed).collect();
-                if again != [transport::Frame::Message { body: body.clone(), exit }] {
+                if again
+                    != [transport::Frame::Message {
+                        body: body.clone(),
+                        exit,
+                    }]
+                {
                     return Err(format!("{shown}, framed again, becomes {again:?}"));
                 }
             }
