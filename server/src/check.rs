@@ -137,11 +137,22 @@ pub fn run_fenced_check(
     // What `swarmkit run` started from this shell would find of the binaries its command packs
     // require: looked up here, at the edge, and handed to the checks as data.
     let binaries = crate::probe::required_binaries(&outcome.index);
-    if !binaries.is_empty() {
+    // And what it would find at the `output_schema` paths no file read answers.
+    let schema_paths = crate::semantics::schema_files::unanswered_paths(&outcome.index);
+    if !binaries.is_empty() || !schema_paths.is_empty() {
         let path = std::env::var_os("PATH");
         let executables = crate::probe::executables(&binaries, path.as_deref(), probe_versions);
         let settings = crate::index::Settings {
             executables: std::sync::Arc::new(executables),
+            schema_paths: std::sync::Arc::new(
+                schema_paths
+                    .into_iter()
+                    .map(|path| {
+                        let fact = path_fact(&path);
+                        (path, fact)
+                    })
+                    .collect(),
+            ),
             ..outcome.index.settings.clone()
         };
         outcome.index.set_settings(settings);
@@ -182,6 +193,30 @@ fn within_fences(root: PathBuf, path: &Path, fences: &[PathBuf]) -> PathBuf {
         .max_by_key(|fence| fence.components().count())
         .cloned()
         .unwrap_or_else(|| path.to_owned())
+}
+
+/// What is on disk at an `output_schema` path the file set does not hold, as SwarmKit would
+/// find it: `_resolve_path` asks `Path.is_file()` (following symlinks), then
+/// `resolve_output_schema` reads the text. Opening never waits (a FIFO is not opened at all).
+fn path_fact(path: &Path) -> crate::model::schema_file::PathFact {
+    use crate::model::schema_file::PathFact;
+    match std::fs::metadata(path) {
+        Err(error)
+            if matches!(
+                error.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            PathFact::Missing
+        }
+        Err(error) => PathFact::Unreadable(error.to_string()),
+        Ok(meta) if meta.is_dir() => PathFact::Folder,
+        Ok(meta) if !meta.is_file() => PathFact::Unreadable("it is not a regular file".to_owned()),
+        Ok(_) => match std::fs::File::open(path) {
+            Ok(_) => PathFact::Unread,
+            Err(error) => PathFact::Unreadable(error.to_string()),
+        },
+    }
 }
 
 fn absolute(path: &Path) -> PathBuf {

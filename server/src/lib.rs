@@ -8,6 +8,8 @@
 //! faces (with `mcp`, the engine for agents); only `lsp` knows LSP types, and only the faces and `discover` do I/O. Imports run
 //! down the layers (`server/tests/layers.rs`; ARCHITECTURE.md, "Layers").
 
+pub mod audit;
+pub mod audit_log;
 pub mod check;
 pub mod cli;
 pub mod diagnostic;

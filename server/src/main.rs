@@ -125,6 +125,27 @@ enum Command {
         /// current directory.
         roots: Vec<PathBuf>,
     },
+    /// Read SwarmKit's audit log against every `requires:` rule under the paths (default: the
+    /// current directory).
+    ///
+    /// Per rule: how often the gate refused, whether the agent recovered or gave up, rules never
+    /// reached, and how the runs recorded would fare under the rules as written now. The log of
+    /// each workspace is found where the runtime writes it (`.swarmkit/audit.sqlite`, or the
+    /// PostgreSQL that SWARMKIT_STORE_URL, DATABASE_URL or `storage:` names), and is only read.
+    /// Exit status: 0, or 2 when no log could be read.
+    Audit {
+        /// Files or folders: each workspace with a topology at or below them.
+        paths: Vec<PathBuf>,
+        /// Read this log instead: a SQLite file, `sqlite:///…` or `postgres://…` URL.
+        #[arg(long, value_name = "PATH|URL")]
+        db: Option<String>,
+        /// Only rows at or after this time (`2026-12-01`, or an ISO-8601 time).
+        #[arg(long, value_name = "DATE")]
+        since: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "human")]
+        format: skillgraph::cli::audit::AuditFormat,
+    },
     /// Run the language server on stdin/stdout.
     Lsp {
         /// Accepted for editors that pass it; stdio is the only transport.
@@ -198,6 +219,12 @@ fn main() -> ExitCode {
             agent,
             topology,
         } => graph(paths, format, agent, topology),
+        Command::Audit {
+            paths,
+            db,
+            since,
+            format,
+        } => audit(paths, db, since, format),
         Command::Lsp { .. } => skillgraph::lsp::run(),
         Command::Mcp { roots } => skillgraph::mcp::run(roots),
     }
@@ -284,6 +311,85 @@ fn graph(
         }
     }
     std::mem::forget(outcome);
+    ExitCode::SUCCESS
+}
+
+fn audit(
+    paths: Vec<PathBuf>,
+    db: Option<String>,
+    since: Option<String>,
+    format: skillgraph::cli::audit::AuditFormat,
+) -> ExitCode {
+    use skillgraph::cli::audit;
+    let Some(paths) = existing_paths(paths) else {
+        return ExitCode::from(2);
+    };
+    let db = match db
+        .as_deref()
+        .map(skillgraph::audit_log::Location::from_argument)
+    {
+        None => None,
+        Some(Ok(location)) => Some(location),
+        Some(Err(error)) => {
+            eprintln!("skillgraph: --db: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = match skillgraph::check::run_scoped_check(&paths, None) {
+        Ok(outcome) => outcome,
+        Err(message) => {
+            eprintln!("skillgraph: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let roots: Vec<PathBuf> = paths
+        .iter()
+        .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone()))
+        .collect();
+    let env = |name: &str| std::env::var(name).ok();
+    let run = audit::run(&outcome.index, &roots, db.as_ref(), since.as_deref(), &env);
+    for error in &run.errors {
+        eprintln!("skillgraph: {error}");
+    }
+    for (_, source, _) in &run.workspaces {
+        match source.as_ref().map(|s| &s.read) {
+            Some(Err(error)) => eprintln!("skillgraph: {error}"),
+            Some(Ok(stats)) => {
+                for warning in &stats.warnings {
+                    eprintln!(
+                        "skillgraph: {}: {warning}",
+                        source
+                            .as_ref()
+                            .map(|s| s.location.display())
+                            .unwrap_or_default()
+                    );
+                }
+            }
+            None => {}
+        }
+    }
+    if run.workspaces.is_empty() {
+        eprintln!("skillgraph: no SwarmKit topology under the paths given, so no log to read");
+        return ExitCode::from(2);
+    }
+    let display = |path: &std::path::Path| outcome.display_path(path);
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = match format {
+        audit::AuditFormat::Json => audit::render_json(&outcome.index, &run, &display, &mut stdout),
+        audit::AuditFormat::Human => {
+            audit::render_human(&outcome.index, &run, &display, &mut stdout)
+        }
+    };
+    if let Err(error) = written.and_then(|_| stdout.flush()) {
+        if error.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("skillgraph: cannot write the report: {error}");
+            return ExitCode::from(2);
+        }
+    }
+    if !run.any_read() {
+        eprintln!("skillgraph: no audit log could be read");
+        return ExitCode::from(2);
+    }
     ExitCode::SUCCESS
 }
 

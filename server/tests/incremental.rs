@@ -851,6 +851,10 @@ mod renames {
                     dir: moved(dir),
                     files: files.clone(),
                 },
+                Change::Bundled { dir, bundled } => Change::Bundled {
+                    dir: moved(dir),
+                    bundled: bundled.clone(),
+                },
             })
             .collect()
     }

@@ -16,9 +16,9 @@ const LAYERS: &[&[&str]] = &[
     &["model"],
     &["index"],
     &["semantics"],
-    &["rules", "testing"],
+    &["rules", "testing", "audit"],
     &["ide"],
-    &["fix", "discover"],
+    &["fix", "discover", "audit_log"],
     &["check", "cli", "lsp", "mcp", "probe"],
     &["fuzzing"],
 ];

@@ -180,6 +180,8 @@ impl Backend {
                 })
                 .await;
         }
+        let this = self.clone();
+        let _ = tokio::task::spawn_blocking(move || this.settle_readers_after_indexing()).await;
     }
 
     fn indexing_done(&self) {
@@ -203,6 +205,11 @@ impl Backend {
         watchers.push(FileSystemWatcher {
             glob_pattern: GlobPattern::String("**/*".to_owned()),
             kind: Some(WatchKind::Create | WatchKind::Delete),
+        });
+        // A bundled Markdown file's text names other bundled files: its changes count too.
+        watchers.push(FileSystemWatcher {
+            glob_pattern: GlobPattern::String("**/*.md".to_owned()),
+            kind: None,
         });
         let options = DidChangeWatchedFilesRegistrationOptions { watchers };
         let registration = Registration {
@@ -312,7 +319,11 @@ impl Backend {
         let (roots, relist) = roots;
         let read = tokio::task::spawn_blocking(move || {
             let mut changes = read_events(events, indexed, &roots);
-            changes.extend(relist.iter().map(|dir| crate::discover::skill_files(dir)));
+            changes.extend(
+                relist
+                    .iter()
+                    .flat_map(|dir| crate::discover::skill_files(dir)),
+            );
             changes
         })
         .await;

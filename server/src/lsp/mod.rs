@@ -1,9 +1,12 @@
 //! The language server: tower-lsp-server glue, and the one place LSP types appear.
 //!
 //! The rooms: `state` (the state, its lock and publishing diagnostics), `documents` (open
-//! documents), `handlers` (requests, as plain functions of an index snapshot), `files` (indexing
-//! from disk and watched files), `settings` (the editor's settings), `capabilities` (what each
-//! side offers), `transport` (the byte stream), `convert` (positions, URIs, diagnostics).
+//! documents), `handlers` (requests, as plain functions of an index snapshot; `edits` for those
+//! answered with workspace edits, `pull` for pulled diagnostics, `command` for the
+//! ordering-graph command), `files` (indexing from disk and watched files), `progress`
+//! (progress reports), `settings` (the editor's settings), `capabilities` (what each side
+//! offers), `transport` (the byte stream), `lifetime` (the end of the process), `convert`
+//! (positions, URIs, diagnostics).
 //!
 //! Decisions a user may notice:
 //! - Position encoding: UTF-8 when the client offers it, else UTF-16.
@@ -28,12 +31,15 @@
 //!   paths must then be absolute); `[rules]` levels of a file config win over the editor's.
 
 mod capabilities;
+mod command;
 mod convert;
 mod documents;
+mod edits;
 mod files;
 mod handlers;
 mod lifetime;
 mod progress;
+mod pull;
 mod settings;
 mod state;
 mod transport;
@@ -53,13 +59,6 @@ use tower_lsp_server::{Client, LanguageServer, LspService};
 use crate::index::Index;
 use crate::syntax::PositionEncoding;
 use state::{lock, panic_message, Outgoing, State};
-
-/// The JSON-RPC messages the server's transport would hand on for `bytes` taken as its whole
-/// input (framing, UTF-8, JSON and JSON-RPC checks): the entry point for fuzzing the transport.
-/// Never panics; every message returned is a JSON object that tower-lsp-server decodes.
-pub fn decode_frames_for_fuzzing(bytes: &[u8]) -> Vec<Vec<u8>> {
-    transport::decode_frames(bytes)
-}
 
 /// Runs the server on stdin/stdout until the client says `exit`, closes its side, or its
 /// process (the `processId` of `initialize`) is gone.
@@ -136,16 +135,16 @@ pub fn fuzz_transport(bytes: &[u8]) -> std::result::Result<usize, String> {
                     ));
                 }
             }
-            transport::Frame::Dropped {
-                reply: Some(reply), ..
-            } => {
-                if let Err(error) = serde_json::from_value::<TowerMessage>(reply.clone()) {
-                    return Err(format!(
-                        "an answer to a dropped message is not a response {reply}: {error}"
-                    ));
+            transport::Frame::Dropped { replies, .. } => {
+                for reply in replies {
+                    if let Err(error) = serde_json::from_value::<TowerMessage>(reply.clone()) {
+                        return Err(format!(
+                            "an answer to a dropped message is not a response {reply}: {error}"
+                        ));
+                    }
                 }
             }
-            transport::Frame::Dropped { reply: None, .. } | transport::Frame::Note(_) => {}
+            transport::Frame::Note(_) => {}
         }
         frames += 1;
     }
@@ -218,7 +217,7 @@ impl Backend {
         Backend {
             publisher: state::start_publisher(client.clone()),
             client,
-            state: Arc::new(Mutex::new(State::new())),
+            state: Arc::new(Mutex::new(State::new(settings::process_environment()))),
             ending,
             indexing: Arc::new(watch::channel(1).0),
             opening: Arc::new(watch::channel(0).0),
@@ -500,7 +499,7 @@ impl LanguageServer for Backend {
     ) -> Result<DocumentDiagnosticReportResult> {
         let report = self
             .answer("textDocument/diagnostic", |index, enc| {
-                Some(handlers::document_diagnostics(index, enc, &params))
+                Some(pull::document_diagnostics(index, enc, &params))
             })
             .await?;
         Ok(report.unwrap_or_else(|| {
@@ -516,7 +515,7 @@ impl LanguageServer for Backend {
     ) -> Result<WorkspaceDiagnosticReportResult> {
         let report = self
             .answer("workspace/diagnostic", |index, enc| {
-                Some(handlers::workspace_diagnostics(index, enc, &params))
+                Some(pull::workspace_diagnostics(index, enc, &params))
             })
             .await?;
         Ok(report.unwrap_or_else(|| {
@@ -529,7 +528,7 @@ impl LanguageServer for Backend {
         params: TextDocumentPositionParams,
     ) -> Result<Option<PrepareRenameResponse>> {
         self.answer_or_refuse("prepareRename", |index, enc| {
-            handlers::prepare_rename(index, enc, &params)
+            edits::prepare_rename(index, enc, &params)
         })
         .await
     }
@@ -537,7 +536,7 @@ impl LanguageServer for Backend {
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
         let rename_files = lock(&self.state).offers.rename_files;
         self.answer_or_refuse("rename", |index, enc| {
-            handlers::rename(index, enc, &params, rename_files)
+            edits::rename(index, enc, &params, rename_files)
         })
         .await
     }
@@ -545,7 +544,7 @@ impl LanguageServer for Backend {
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let rename_files = lock(&self.state).offers.rename_files;
         self.answer("codeAction", |index, enc| {
-            handlers::code_actions(index, enc, &params, rename_files)
+            edits::code_actions(index, enc, &params, rename_files)
         })
         .await
     }
@@ -570,18 +569,18 @@ impl LanguageServer for Backend {
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
         // Outside every handler's own guard: the end-to-end tests prove the transport's.
         panic_on_request_for_tests("executeCommand:unguarded");
-        if params.command != handlers::ORDERING_GRAPH_COMMAND {
+        if params.command != command::ORDERING_GRAPH_COMMAND {
             return Err(Error::invalid_params(format!(
                 "unknown command `{}`; this server offers `{}`",
                 params.command,
-                handlers::ORDERING_GRAPH_COMMAND
+                command::ORDERING_GRAPH_COMMAND
             )));
         }
         let argument =
-            handlers::ordering_graph_argument(&params.arguments).map_err(Error::invalid_params)?;
+            command::ordering_graph_argument(&params.arguments).map_err(Error::invalid_params)?;
         let answer = self
             .answer("executeCommand", |index, _| {
-                Some(handlers::ordering_graph(index, &argument))
+                Some(command::ordering_graph(index, &argument))
             })
             .await?;
         match answer {

@@ -5,7 +5,7 @@
 //! answer from it without holding the lock. Diagnostics go out through one channel drained by one
 //! task, so they reach the client in the order they were computed.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -43,12 +43,11 @@ pub struct State {
 }
 
 impl State {
-    pub fn new() -> State {
+    /// A state with nothing indexed; `${…}` references read `environment` until the editor's
+    /// settings say otherwise.
+    pub fn new(environment: Arc<BTreeMap<String, String>>) -> State {
         State {
-            index: Arc::new(Index::with_environment(
-                &crate::rules::CHECKS,
-                super::settings::process_environment(),
-            )),
+            index: Arc::new(Index::with_environment(&crate::rules::CHECKS, environment)),
             encoding: PositionEncoding::Utf16,
             roots: Vec::new(),
             open: HashMap::new(),
@@ -254,8 +253,6 @@ impl Backend {
         let analysed = catch_unwind(AssertUnwindSafe(|| {
             let mut next = Index::clone(&base);
             let affected = next.apply(changes);
-            // Here, off the lock, rather than in the first edit after the indexing.
-            next.settle_readers();
             super::panic_on_request_for_tests(what);
             (next, affected)
         }));
@@ -276,7 +273,11 @@ impl Backend {
                     if next.settings != settings {
                         affected.extend(next.set_settings(settings));
                     }
-                    affected.extend(next.apply(replay));
+                    // Not for nothing: `apply` builds the readers table first (see
+                    // `settle_readers_after_indexing`).
+                    if !replay.is_empty() {
+                        affected.extend(next.apply(replay));
+                    }
                     (next, affected)
                 }));
                 let (next, affected) = caught_up.map_err(|payload| {
@@ -314,6 +315,23 @@ impl Backend {
             result
         };
         (state.index.checked_file_count(), result)
+    }
+
+    /// Builds the readers table (which files read which key, `Index::settle_readers`) of the
+    /// index an indexing left, off the lock, once the client has been told the server is ready:
+    /// a `check` never needs it, and the server needs it only for its first change, so it is
+    /// no part of the time to ready. A change that comes first builds it itself, on its copy,
+    /// and this copy is then dropped. Runs on a blocking thread.
+    pub(super) fn settle_readers_after_indexing(&self) {
+        let base = lock(&self.state).index.clone();
+        let mut next = Index::clone(&base);
+        if catch_unwind(AssertUnwindSafe(|| next.settle_readers())).is_err() {
+            return; // the next change builds it, under its own guard
+        }
+        let mut state = lock(&self.state);
+        if Arc::ptr_eq(&state.index, &base) {
+            state.index = Arc::new(next);
+        }
     }
 
     /// Sends the diagnostics of `files` that differ from what the client last saw. A client

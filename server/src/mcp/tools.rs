@@ -153,12 +153,21 @@ pub fn fixes(roots: &Roots, input: FixesInput) -> Result<Vec<String>, ToolError>
     let fixed = outcome.apply_safe_fixes();
     let mut diff = Capped::new(MAX_RESULT_BYTES - 2_000);
     let mut shown = 0;
-    for (path, before, after) in &fixed.files {
-        // `a/` and `b/` before a relative path, as `check --diff` writes them.
-        let label = outcome.display_path(path);
-        let label = label.strip_prefix('/').unwrap_or(&label);
+    // `a/` and `b/` before a relative path, as `check --diff` writes them.
+    let label = |path: &std::path::Path| {
+        let shown = outcome.display_path(path);
+        shown.strip_prefix('/').map(str::to_owned).unwrap_or(shown)
+    };
+    for file in &fixed.files {
         let mut one = Vec::new();
-        if crate::cli::diff::write_unified(&mut one, label, before, after).is_err()
+        if crate::cli::diff::write_file_diff(
+            &mut one,
+            &label(&file.from),
+            &label(&file.to),
+            &file.before,
+            &file.after,
+        )
+        .is_err()
             || diff.write_all(&one).is_err()
         {
             break;

@@ -21,6 +21,11 @@ pub const OPENCODE_DOCS: &str = "https://opencode.ai/docs/skills/";
 pub const GEMINI_DOCS: &str = "https://geminicli.com/docs/cli/using-agent-skills/";
 pub const CURSOR_DOCS: &str = "https://cursor.com/docs/context/skills";
 
+/// Subagents, plugin and marketplace manifests.
+pub mod plugins;
+/// Prose files, command folders and built-in commands.
+pub mod prose;
+
 /// A program that loads SKILL.md files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Host {
@@ -544,6 +549,27 @@ pub const REFERENCE_TOC_LINES: LoadGuidance = LoadGuidance {
     source: SKILL_BEST_PRACTICES_DOCS,
     checked: LOAD_FACTS_CHECKED,
 };
+
+/// A file of the skill's folder that a host reads itself (not the model), with what it holds.
+#[derive(Debug)]
+pub struct HostReadFile {
+    /// Relative to the skill folder.
+    pub path: &'static str,
+    pub host: Host,
+    pub what: &'static str,
+    pub source: &'static str,
+    pub checked: &'static str,
+}
+
+/// Files hosts read from a skill's folder beside the SKILL.md: what they name is named, and
+/// they are no orphans (`rules::bundled_files`).
+pub const HOST_READ_FILES: &[HostReadFile] = &[HostReadFile {
+    path: "agents/openai.yaml",
+    host: Host::Codex,
+    what: "the skill's metadata for Codex's interface (display name, icons, brand colour) and its tool dependencies",
+    source: CODEX_DOCS,
+    checked: LOAD_FACTS_CHECKED,
+}];
 
 /// Every load guidance, for the docs.
 pub const LOAD_GUIDANCE: &[&LoadGuidance] = &[

@@ -34,7 +34,7 @@ impl RuleDoc {
 }
 
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 24] {
+fn families() -> [&'static [RuleDoc]; 27] {
     [
         super::RULES,
         super::swarmkit_file::RULES,
@@ -55,6 +55,9 @@ fn families() -> [&'static [RuleDoc]; 24] {
         super::skill_hosts::RULES,
         super::skill_links::RULES,
         super::skill_body::RULES,
+        super::mentions::RULES,
+        super::bundled_files::RULES,
+        super::arguments::RULES,
         super::dependencies::RULES,
         super::chain::RULES,
         super::precondition::RULES,

@@ -3,6 +3,8 @@
 
 pub mod agents;
 pub mod archetypes;
+pub mod arguments;
+pub mod bundled_files;
 pub mod catalogue;
 pub mod chain;
 pub mod command_packs;
@@ -12,6 +14,7 @@ pub mod dependencies;
 pub mod grants;
 pub mod ids;
 pub mod made_up_skills;
+pub mod mentions;
 pub mod missing_workspace;
 pub mod output;
 pub mod output_schema;
@@ -96,6 +99,8 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
         skill_md::check(lookup, file, &entry.path, skill, &mut out);
         skill_links::check(lookup, file, &entry.path, &entry.text, skill, &mut out);
         skill_body::check(file, &entry.text, skill, &mut out);
+        bundled_files::check(lookup, file, &entry.path, &entry.text, skill, &mut out);
+        arguments::check(lookup, file, &entry.path, &entry.text, skill, &mut out);
         let extensions = &skill.extensions;
         dependencies::check(lookup, file, &entry.path, extensions, &mut out);
         chain::check(lookup, file, &entry.path, extensions, &mut out);

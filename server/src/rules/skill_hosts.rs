@@ -139,7 +139,7 @@ impl Hosts<'_> {
 
 /// The project folder and the root (e.g. `[".claude", "skills"]`) a skill lives under, from its
 /// path alone: `<project>/<a>/<b>/<skill>/SKILL.md`.
-fn folder_root(path: &Path) -> Option<(&Path, &'static crate::model::hosts::SkillRoot)> {
+pub(crate) fn folder_root(path: &Path) -> Option<(&Path, &'static crate::model::hosts::SkillRoot)> {
     let root = crate::model::skill_md::skill_root(path)?;
     let b = root.file_name()?.to_str()?;
     let parent = root.parent()?;

@@ -32,24 +32,7 @@ use tower_service::Service;
 use super::lifetime::Ending;
 use super::Backend;
 pub use framing::{next_frame, Input};
-pub use message::Frame;
-
-/// The messages tower would be handed for `bytes` taken as the whole input, framing and
-/// checking included: what a fuzzer feeds raw bytes through.
-pub fn decode_frames(bytes: &[u8]) -> Vec<Vec<u8>> {
-    let (tx, rx) = std::sync::mpsc::sync_channel(1);
-    let _ = tx.send(bytes.to_vec());
-    drop(tx);
-    let mut input = Input::new(rx);
-    let mut messages = Vec::new();
-    loop {
-        match next_frame(&mut input) {
-            Frame::End => return messages,
-            Frame::Message { body, .. } => messages.push(body),
-            Frame::Dropped { .. } | Frame::Note(_) => {}
-        }
-    }
-}
+pub use message::{check_body, Frame};
 
 fn frame_bytes(body: &[u8]) -> Vec<u8> {
     let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
