@@ -19,7 +19,8 @@ const LAYERS: &[&[&str]] = &[
     &["rules", "testing", "audit"],
     &["ide"],
     &["fix", "discover", "audit_log"],
-    &["check", "cli", "lsp", "probe"],
+    &["check", "cli", "lsp", "mcp", "probe"],
+    &["fuzzing"],
 ];
 
 /// Files that still import upward, each with the one module it reaches and why it is allowed
