@@ -116,6 +116,10 @@ enum Command {
         /// Only the topology with this name (`metadata.name`).
         #[arg(long, value_name = "NAME")]
         topology: Option<String>,
+        /// Read each workspace's audit log (as `skillgraph audit` does) and show each rule's
+        /// refusals on its edges (JSON: an `observed` object per edge).
+        #[arg(long)]
+        observed: bool,
     },
     /// Run the MCP server (Model Context Protocol) on stdin/stdout, for agents.
     ///
@@ -218,7 +222,8 @@ fn main() -> ExitCode {
             format,
             agent,
             topology,
-        } => graph(paths, format, agent, topology),
+            observed,
+        } => graph(paths, format, agent, topology, observed),
         Command::Audit {
             paths,
             db,
@@ -272,6 +277,7 @@ fn graph(
     format: GraphFormat,
     agent: Option<String>,
     topology: Option<String>,
+    observed: bool,
 ) -> ExitCode {
     let Some(paths) = existing_paths(paths) else {
         return ExitCode::from(2);
@@ -292,13 +298,31 @@ fn graph(
         topology,
         agent,
     };
-    let graph = match skillgraph::ide::ordering_graph::build(&outcome.index, &selection) {
+    let roots = selection.roots.clone();
+    let mut graph = match skillgraph::ide::ordering_graph::build(&outcome.index, &selection) {
         Ok(graph) => graph,
         Err(error) => {
             eprintln!("skillgraph: {error}");
             return ExitCode::from(2);
         }
     };
+    if observed {
+        let env = |name: &str| std::env::var(name).ok();
+        let run = skillgraph::cli::audit::run(&outcome.index, &roots, None, None, &env);
+        for error in run.errors.iter().chain(
+            run.workspaces
+                .iter()
+                .filter_map(|(_, s, _)| s.as_ref().and_then(|s| s.read.as_ref().err())),
+        ) {
+            eprintln!("skillgraph: {error}");
+        }
+        let counts = skillgraph::cli::audit::observed_rules(&run);
+        skillgraph::ide::ordering_graph::observe(&mut graph, &|topology, agent, skill| {
+            counts
+                .get(&(topology.to_owned(), agent.to_owned(), skill.to_owned()))
+                .copied()
+        });
+    }
     let text = skillgraph::cli::render_graph(format, &graph);
     let mut stdout = std::io::stdout().lock();
     if let Err(error) = stdout

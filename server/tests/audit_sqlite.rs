@@ -369,3 +369,52 @@ fn human_output_is_a_table_per_topology_sorted_by_refusals() {
     assert!(lines[note_stats].ends_with("never reached"), "{text}");
     assert!(!lines[get_note].ends_with("never reached"), "{text}");
 }
+
+/// `skillgraph graph --observed`: each requires edge carries its rule's counts in JSON, and the
+/// Mermaid and DOT labels show the refusals (or that the rule was never reached).
+#[test]
+fn the_ordering_graph_shows_what_was_observed() {
+    let (_dir, workspace) = workspace_with_log("give-up");
+    let ws = workspace.to_str().unwrap();
+    let graph = |format: &str, observed: bool| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_skillgraph"));
+        command.args(["graph", "--format", format, ws]);
+        if observed {
+            command.arg("--observed");
+        }
+        let out = command
+            .env_remove("SWARMKIT_STORE_URL")
+            .env_remove("DATABASE_URL")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let mermaid = graph("mermaid", true);
+    assert!(mermaid.contains(r#"-->|"refused 1"|"#), "{mermaid}");
+    assert!(mermaid.contains(r#"-->|"never reached"|"#), "{mermaid}");
+    assert!(!graph("mermaid", false).contains("refused"));
+    let dot = graph("dot", true);
+    assert!(dot.contains(r#"label="refused 1""#), "{dot}");
+    let json: serde_json::Value = serde_json::from_str(&graph("json", true)).unwrap();
+    let observed: Vec<&serde_json::Value> = json["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e.get("observed"))
+        .collect();
+    assert_eq!(observed.len(), 2);
+    assert!(observed
+        .iter()
+        .any(|o| o["refused"] == 1 && o["gave_up"] == 1 && o["agent_runs"] == 1));
+    let plain: serde_json::Value = serde_json::from_str(&graph("json", false)).unwrap();
+    assert!(plain["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|e| e.get("observed").is_none()));
+}

@@ -93,6 +93,35 @@ pub fn run(
     run
 }
 
+/// Each rule's counts by (topology, agent, guarded skill), for the ordering graph's
+/// `--observed` (the first rule of a name wins when two topology files share it).
+pub fn observed_rules(
+    run: &AuditRun,
+) -> std::collections::HashMap<(String, String, String), crate::ide::ordering_graph::ObservedRule> {
+    let mut out = std::collections::HashMap::new();
+    for (rules, _, observed) in &run.workspaces {
+        for (a, agent) in rules.agents.iter().enumerate() {
+            for (r, rule) in agent.rules.iter().enumerate() {
+                let c = &observed.counts[a][r];
+                out.entry((
+                    agent.topology.clone(),
+                    agent.agent.clone(),
+                    rule.guarded.clone(),
+                ))
+                .or_insert(crate::ide::ordering_graph::ObservedRule {
+                    agent_runs: c.agent_runs,
+                    runs: c.runs,
+                    refused: c.refused,
+                    recovered: c.recovered,
+                    gave_up: c.gave_up,
+                    would_refuse: c.replay.would_refuse,
+                });
+            }
+        }
+    }
+    out
+}
+
 #[derive(Serialize)]
 struct Document<'a> {
     version: u32,

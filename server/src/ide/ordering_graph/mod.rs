@@ -261,6 +261,44 @@ pub struct GraphEdge {
     /// The edge that blocks what it leads to: the prerequisite named as the reason a guarded
     /// skill can never be called.
     pub blocking: bool,
+    /// What the audit log says of the rule this `requires` edge belongs to (`skillgraph graph
+    /// --observed`, [`observe`]); `None` unless asked.
+    pub observed: Option<ObservedRule>,
+}
+
+/// A rule's counts from the audit log, as the graph shows them (see `audit::Counts`). Per rule:
+/// every edge into the guarded skill carries its rule's counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ObservedRule {
+    pub agent_runs: u64,
+    pub runs: u64,
+    pub refused: u64,
+    pub recovered: u64,
+    pub gave_up: u64,
+    pub would_refuse: u64,
+}
+
+/// Puts on each `requires` edge the counts `counts(topology, agent, guarded skill)` gives for
+/// its rule.
+pub fn observe(
+    graph: &mut OrderingGraph,
+    counts: &dyn Fn(&str, &str, &str) -> Option<ObservedRule>,
+) {
+    for i in 0..graph.edges.len() {
+        let edge = &graph.edges[i];
+        if edge.kind != EdgeKind::Requires {
+            continue;
+        }
+        let guarded = &graph.nodes[edge.to];
+        let Some(agent) = guarded.cluster.map(|c| &graph.clusters[c]) else {
+            continue;
+        };
+        let Some(topology) = agent.parent.map(|p| &graph.clusters[p]) else {
+            continue;
+        };
+        let found = counts(&topology.name, &agent.name, &guarded.name);
+        graph.edges[i].observed = found;
+    }
 }
 
 /// What to draw: the files at or below `roots` (a `workspace.yaml` stands for its whole
@@ -499,6 +537,7 @@ impl Builder {
             asynchronous: false,
             on_cycle: false,
             blocking: false,
+            observed: None,
         });
         self.graph.edges.last_mut().expect("just pushed")
     }
@@ -851,6 +890,15 @@ pub(crate) fn node_caption(node: &GraphNode) -> (String, Option<String>) {
 
 /// An edge's caption, if it has one.
 pub(crate) fn edge_caption(edge: &GraphEdge) -> Option<String> {
+    if let Some(observed) = edge.observed {
+        return Some(if observed.agent_runs == 0 {
+            "no runs recorded".to_owned()
+        } else if observed.runs == 0 {
+            "never reached".to_owned()
+        } else {
+            format!("refused {}", observed.refused)
+        });
+    }
     if edge.asynchronous {
         return Some("async".to_owned());
     }
