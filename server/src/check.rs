@@ -80,6 +80,18 @@ pub fn run_scoped_check_with(
     stdin: Option<(PathBuf, Vec<u8>)>,
     probe_versions: bool,
 ) -> Result<CheckOutcome, String> {
+    run_fenced_check(paths, stdin, probe_versions, &[])
+}
+
+/// [`run_scoped_check_with`], reading nothing outside `fences` when there are any (`skillgraph
+/// mcp`'s roots): a path whose enclosing workspace or skill root lies above every fence holding
+/// it is read within that fence instead. Each path must lie inside a fence.
+pub fn run_fenced_check(
+    paths: &[PathBuf],
+    stdin: Option<(PathBuf, Vec<u8>)>,
+    probe_versions: bool,
+    fences: &[PathBuf],
+) -> Result<CheckOutcome, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let mut asked: Vec<PathBuf> = paths.iter().map(|p| absolute(p)).collect();
@@ -97,7 +109,7 @@ pub fn run_scoped_check_with(
             None if stdin.as_ref().is_some_and(|buffer| buffer.path() == path) => continue,
             _ => path.clone(),
         };
-        roots.push(root);
+        roots.push(within_fences(root, path, fences));
     }
     let outer = crate::discover::outermost(roots);
     let (mut changes, errors) = crate::discover::discover(&outer);
@@ -165,6 +177,22 @@ pub fn run_scoped_check_with(
     outcome.widened = widened;
     outcome.asked = asked;
     Ok(outcome)
+}
+
+/// `root`, the root widened from `path`, when it lies inside a fence holding `path` (or there
+/// are no fences); else the innermost fence holding `path`, and `path` itself when none does.
+fn within_fences(root: PathBuf, path: &Path, fences: &[PathBuf]) -> PathBuf {
+    if fences.is_empty() {
+        return root;
+    }
+    let holding = fences.iter().filter(|fence| path.starts_with(fence));
+    if holding.clone().any(|fence| root.starts_with(fence)) {
+        return root;
+    }
+    holding
+        .max_by_key(|fence| fence.components().count())
+        .cloned()
+        .unwrap_or_else(|| path.to_owned())
 }
 
 /// What is on disk at an `output_schema` path the file set does not hold, as SwarmKit would

@@ -117,6 +117,14 @@ enum Command {
         #[arg(long, value_name = "NAME")]
         topology: Option<String>,
     },
+    /// Run the MCP server (Model Context Protocol) on stdin/stdout, for agents.
+    ///
+    /// Tools: check, explain, graph, fixes (read-only). Nothing outside the roots is read.
+    Mcp {
+        /// Folders (or files) the tools may read; default: the client's roots, else the
+        /// current directory.
+        roots: Vec<PathBuf>,
+    },
     /// Run the language server on stdin/stdout.
     Lsp {
         /// Accepted for editors that pass it; stdio is the only transport.
@@ -191,6 +199,7 @@ fn main() -> ExitCode {
             topology,
         } => graph(paths, format, agent, topology),
         Command::Lsp { .. } => skillgraph::lsp::run(),
+        Command::Mcp { roots } => skillgraph::mcp::run(roots),
     }
 }
 
