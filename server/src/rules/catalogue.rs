@@ -18,6 +18,26 @@ pub struct RuleDoc {
     pub explanation: &'static str,
 }
 
+/// Where each code is documented: a section of docs/rules.md (the anchor is [`rules_anchor`]).
+pub const RULES_DOC: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/rules.md");
+
+/// The address of `code`'s section of docs/rules.md (SARIF's `helpUri`, the ordering graph's
+/// links).
+pub fn doc_url(code: Code) -> String {
+    format!("{RULES_DOC}#{}", rules_anchor(code.name()))
+}
+
+/// The anchor GitHub gives the heading `` ## `code` `` in docs/rules.md: the heading's text
+/// lower-cased, without punctuation other than `-` and `_` (so `yaml.duplicate-key` becomes
+/// `yamlduplicate-key`), spaces made `-`.
+pub fn rules_anchor(code: &str) -> String {
+    code.chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 impl RuleDoc {
     /// The code's section of `docs/rules.md` as far as the rule's own documentation goes: its
     /// heading, default severity, summary and explanation (the doc's generator adds the places

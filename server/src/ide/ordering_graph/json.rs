@@ -51,6 +51,8 @@ pub fn value(graph: &OrderingGraph) -> Value {
                 "implementation": n.implementation.map(|t| t.as_str()),
                 "call_order": n.call_order,
                 "async": n.asynchronous,
+                "code": n.code.map(|c| c.name()),
+                "code_url": n.code.map(crate::rules::catalogue::doc_url),
             })
         })
         .collect();
