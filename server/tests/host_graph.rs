@@ -138,12 +138,12 @@ Run /conductor:setup again.
     fn a_mention_of_100_000_characters_has_a_bounded_message() {
         let long = "a".repeat(100_000);
         let fixture = format!(
-            "//- /c/skills/{long}-b/SKILL.md\n---\nname: x\ndescription: Long.\n---\nBody.\n//- /c/skills/flow/SKILL.md\n---\nname: flow\ndescription: Runs.\n---\nRun /{long}_b now.\n"
+            "//- /c/skills/{long}-b/SKILL.md\n---\nname: {long}-b\ndescription: Long.\n---\nBody.\n//- /c/skills/flow/SKILL.md\n---\nname: flow\ndescription: Runs.\n---\nRun /{long}_b now.\n"
         );
         let found = found(&fixture);
-        // The long skill's folder does not match its name, so it is found by name only when
-        // named; here nothing is named that way and nothing is reported.
-        assert!(found.iter().all(|f| f.1.len() < 2_000));
+        assert_eq!(found.len(), 1, "one report for the one slip");
+        // The message quotes the mention and the skill clipped, whatever their length.
+        assert!(found[0].1.len() < 1_500, "{} bytes", found[0].1.len());
     }
 }
 

@@ -1,7 +1,7 @@
-//! Mentions in prose through the real server: a `/name` in `CLAUDE.md` and in a subagent goes
-//! to the skill's SKILL.md, hovers with its description and completes after `/`, and a separator
-//! slip is published
-//! as a diagnostic on the file the editor never opened.
+//! Mentions in prose through the real server: a `/name` in `CLAUDE.md` goes to the skill's
+//! SKILL.md, hovers with its description, lists every mention and preload as references, renames
+//! them all in one edit and completes after `/`; a subagent's preload goes to the skill too; a
+//! separator slip is published as a diagnostic on a file the editor never opened.
 
 use serde_json::{json, Value};
 use skillgraph_e2e::{file_uri, write_fixture, Client};
@@ -9,7 +9,10 @@ use skillgraph_e2e::{file_uri, write_fixture, Client};
 fn capabilities() -> Value {
     json!({
         "general": {"positionEncodings": ["utf-16"]},
-        "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}},
+        "workspace": {
+            "didChangeWatchedFiles": {"dynamicRegistration": true},
+            "workspaceEdit": {"documentChanges": true, "resourceOperations": ["rename"]},
+        },
     })
 }
 
@@ -75,6 +78,45 @@ Use /release-notes.
         .unwrap_or_default();
     let labels: Vec<&str> = items.iter().filter_map(|i| i["label"].as_str()).collect();
     assert_eq!(labels, ["release-notes"], "{completion:?}");
+
+    // References from the mention: the skill's name, both mentions of CLAUDE.md that name it
+    // exactly, the preload and the mention in the subagent.
+    let references = client.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": claude_md}, "position": {"line": 1, "character": 25},
+               "context": {"includeDeclaration": true}}),
+    );
+    let mut places: Vec<String> = references
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let uri = l["uri"].as_str().unwrap();
+            let file = uri.rsplit('/').next().unwrap().to_owned();
+            format!("{file}:{}", l["range"]["start"]["line"])
+        })
+        .collect();
+    places.sort();
+    assert_eq!(
+        places,
+        ["CLAUDE.md:1", "SKILL.md:1", "writer.md:3", "writer.md:5"],
+        "{references:?}"
+    );
+
+    // Rename from the mention: one edit for every place, and the folder moves.
+    let edit = client.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": claude_md}, "position": {"line": 1, "character": 25},
+               "newName": "changelog"}),
+    );
+    let changes = edit["documentChanges"].as_array().unwrap();
+    let text_edits: usize = changes
+        .iter()
+        .filter_map(|c| c["edits"].as_array())
+        .map(|e| e.len())
+        .sum();
+    assert_eq!(text_edits, 4, "{edit:?}");
+    assert!(changes.iter().any(|c| c["kind"] == "rename"), "{edit:?}");
 
     // From a subagent's preload too.
     let writer = file_uri(&root.join(".claude/agents/writer.md"));

@@ -46,6 +46,22 @@ pub fn target_at(index: &Index, file: FileId, offset: u32) -> Option<&crate::ind
     targets.first().and_then(|(id, _)| index.file(*id))
 }
 
+/// Where the name of the mention or preload at `offset` is written.
+pub fn name_range_at(index: &Index, file: FileId, offset: u32) -> Option<TextRange> {
+    let entry = index.file(file)?;
+    if let Some(mention) = mention_at(entry, offset) {
+        return Some(mention.name);
+    }
+    let Content::Prose(prose) = &entry.parsed.content else {
+        return None;
+    };
+    prose
+        .skills
+        .iter()
+        .find(|s| s.range.start <= offset && offset <= s.range.end)
+        .map(|s| s.range)
+}
+
 /// Every mention and subagent preload in the index that names `target`, in any file: one pass
 /// over the files with mentions or preloads, for a references request.
 pub fn references_to(index: &Index, target: &crate::index::FileEntry) -> Vec<(FileId, TextRange)> {
@@ -334,6 +350,37 @@ Run /lint.
         let g = fixture(&text);
         let again = crate::ide::references::references(&g.index, g.cursor_file, g.offset, true);
         assert_eq!(again.len(), 5);
+    }
+
+    #[test]
+    fn renaming_from_a_mention_rewrites_the_name_the_folder_mentions_and_preloads() {
+        let text = "//- /p/.claude/skills/lint/SKILL.md
+---
+name: lint
+description: Lints.
+---
+Body.
+//- /p/.claude/agents/r.md
+---
+name: r
+description: R.
+skills: [lint]
+---
+Use /lint and $lint.
+//- /p/CLAUDE.md
+Run /li$0nt.
+";
+        let f = fixture(text);
+        let prepared = crate::ide::rename::prepare_rename(&f.index, f.cursor_file, f.offset)
+            .unwrap()
+            .unwrap();
+        assert_eq!(prepared.name, "lint");
+        let done = crate::ide::rename::rename(&f.index, f.cursor_file, f.offset, "lint-all", true)
+            .unwrap();
+        // The name, the preload, two mentions in the subagent and one in CLAUDE.md.
+        assert_eq!(done.edits.len(), 5, "{:?}", done.edits);
+        assert!(done.edits.iter().all(|e| e.new_text == "lint-all"));
+        assert_eq!(done.moves.len(), 1);
     }
 
     #[test]
