@@ -38,8 +38,22 @@ fn time_check(root: &std::path::Path, runs: usize) -> (Duration, usize) {
     (median(samples), diagnostics)
 }
 
+/// `SKILLGRAPH_BENCH_WRITE=DIR cargo bench -p skillgraph --bench check` writes the generated
+/// workspaces (`DIR/10000`, `DIR/50000`, `DIR/skill-md-5000`) and stops, so the `skillgraph`
+/// binary itself can be timed on them (BENCHMARKS.md gives the commands).
+fn write_workspaces(dir: &std::path::Path) {
+    workspace::generate(&dir.join("10000"), 10_000, 500);
+    workspace::generate(&dir.join("50000"), 50_000, 2_500);
+    workspace::generate_skill_md(&dir.join("skill-md-5000"), 5_000);
+    println!("wrote {}/{{10000,50000,skill-md-5000}}", dir.display());
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; nothing else to parse.
+    if let Some(dir) = std::env::var_os("SKILLGRAPH_BENCH_WRITE") {
+        write_workspaces(std::path::Path::new(&dir));
+        return;
+    }
     let runs = 7;
     let (small, small_diags) = measure(100, 5, runs);
     let (large, large_diags) = measure(10_000, 500, runs);

@@ -14,6 +14,9 @@
 //! medians and the ratio between sizes, never assert a time. The client is the end-to-end tests'
 //! one (`crates/lsp-client`).
 //!
+//! `cargo bench -p skillgraph --bench lsp -- --ready` instead times the server's readiness at
+//! 10,000 skills against the floor of reading the files, and `check`, alternated in one run.
+//!
 //! `cargo bench -p skillgraph --bench lsp -- --instructions` instead runs the server under
 //! callgrind (valgrind must be installed) and prints the instructions one keystroke costs at each
 //! size: a count the machine's load does not change.
@@ -108,35 +111,7 @@ impl Session {
             + std::fs::read_dir(root.join("topologies")).unwrap().count()
             + 2;
 
-        // The reader thread stamps each message as it arrives and answers the server's own
-        // requests (progress tokens, registrations); quiet, it keeps no history of the thousands
-        // of diagnostics a large workspace publishes.
-        let mut client = Client::spawn_command(command, true)
-            .with_timeout(TIMEOUT)
-            .quiet();
-        let root_uri = uri(&root);
-        let start = Instant::now();
-        let id = client.send_request(
-            "initialize",
-            json!({
-                "processId": std::process::id(),
-                "rootUri": root_uri,
-                "workspaceFolders": [{"uri": root_uri, "name": "bench"}],
-                "capabilities": {
-                    "general": {"positionEncodings": ["utf-16"]},
-                    "window": {"workDoneProgress": true},
-                    "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}},
-                },
-            }),
-        );
-        client.wait_for("initialize", |m| {
-            m.get("method").is_none() && m["id"] == json!(id)
-        });
-        client.notify("initialized", json!({}));
-        let (ended, _) = client.wait_for_timed("the end of the indexing progress", |m| {
-            m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end"
-        });
-        let initial_index = ended - start;
+        let (mut client, initial_index) = start_until_ready(command, &root);
 
         // The first agent of topology-0 grants skill-0 … skill-19 on line 19 (0-based).
         let topology = root.join("topologies/topology-0.yaml");
@@ -349,8 +324,105 @@ fn instructions_per_edit(skills: usize, agents: usize) -> f64 {
     total as f64 / COUNTED_EDITS as f64
 }
 
+/// Starts the server with `command` on the workspace at `root`, as an editor does, and waits for
+/// the end of the indexing progress; the client and the time from `initialize` sent to that end.
+fn start_until_ready(command: std::process::Command, root: &Path) -> (Client, Duration) {
+    // The reader thread stamps each message as it arrives and answers the server's own
+    // requests (progress tokens, registrations); quiet, it keeps no history of the thousands
+    // of diagnostics a large workspace publishes.
+    let mut client = Client::spawn_command(command, true)
+        .with_timeout(TIMEOUT)
+        .quiet();
+    let root_uri = uri(root);
+    let start = Instant::now();
+    let id = client.send_request(
+        "initialize",
+        json!({
+            "processId": std::process::id(),
+            "rootUri": root_uri,
+            "workspaceFolders": [{"uri": root_uri, "name": "bench"}],
+            "capabilities": {
+                "general": {"positionEncodings": ["utf-16"]},
+                "window": {"workDoneProgress": true},
+                "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}},
+            },
+        }),
+    );
+    client.wait_for("initialize", |m| {
+        m.get("method").is_none() && m["id"] == json!(id)
+    });
+    client.notify("initialized", json!({}));
+    let (ended, _) = client.wait_for_timed("the end of the indexing progress", |m| {
+        m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end"
+    });
+    (client, ended - start)
+}
+
+/// `-- --ready`: the server's time to ready on a workspace against the floor of merely reading
+/// its files (`find DIR -type f -print0 | xargs -0 cat > /dev/null`) and against `check`, in
+/// one run: the page cache is warmed by one of each first, then the three alternate, `ROUNDS`
+/// times, and the medians are compared.
+fn ready_against_the_floor(skills: usize, agents: usize) {
+    const ROUNDS: usize = 9;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    workspace::generate(&root, skills, agents);
+    let binary = env!("CARGO_BIN_EXE_skillgraph");
+    let timed = |mut command: std::process::Command| {
+        let start = Instant::now();
+        let status = command
+            .stdout(std::process::Stdio::null())
+            .status()
+            .expect("run");
+        // `check` exits 1 when it reports errors; only a crash would make the figure wrong.
+        assert!(status.code().is_some_and(|c| c <= 1), "{command:?}: {status}");
+        start.elapsed()
+    };
+    let floor = || {
+        let mut command = std::process::Command::new("sh");
+        command
+            .arg("-c")
+            .arg("find \"$1\" -type f -print0 | xargs -0 cat > /dev/null")
+            .arg("sh")
+            .arg(&root);
+        timed(command)
+    };
+    let check = || {
+        let mut command = std::process::Command::new(binary);
+        command.arg("check").arg(&root).args(["--format", "json"]);
+        timed(command)
+    };
+    let ready = || {
+        let mut command = std::process::Command::new(binary);
+        command.arg("lsp");
+        let (client, took) = start_until_ready(command, &root);
+        drop(client);
+        took
+    };
+    let (_, _, _) = (floor(), check(), ready());
+    let (mut floors, mut checks, mut readies) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        floors.push(floor());
+        checks.push(check());
+        readies.push(ready());
+    }
+    let (floor, check, ready) = (median(floors), median(checks), median(readies));
+    let ms = |d: Duration| format!("{:.0} ms", d.as_secs_f64() * 1000.0);
+    let of_floor = |d: Duration| format!("{:.2}x", d.as_secs_f64() / floor.as_secs_f64());
+    println!("{skills} skills / {agents} agents, medians of {ROUNDS} alternated rounds after one warm-up\n");
+    println!("| measure | time | against the floor |");
+    println!("|---|---|---|");
+    println!("| read every file (`find DIR -type f -print0 \\| xargs -0 cat > /dev/null`) | {} | 1.00x |", ms(floor));
+    println!("| `skillgraph check DIR --format json` | {} | {} |", ms(check), of_floor(check));
+    println!("| `skillgraph lsp`: `initialize` → end of the indexing progress | {} | {} |", ms(ready), of_floor(ready));
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; `-- --instructions` counts instructions instead of timing.
+    if std::env::args().any(|a| a == "--ready") {
+        ready_against_the_floor(10_000, 500);
+        return;
+    }
     if std::env::args().any(|a| a == "--instructions") {
         let small = instructions_per_edit(100, 50);
         let large = instructions_per_edit(10_000, 500);

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::cli::{Report, ReportFile};
-use crate::diagnostic::{Diagnostic, FileId, Severity};
+use crate::diagnostic::{Diagnostic, FileId, Fix, Severity};
+pub use crate::fix::FixMode;
 use crate::index::{Change, Index};
 
 /// An indexed file set and its diagnostics, sorted by path then position.
@@ -23,16 +24,30 @@ pub struct CheckOutcome {
     asked: Vec<PathBuf>,
 }
 
-/// What `check --fix` did: each file it changed, with its text before and after, and whether
-/// the passes reached a point where no safe fix was left.
+/// What `check --fix` did: each file it changed or moved, with its text before and after, the
+/// folders it renamed, and whether the passes reached a point where no fix was left.
 pub struct FixOutcome {
-    /// (path, original text, fixed text), in path order.
-    pub files: Vec<(PathBuf, String, String)>,
+    /// Every file changed or moved, in path order (of the path it had).
+    pub files: Vec<FixedFile>,
+    /// Folders renamed, in the order to rename them on disk (before `files` are written).
+    pub renames: Vec<crate::diagnostic::PathRename>,
     /// Fixes applied, over all passes.
     pub applied: usize,
     pub passes: usize,
-    /// False when safe fixes were still offered after [`MAX_FIX_PASSES`] passes.
+    /// False when fixes were still offered after [`MAX_FIX_PASSES`] passes.
     pub converged: bool,
+    /// Diagnostics left with a fix that guesses, which `--unsafe-fixes` would apply (0 with it).
+    pub hidden: usize,
+}
+
+/// A file `check --fix` changed: where it was and is (they differ when its folder was renamed),
+/// and its text before and after.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FixedFile {
+    pub from: PathBuf,
+    pub to: PathBuf,
+    pub before: String,
+    pub after: String,
 }
 
 /// Passes of `check --fix`. A pass applies every safe fix that does not collide with another;
@@ -65,6 +80,18 @@ pub fn run_scoped_check_with(
     stdin: Option<(PathBuf, Vec<u8>)>,
     probe_versions: bool,
 ) -> Result<CheckOutcome, String> {
+    run_fenced_check(paths, stdin, probe_versions, &[])
+}
+
+/// [`run_scoped_check_with`], reading nothing outside `fences` when there are any (`skillgraph
+/// mcp`'s roots): a path whose enclosing workspace or skill root lies above every fence holding
+/// it is read within that fence instead. Each path must lie inside a fence.
+pub fn run_fenced_check(
+    paths: &[PathBuf],
+    stdin: Option<(PathBuf, Vec<u8>)>,
+    probe_versions: bool,
+    fences: &[PathBuf],
+) -> Result<CheckOutcome, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let mut asked: Vec<PathBuf> = paths.iter().map(|p| absolute(p)).collect();
@@ -82,7 +109,7 @@ pub fn run_scoped_check_with(
             None if stdin.as_ref().is_some_and(|buffer| buffer.path() == path) => continue,
             _ => path.clone(),
         };
-        roots.push(root);
+        roots.push(within_fences(root, path, fences));
     }
     let outer = crate::discover::outermost(roots);
     let (mut changes, errors) = crate::discover::discover(&outer);
@@ -110,11 +137,22 @@ pub fn run_scoped_check_with(
     // What `swarmkit run` started from this shell would find of the binaries its command packs
     // require: looked up here, at the edge, and handed to the checks as data.
     let binaries = crate::probe::required_binaries(&outcome.index);
-    if !binaries.is_empty() {
+    // And what it would find at the `output_schema` paths no file read answers.
+    let schema_paths = crate::semantics::schema_files::unanswered_paths(&outcome.index);
+    if !binaries.is_empty() || !schema_paths.is_empty() {
         let path = std::env::var_os("PATH");
         let executables = crate::probe::executables(&binaries, path.as_deref(), probe_versions);
         let settings = crate::index::Settings {
             executables: std::sync::Arc::new(executables),
+            schema_paths: std::sync::Arc::new(
+                schema_paths
+                    .into_iter()
+                    .map(|path| {
+                        let fact = path_fact(&path);
+                        (path, fact)
+                    })
+                    .collect(),
+            ),
             ..outcome.index.settings.clone()
         };
         outcome.index.set_settings(settings);
@@ -139,6 +177,46 @@ pub fn run_scoped_check_with(
     outcome.widened = widened;
     outcome.asked = asked;
     Ok(outcome)
+}
+
+/// `root`, the root widened from `path`, when it lies inside a fence holding `path` (or there
+/// are no fences); else the innermost fence holding `path`, and `path` itself when none does.
+fn within_fences(root: PathBuf, path: &Path, fences: &[PathBuf]) -> PathBuf {
+    if fences.is_empty() {
+        return root;
+    }
+    let holding = fences.iter().filter(|fence| path.starts_with(fence));
+    if holding.clone().any(|fence| root.starts_with(fence)) {
+        return root;
+    }
+    holding
+        .max_by_key(|fence| fence.components().count())
+        .cloned()
+        .unwrap_or_else(|| path.to_owned())
+}
+
+/// What is on disk at an `output_schema` path the file set does not hold, as SwarmKit would
+/// find it: `_resolve_path` asks `Path.is_file()` (following symlinks), then
+/// `resolve_output_schema` reads the text. Opening never waits (a FIFO is not opened at all).
+fn path_fact(path: &Path) -> crate::model::schema_file::PathFact {
+    use crate::model::schema_file::PathFact;
+    match std::fs::metadata(path) {
+        Err(error)
+            if matches!(
+                error.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            PathFact::Missing
+        }
+        Err(error) => PathFact::Unreadable(error.to_string()),
+        Ok(meta) if meta.is_dir() => PathFact::Folder,
+        Ok(meta) if !meta.is_file() => PathFact::Unreadable("it is not a regular file".to_owned()),
+        Ok(_) => match std::fs::File::open(path) {
+            Ok(_) => PathFact::Unread,
+            Err(error) => PathFact::Unreadable(error.to_string()),
+        },
+    }
 }
 
 fn absolute(path: &Path) -> PathBuf {
@@ -225,33 +303,65 @@ impl CheckOutcome {
             .collect()
     }
 
-    /// Applies the safe fixes of the files in scope, in memory, and checks again, until none is
-    /// left or [`MAX_FIX_PASSES`] passes are done; the diagnostics are then those of the fixed
-    /// texts. A fix that would edit a file out of scope, or a file whose bytes were not UTF-8
-    /// (writing its decoded text back would replace them), is left alone. Nothing is written:
-    /// the caller writes `files` (or shows them as a diff).
+    /// Applies the safe fixes of the files in scope, in memory; see [`CheckOutcome::apply_fixes`].
     pub fn apply_safe_fixes(&mut self) -> FixOutcome {
-        let mut original: std::collections::BTreeMap<PathBuf, String> = Default::default();
+        self.apply_fixes(FixMode::Safe)
+    }
+
+    /// True when `fix` may be applied by `check --fix`: every file it edits is in scope and was
+    /// UTF-8 (writing its decoded text back would replace the bytes that were not), and a folder
+    /// it renames is on disk, in scope, and goes to a name in scope that nothing holds yet, on
+    /// disk or in the index (a stdin buffer's folder is not renamed).
+    fn fix_applies(&self, fix: &Fix) -> bool {
+        let writable = |file: FileId| {
+            self.index
+                .file(file)
+                .is_some_and(|f| f.invalid_utf8_at.is_none() && self.in_scope(&f.path))
+        };
+        if !fix.edits.iter().all(|e| writable(e.file)) {
+            return false;
+        }
+        let Some(rename) = &fix.rename else {
+            return true;
+        };
+        !self.asked.is_empty()
+            && rename.from != rename.to
+            && self.in_scope(&rename.from)
+            && self.in_scope(&rename.to)
+            && !self.asked.contains(&rename.from)
+            && rename.from.is_dir()
+            && std::fs::symlink_metadata(&rename.to).is_err()
+            && !self.index.files().any(|f| f.path.starts_with(&rename.to))
+    }
+
+    /// How many diagnostics in scope have a fix that only `--unsafe-fixes` applies.
+    pub fn hidden_fixes(&self) -> usize {
+        let applies = |fix: &Fix| self.fix_applies(fix);
+        self.diagnostics
+            .iter()
+            .filter(|d| {
+                !d.fixes.is_empty()
+                    && crate::fix::chosen_fix(d, FixMode::Safe, applies).is_none()
+                    && crate::fix::chosen_fix(d, FixMode::Unsafe, applies).is_some()
+            })
+            .count()
+    }
+
+    /// Applies the fixes `mode` allows of the files in scope, in memory, and checks again, until
+    /// none is left or [`MAX_FIX_PASSES`] passes are done; the diagnostics are then those of the
+    /// fixed texts. Only fixes [`CheckOutcome::fix_applies`] accepts are taken. A folder rename
+    /// moves the index's files under it (their edits of the same pass applied first). Nothing
+    /// is written: the caller renames the folders and writes `files` (or shows them as a diff).
+    pub fn apply_fixes(&mut self, mode: FixMode) -> FixOutcome {
+        // Each file touched, by the path it has now: the path and text it had at the start.
+        let mut origin: std::collections::BTreeMap<PathBuf, (PathBuf, String)> = Default::default();
+        let mut renames = Vec::new();
         let mut applied = 0;
         let mut passes = 0;
         let mut converged = false;
         loop {
-            let writable = |file: FileId| {
-                self.index
-                    .file(file)
-                    .is_some_and(|f| f.invalid_utf8_at.is_none() && self.in_scope(&f.path))
-            };
-            let candidates: Vec<Diagnostic> = self
-                .diagnostics
-                .iter()
-                .filter_map(|d| {
-                    let mut d = d.clone();
-                    d.fixes.retain(|f| f.edits.iter().all(|e| writable(e.file)));
-                    (!d.fixes.is_empty()).then_some(d)
-                })
-                .collect();
-            let (plan, chosen) = crate::fix::plan_safe_fixes(&candidates);
-            if chosen == 0 {
+            let plan = crate::fix::plan_fixes(&self.diagnostics, mode, |fix| self.fix_applies(fix));
+            if plan.chosen == 0 {
                 converged = true;
                 break;
             }
@@ -259,44 +369,104 @@ impl CheckOutcome {
                 break;
             }
             passes += 1;
-            let mut changes = Vec::new();
-            for (file, edits) in plan {
-                let Some(entry) = self.index.file(file) else {
+            let mut texts: HashMap<FileId, String> = HashMap::new();
+            for (file, edits) in &plan.edits {
+                let Some(entry) = self.index.file(*file) else {
                     continue;
                 };
                 // The plan keeps edits apart, so this cannot fail; if it did, the file is
                 // left as it is rather than half-fixed.
-                let Ok(text) = crate::fix::apply_edits(&entry.text, &edits) else {
-                    continue;
-                };
-                original
-                    .entry(entry.path.clone())
-                    .or_insert_with(|| entry.text.to_string());
-                changes.push(Change::Set {
-                    path: entry.path.clone(),
-                    text,
-                });
+                if let Ok(text) = crate::fix::apply_edits(&entry.text, edits) {
+                    texts.insert(*file, text);
+                }
             }
-            applied += chosen;
+            let mut changes = Vec::new();
+            for entry in self.index.files() {
+                let moved = plan.renames.iter().find_map(|r| {
+                    let rest = entry.path.strip_prefix(&r.from).ok()?;
+                    Some(r.to.join(rest))
+                });
+                let text = texts.remove(&entry.id);
+                if moved.is_none() && text.is_none() {
+                    continue;
+                }
+                let (first_path, first_text) = origin
+                    .remove(&entry.path)
+                    .unwrap_or_else(|| (entry.path.clone(), entry.text.to_string()));
+                let text = text.unwrap_or_else(|| entry.text.to_string());
+                let path = match moved {
+                    Some(to) => {
+                        changes.push(Change::Remove {
+                            path: entry.path.clone(),
+                        });
+                        // A skill folder's listing moves with it.
+                        if entry.path.file_name().is_some_and(|n| n == "SKILL.md") {
+                            let listed = entry
+                                .path
+                                .parent()
+                                .and_then(|dir| Some((self.index.skill_files(dir)?, to.parent()?)));
+                            if let Some((files, dir)) = listed {
+                                changes.push(Change::SkillFiles {
+                                    dir: dir.to_owned(),
+                                    files: files.to_vec(),
+                                });
+                            }
+                        }
+                        to
+                    }
+                    None => entry.path.clone(),
+                };
+                changes.push(match entry.invalid_utf8_at {
+                    Some(invalid_at) => Change::SetDecoded {
+                        path: path.clone(),
+                        text,
+                        invalid_at,
+                    },
+                    None => Change::Set {
+                        path: path.clone(),
+                        text,
+                    },
+                });
+                origin.insert(path, (first_path, first_text));
+            }
+            // Folders renamed by this pass: asked paths below them move too, so that what was
+            // in scope stays in scope under its new name.
+            for rename in &plan.renames {
+                for asked in &mut self.asked {
+                    if let Ok(rest) = asked.strip_prefix(&rename.from) {
+                        *asked = rename.to.join(rest);
+                    }
+                }
+            }
+            renames.extend(plan.renames);
+            applied += plan.chosen;
             self.index.apply(changes);
             self.diagnostics = self.collect_diagnostics();
         }
-        let files = original
+        let mut files: Vec<FixedFile> = origin
             .into_iter()
-            .filter_map(|(path, before)| {
-                let after = self
-                    .index
-                    .file(self.index.file_id(&path)?)?
-                    .text
-                    .to_string();
-                (after != before).then_some((path, before, after))
+            .filter_map(|(to, (from, before))| {
+                let after = self.index.file(self.index.file_id(&to)?)?.text.to_string();
+                (after != before || from != to).then_some(FixedFile {
+                    from,
+                    to,
+                    before,
+                    after,
+                })
             })
             .collect();
+        files.sort_by(|a, b| crate::discover::path_order(&a.from, &b.from));
+        let hidden = match mode {
+            FixMode::Safe => self.hidden_fixes(),
+            FixMode::Unsafe => 0,
+        };
         FixOutcome {
             files,
+            renames,
             applied,
             passes,
             converged,
+            hidden,
         }
     }
 

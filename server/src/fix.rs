@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::diagnostic::{Diagnostic, FileId, Fix, TextEdit};
+use crate::diagnostic::{Diagnostic, FileId, Fix, PathRename, TextEdit};
 use crate::syntax::TextRange;
 
 /// Why a set of edits cannot be applied to a text.
@@ -51,32 +51,109 @@ fn overlaps(first: TextRange, second: TextRange) -> bool {
     second.start < first.end || (first == second && first.is_empty())
 }
 
-/// The safe fixes one pass of `check --fix` applies, grouped by file: each diagnostic's first
-/// safe fix without a rename, in the order given, skipping any that touches what an earlier
-/// chosen fix touches (the next pass, on the new text, takes it up again). Returns the edits by
-/// file and how many fixes were chosen.
-pub fn plan_safe_fixes<'d>(
-    diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
-) -> (BTreeMap<FileId, Vec<TextEdit>>, usize) {
-    let mut by_file: BTreeMap<FileId, Vec<TextEdit>> = BTreeMap::new();
-    let mut chosen = 0;
-    for diagnostic in diagnostics {
-        let Some(fix) = diagnostic
+/// Which fixes `check --fix` may apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixMode {
+    /// Only the fixes whose intent is beyond doubt (`Fix::safe`): a repeat removed, a value
+    /// quoted.
+    Safe,
+    /// Also the fixes that guess (`check --unsafe-fixes`): the closest known id, a renamed
+    /// name, a folder renamed to match.
+    Unsafe,
+}
+
+/// The fix `check --fix` applies for `diagnostic` in `mode`, among the fixes `applicable` lets
+/// through (in scope, writable). Safe: the first safe fix without a rename, as ever. Unsafe:
+/// the fix the rule prefers, else its only fix (when `applicable`), else the first safe one; a
+/// diagnostic offering several guesses and preferring none is a choice only its author can
+/// make, so none is taken.
+pub fn chosen_fix(
+    diagnostic: &Diagnostic,
+    mode: FixMode,
+    applicable: impl Fn(&Fix) -> bool,
+) -> Option<&Fix> {
+    let usable = |f: &&Fix| (!f.edits.is_empty() || f.rename.is_some()) && applicable(f);
+    let first_safe = || {
+        diagnostic
             .fixes
             .iter()
-            .find(|f| f.safe && f.rename.is_none() && !f.edits.is_empty())
-        else {
+            .filter(|f| f.safe && f.rename.is_none())
+            .find(usable)
+    };
+    match mode {
+        FixMode::Safe => first_safe(),
+        FixMode::Unsafe => {
+            // Chosen among every fix offered, then held to `applicable`: when the guess the
+            // rule prefers cannot be applied, another guess is not taken in its place.
+            let fixes = &diagnostic.fixes;
+            let guess = fixes
+                .iter()
+                .find(|f| f.preferred)
+                .or_else(|| (fixes.len() == 1).then(|| &fixes[0]));
+            match guess {
+                Some(guess) => Some(guess).filter(usable).or_else(first_safe),
+                None => first_safe(),
+            }
+        }
+    }
+}
+
+/// What one pass of `check --fix` applies: the edits by file and the folder renames (applied
+/// after the edits, in order), and how many fixes they come from.
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub edits: BTreeMap<FileId, Vec<TextEdit>>,
+    pub renames: Vec<PathRename>,
+    pub chosen: usize,
+}
+
+/// The fixes one pass of `check --fix` applies: each diagnostic's [`chosen_fix`], in the order
+/// given, skipping any that touches what an earlier chosen fix touches (the next pass, on the
+/// new text, takes it up again). Two renames collide when either folder holds the other's
+/// source or target, so two guesses for one folder, or two folders guessed to one name, never
+/// go out together.
+pub fn plan_fixes<'d>(
+    diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
+    mode: FixMode,
+    applicable: impl Fn(&Fix) -> bool,
+) -> Plan {
+    let mut plan = Plan::default();
+    for diagnostic in diagnostics {
+        let Some(fix) = chosen_fix(diagnostic, mode, &applicable) else {
             continue;
         };
-        if conflicts(&by_file, fix) {
+        if conflicts(&plan.edits, fix) || renames_collide(&plan.renames, fix) {
             continue;
         }
         for edit in &fix.edits {
-            by_file.entry(edit.file).or_default().push(edit.clone());
+            plan.edits.entry(edit.file).or_default().push(edit.clone());
         }
-        chosen += 1;
+        plan.renames.extend(fix.rename.clone());
+        plan.chosen += 1;
     }
-    (by_file, chosen)
+    plan
+}
+
+/// [`plan_fixes`] of the safe fixes: the edits by file and how many fixes were chosen.
+pub fn plan_safe_fixes<'d>(
+    diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
+) -> (BTreeMap<FileId, Vec<TextEdit>>, usize) {
+    let plan = plan_fixes(diagnostics, FixMode::Safe, |_| true);
+    (plan.edits, plan.chosen)
+}
+
+/// True when `fix` renames a folder that holds, or lies in, a folder another rename of the
+/// pass moves from or to.
+fn renames_collide(taken: &[PathRename], fix: &Fix) -> bool {
+    let Some(rename) = &fix.rename else {
+        return false;
+    };
+    let nested = |a: &std::path::Path, b: &std::path::Path| a.starts_with(b) || b.starts_with(a);
+    taken.iter().any(|other| {
+        [&other.from, &other.to]
+            .iter()
+            .any(|p| nested(p, &rename.from) || nested(p, &rename.to))
+    })
 }
 
 /// True when `fix` touches a range already taken (or two of its own edits collide).
@@ -158,6 +235,75 @@ mod tests {
         assert_eq!(chosen, 2);
         let ranges: Vec<_> = plan[&FileId(0)].iter().map(|e| e.range).collect();
         assert_eq!(ranges, [TextRange::new(0, 4), TextRange::new(10, 12)]);
+    }
+
+    #[test]
+    fn guesses_go_by_preference_and_two_for_one_folder_never_go_together() {
+        let guess = |start, to: &str| {
+            Fix::replace(
+                format!("Use `{to}`"),
+                FileId(0),
+                TextRange::new(start, start + 1),
+                to,
+            )
+        };
+        let diagnostic = |fixes: Vec<Fix>| {
+            let mut d = Diagnostic::new(
+                codes::AGENT_UNKNOWN_SKILL,
+                FileId(0),
+                TextRange::new(0, 1),
+                "m",
+            );
+            d.fixes = fixes;
+            d
+        };
+        let rename = |from: &str, to: &str| Fix {
+            rename: Some(PathRename {
+                from: from.into(),
+                to: to.into(),
+            }),
+            ..guess(40, "x")
+        };
+        let all = [
+            // The preferred guess, not the other.
+            diagnostic(vec![guess(0, "a"), guess(2, "b").preferred()]),
+            // Two guesses, neither preferred: the author's choice.
+            diagnostic(vec![guess(4, "c"), guess(6, "d")]),
+            // The only guess.
+            diagnostic(vec![guess(8, "e")]),
+            // Two folders guessed to one name, and a folder inside a renamed one.
+            diagnostic(vec![Fix {
+                edits: vec![],
+                ..rename("/s/A_B", "/s/a-b")
+            }]),
+            diagnostic(vec![Fix {
+                edits: vec![],
+                ..rename("/s/A-B", "/s/a-b")
+            }]),
+            diagnostic(vec![Fix {
+                edits: vec![],
+                ..rename("/s/A_B/C_D", "/s/A_B/c-d")
+            }]),
+        ];
+        let safe = plan_fixes(&all, FixMode::Safe, |_| true);
+        assert_eq!(safe.chosen, 0);
+        let plan = plan_fixes(&all, FixMode::Unsafe, |_| true);
+        assert_eq!(plan.chosen, 3);
+        let texts: Vec<&str> = plan.edits[&FileId(0)]
+            .iter()
+            .map(|e| e.text.as_str())
+            .collect();
+        assert_eq!(texts, ["b", "e"]);
+        assert_eq!(
+            plan.renames,
+            [PathRename {
+                from: "/s/A_B".into(),
+                to: "/s/a-b".into()
+            }]
+        );
+        // A guess the caller cannot apply (out of scope) is not replaced by the other one.
+        let refused = plan_fixes(&all[..1], FixMode::Unsafe, |f| f.title != "Use `b`");
+        assert_eq!(refused.chosen, 0);
     }
 
     use crate::index::{Change, Index};

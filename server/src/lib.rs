@@ -5,7 +5,7 @@
 //! `diagnostic`, `model` (trees to typed artifacts), `index` (the file set, id tables and
 //! incremental re-checking, running the checks it is handed), `semantics` (what a workspace
 //! means), `rules` (diagnostics), `ide` (hover, definition, ...). `cli` and `lsp` are the two
-//! faces; only `lsp` knows LSP types, and only the faces and `discover` do I/O. Imports run
+//! faces (with `mcp`, the engine for agents); only `lsp` knows LSP types, and only the faces and `discover` do I/O. Imports run
 //! down the layers (`server/tests/layers.rs`; ARCHITECTURE.md, "Layers").
 
 pub mod check;
@@ -13,10 +13,15 @@ pub mod cli;
 pub mod diagnostic;
 pub mod discover;
 pub mod fix;
+// What each fuzz target (`fuzz/`) does with its input, shared with the replay test; not part of
+// the API.
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod graph;
 pub mod ide;
 pub mod index;
 pub mod lsp;
+pub mod mcp;
 pub mod model;
 pub mod probe;
 pub mod rules;

@@ -87,6 +87,10 @@ enum Command {
         /// Exit status 1 when there is something to fix.
         #[arg(long)]
         diff: bool,
+        /// With --fix or --diff, also apply the fixes that guess: the closest known id, a
+        /// renamed name, a folder renamed to its skill's name. Still only within the paths.
+        #[arg(long)]
+        unsafe_fixes: bool,
         /// Run `<binary> --version` for the binaries command packs require with a version
         /// constraint (found on PATH, never a path), as `swarmkit run` does when it loads the
         /// workspace. Without it they are only looked up on PATH.
@@ -112,6 +116,14 @@ enum Command {
         /// Only the topology with this name (`metadata.name`).
         #[arg(long, value_name = "NAME")]
         topology: Option<String>,
+    },
+    /// Run the MCP server (Model Context Protocol) on stdin/stdout, for agents.
+    ///
+    /// Tools: check, explain, graph, fixes (read-only). Nothing outside the roots is read.
+    Mcp {
+        /// Folders (or files) the tools may read; default: the client's roots, else the
+        /// current directory.
+        roots: Vec<PathBuf>,
     },
     /// Run the language server on stdin/stdout.
     Lsp {
@@ -146,6 +158,7 @@ fn main() -> ExitCode {
             color,
             fix,
             diff,
+            unsafe_fixes,
             probe_versions,
         } => {
             let color = match color {
@@ -160,13 +173,22 @@ fn main() -> ExitCode {
                 (_, true) => Fixes::Diff,
                 _ => Fixes::None,
             };
+            if unsafe_fixes && fixes == Fixes::None {
+                eprintln!("skillgraph: --unsafe-fixes goes with --fix or --diff");
+                return ExitCode::from(2);
+            }
+            let mode = if unsafe_fixes {
+                skillgraph::check::FixMode::Unsafe
+            } else {
+                skillgraph::check::FixMode::Safe
+            };
             check(
                 paths,
                 stdin_filename,
                 format,
                 deny_warnings,
                 color,
-                fixes,
+                (fixes, mode),
                 probe_versions,
             )
         }
@@ -177,6 +199,7 @@ fn main() -> ExitCode {
             topology,
         } => graph(paths, format, agent, topology),
         Command::Lsp { .. } => skillgraph::lsp::run(),
+        Command::Mcp { roots } => skillgraph::mcp::run(roots),
     }
 }
 
@@ -270,7 +293,7 @@ fn check(
     format: Format,
     deny_warnings: bool,
     color: bool,
-    fixes: Fixes,
+    (fixes, mode): (Fixes, skillgraph::check::FixMode),
     probe_versions: bool,
 ) -> ExitCode {
     let dash = paths.iter().any(|p| p.as_os_str() == "-");
@@ -319,55 +342,9 @@ fn check(
         }
     };
     if fixes != Fixes::None {
-        let fixed = outcome.apply_safe_fixes();
-        let files = fixed.files.len();
-        if fixes == Fixes::Diff {
-            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-            for (path, before, after) in &fixed.files {
-                // `a/` and `b/` before a relative path, as git writes them; an absolute
-                // path as it is.
-                let shown = outcome.display_path(path);
-                let shown = shown.strip_prefix('/').unwrap_or(&shown);
-                if let Err(error) =
-                    skillgraph::cli::diff::write_unified(&mut stdout, shown, before, after)
-                {
-                    if error.kind() != std::io::ErrorKind::BrokenPipe {
-                        eprintln!("skillgraph: cannot write the diff: {error}");
-                        return ExitCode::from(2);
-                    }
-                }
-            }
-            let _ = stdout.flush();
-        } else {
-            for (path, _, after) in &fixed.files {
-                if let Err(error) = std::fs::write(path, after) {
-                    eprintln!("skillgraph: cannot write {}: {error}", path.display());
-                    return ExitCode::from(2);
-                }
-            }
-        }
-        let verb = if fixes == Fixes::Diff {
-            "would fix"
-        } else {
-            "fixed"
-        };
-        eprintln!(
-            "skillgraph: {verb} {} in {files} {}",
-            plural(fixed.applied, "problem", "problems"),
-            if files == 1 { "file" } else { "files" }
-        );
-        if !fixed.converged {
-            eprintln!(
-                "skillgraph: safe fixes were still offered after {} passes, so some are not applied; run again, or fix them by hand",
-                skillgraph::check::MAX_FIX_PASSES
-            );
-        }
-        if fixes == Fixes::Diff {
-            return if files > 0 {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            };
+        let fixed = outcome.apply_fixes(mode);
+        if let Some(code) = report_fixes(&outcome, &fixed, fixes) {
+            return code;
         }
     }
     if format == Format::Human {
@@ -398,6 +375,101 @@ fn check(
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Shows (`--diff`) or carries out (`--fix`) what `check` fixed, and says so on stderr. Returns
+/// the exit status when the command ends here (`--diff`, or an error).
+fn report_fixes(
+    outcome: &skillgraph::check::CheckOutcome,
+    fixed: &skillgraph::check::FixOutcome,
+    fixes: Fixes,
+) -> Option<ExitCode> {
+    let files = fixed.files.len();
+    // `a/` and `b/` before a relative path, as git writes them; an absolute path as it is.
+    let shown = |path: &std::path::Path| {
+        let shown = outcome.display_path(path);
+        shown.strip_prefix('/').map(str::to_owned).unwrap_or(shown)
+    };
+    if fixes == Fixes::Diff {
+        let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+        for file in &fixed.files {
+            let written = skillgraph::cli::diff::write_file_diff(
+                &mut stdout,
+                &shown(&file.from),
+                &shown(&file.to),
+                &file.before,
+                &file.after,
+            );
+            if let Err(error) = written {
+                if error.kind() != std::io::ErrorKind::BrokenPipe {
+                    eprintln!("skillgraph: cannot write the diff: {error}");
+                    return Some(ExitCode::from(2));
+                }
+            }
+        }
+        let _ = stdout.flush();
+    } else {
+        // Folders first, as the passes moved them; then the texts, at the paths they have now.
+        for rename in &fixed.renames {
+            if std::fs::symlink_metadata(&rename.to).is_ok() {
+                eprintln!(
+                    "skillgraph: cannot rename {} to {}: it exists",
+                    rename.from.display(),
+                    rename.to.display()
+                );
+                return Some(ExitCode::from(2));
+            }
+            if let Err(error) = std::fs::rename(&rename.from, &rename.to) {
+                eprintln!(
+                    "skillgraph: cannot rename {} to {}: {error}",
+                    rename.from.display(),
+                    rename.to.display()
+                );
+                return Some(ExitCode::from(2));
+            }
+        }
+        for file in fixed.files.iter().filter(|f| f.after != f.before) {
+            if let Err(error) = std::fs::write(&file.to, &file.after) {
+                eprintln!("skillgraph: cannot write {}: {error}", file.to.display());
+                return Some(ExitCode::from(2));
+            }
+        }
+    }
+    let diff = fixes == Fixes::Diff;
+    for rename in &fixed.renames {
+        eprintln!(
+            "skillgraph: {} {} to {}",
+            if diff { "would rename" } else { "renamed" },
+            outcome.display_path(&rename.from),
+            outcome.display_path(&rename.to)
+        );
+    }
+    let hidden = match fixed.hidden {
+        0 => String::new(),
+        n => format!(
+            " ({} can be enabled with the `--unsafe-fixes` option)",
+            plural(n, "hidden fix", "hidden fixes")
+        ),
+    };
+    eprintln!(
+        "skillgraph: {} {} in {files} {}{hidden}",
+        if diff { "would fix" } else { "fixed" },
+        plural(fixed.applied, "problem", "problems"),
+        if files == 1 { "file" } else { "files" }
+    );
+    if !fixed.converged {
+        eprintln!(
+            "skillgraph: fixes were still offered after {} passes, so some are not applied; run again, or fix them by hand",
+            skillgraph::check::MAX_FIX_PASSES
+        );
+    }
+    diff.then(|| {
+        if files > 0 {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        }
+    })
 }
 
 fn plural(count: usize, one: &str, many: &str) -> String {

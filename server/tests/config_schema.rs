@@ -91,7 +91,7 @@ fn every_documented_example_validates_and_reads_cleanly() {
             checked += 1;
         }
     }
-    // README's configuration section and docs/rules.md each hold one.
+    // docs/configuration.md and docs/rules.md each hold one.
     assert!(checked >= 2, "only {checked} examples found");
 }
 

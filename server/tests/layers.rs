@@ -19,7 +19,8 @@ const LAYERS: &[&[&str]] = &[
     &["rules", "testing"],
     &["ide"],
     &["fix", "discover"],
-    &["check", "cli", "lsp", "probe"],
+    &["check", "cli", "lsp", "mcp", "probe"],
+    &["fuzzing"],
 ];
 
 /// Files that still import upward, each with the one module it reaches and why it is allowed

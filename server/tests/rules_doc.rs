@@ -388,15 +388,83 @@ fn places(root: &Path) -> BTreeMap<Code, Places> {
     found
 }
 
-/// A link from docs/rules.md to a path of the repository.
-fn link(path: &str, text: &str) -> String {
-    format!("[{text}](../{path})")
+/// Where the rule docs link a path of the repository: relative from docs/rules.md, and as a
+/// link into the repository's files from the book's pages (which are served apart from it).
+#[derive(Clone, Copy)]
+enum Links {
+    Relative,
+    Repository,
 }
 
+/// A link from a rules page to a path of the repository.
+fn link(path: &str, text: &str, links: Links) -> String {
+    match links {
+        Links::Relative => format!("[{text}](../{path})"),
+        Links::Repository => format!("[{text}]({REPOSITORY_FILES}/{path})"),
+    }
+}
+
+/// Where the book links the repository's files (the workspace's `repository`, branch main).
+const REPOSITORY_FILES: &str = "https://github.com/skillgraph/skillgraph/blob/main";
+
+/// One code's section: its heading (with an anchor named after the code), severity, summary,
+/// explanation, and where it is checked and tested.
+fn render_rule(
+    out: &mut String,
+    rule: &skillgraph::rules::catalogue::RuleDoc,
+    places: &Places,
+    links: Links,
+) {
+    let anchor = match links {
+        Links::Relative => String::new(),
+        Links::Repository => format!("<a id=\"{}\"></a>\n\n", rule.code),
+    };
+    let _ = write!(out, "\n{anchor}{}", rule.markdown());
+    let files = |files: &BTreeSet<String>| {
+        files
+            .iter()
+            .map(|file| link(file, &format!("`{file}`"), links))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let _ = write!(out, "\n- Source: {}\n", files(&places.family));
+    if !places.named.is_empty() {
+        let _ = writeln!(out, "- Also named in: {}", files(&places.named));
+    }
+    if !places.tests.is_empty() {
+        let tests: Vec<String> = places
+            .tests
+            .iter()
+            .map(|(file, functions)| {
+                let functions: Vec<String> =
+                    functions.iter().map(|name| format!("`{name}`")).collect();
+                format!(
+                    "{} ({})",
+                    link(file, &format!("`{file}`"), links),
+                    functions.join(", ")
+                )
+            })
+            .collect();
+        let _ = writeln!(out, "- Tests: {}", tests.join("; "));
+    }
+    if !places.fixtures.is_empty() {
+        let fixtures: Vec<String> = places
+            .fixtures
+            .iter()
+            .map(|folder| {
+                let name = folder.rsplit('/').next().unwrap_or(folder);
+                link(&format!("{folder}/"), &format!("`{name}`"), links)
+            })
+            .collect();
+        let _ = writeln!(out, "- Fixtures: {}", fixtures.join(", "));
+    }
+}
+
+const PREAMBLE: &str = "Severities can be changed or a code turned off in `skillgraph.toml`:\n\n```toml\n[rules]\n\"agent.duplicate-grant\" = \"off\"      # or error | warning | info | hint\n```\n";
+
 fn render() -> String {
-    let mut out = String::from(
-        "# Diagnostic codes\n\nEvery diagnostic skillgraph reports, with its default severity. Severities can be \
-changed or a code turned off in `skillgraph.toml`:\n\n```toml\n[rules]\n\"agent.duplicate-grant\" = \"off\"      # or error | warning | info | hint\n```\n\n\
+    let mut out = format!(
+        "# Diagnostic codes\n\nEvery diagnostic skillgraph reports, with its default severity. {PREAMBLE}\n\
 This file is generated from the documentation kept beside each rule in `server/src/rules/`. Under each code: \
 the rule family's file (its documentation and, for most codes, its check), other files naming its constant \
 (from `server/src/diagnostic/codes.rs`), the tests that name the constant or the code, and the fixtures named \
@@ -404,55 +472,123 @@ after it.\n",
     );
     let places = places(&root());
     for rule in skillgraph::rules::catalogue::all() {
-        let _ = write!(
-            out,
-            "\n## `{}`\n\n*{}* — {}\n\n{}\n",
-            rule.code,
-            rule.code.default_severity().as_str(),
-            rule.summary,
-            rule.explanation
-        );
-        let places = &places[&rule.code];
-        let files = |files: &BTreeSet<String>| {
-            files
-                .iter()
-                .map(|file| link(file, &format!("`{file}`")))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let _ = write!(out, "\n- Source: {}\n", files(&places.family));
-        if !places.named.is_empty() {
-            let _ = writeln!(out, "- Also named in: {}", files(&places.named));
-        }
-        if !places.tests.is_empty() {
-            let tests: Vec<String> = places
-                .tests
-                .iter()
-                .map(|(file, functions)| {
-                    let functions: Vec<String> =
-                        functions.iter().map(|name| format!("`{name}`")).collect();
-                    format!(
-                        "{} ({})",
-                        link(file, &format!("`{file}`")),
-                        functions.join(", ")
-                    )
-                })
-                .collect();
-            let _ = writeln!(out, "- Tests: {}", tests.join("; "));
-        }
-        if !places.fixtures.is_empty() {
-            let fixtures: Vec<String> = places
-                .fixtures
-                .iter()
-                .map(|folder| {
-                    let name = folder.rsplit('/').next().unwrap_or(folder);
-                    link(&format!("{folder}/"), &format!("`{name}`"))
-                })
-                .collect();
-            let _ = writeln!(out, "- Fixtures: {}", fixtures.join(", "));
-        }
+        render_rule(&mut out, rule, &places[&rule.code], Links::Relative);
     }
     out
+}
+
+/// A rule family of the book: its page's file name, the family's source file, and its codes in
+/// the catalogue's order.
+struct Family {
+    page: String,
+    source: String,
+    rules: Vec<&'static skillgraph::rules::catalogue::RuleDoc>,
+}
+
+/// The families in the catalogue's order, each the file whose `RULES` table documents them.
+fn families(places: &BTreeMap<Code, Places>) -> Vec<Family> {
+    let mut families: Vec<Family> = Vec::new();
+    for rule in skillgraph::rules::catalogue::all() {
+        let source = places[&rule.code]
+            .family
+            .iter()
+            .next()
+            .expect("every code has a family")
+            .clone();
+        match families.iter_mut().find(|family| family.source == source) {
+            Some(family) => family.rules.push(rule),
+            None => {
+                let stem = source
+                    .trim_end_matches(".rs")
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or_default();
+                let page = if stem == "mod" { "general" } else { stem }.replace('_', "-");
+                families.push(Family {
+                    page,
+                    source,
+                    rules: vec![rule],
+                })
+            }
+        }
+    }
+    families
+}
+
+/// The first paragraph of a source file's module documentation (`//!` lines), as Markdown.
+fn module_summary(source: &str) -> String {
+    let mut lines = Vec::new();
+    for line in source.lines() {
+        let Some(text) = line.strip_prefix("//!") else {
+            break;
+        };
+        let text = text.strip_prefix(' ').unwrap_or(text);
+        if text.trim().is_empty() {
+            if lines.is_empty() {
+                continue;
+            }
+            break;
+        }
+        lines.push(text);
+    }
+    lines.join("\n")
+}
+
+/// The book's rules reference: an index page and one page per family, each code under an
+/// anchor named after it (`rules/requires.md#agent.requires-cycle`). Paths relative to `docs/`.
+fn render_book_pages() -> Vec<(String, String)> {
+    let places = places(&root());
+    let families = families(&places);
+    let mut index = format!(
+        "# Rules\n\nEvery diagnostic skillgraph reports, by rule family: the file of `server/src/rules/` that \
+documents (and for most codes checks) them. {PREAMBLE}\nThese pages are generated from the documentation kept \
+beside each rule; [`docs/rules.md`]({REPOSITORY_FILES}/docs/rules.md) holds the same text on one page.\n\n\
+| family | codes |\n|---|---|\n"
+    );
+    let mut pages = Vec::new();
+    for family in &families {
+        let codes: Vec<String> = family
+            .rules
+            .iter()
+            .map(|rule| format!("[`{0}`]({1}.md#{0})", rule.code, family.page))
+            .collect();
+        let _ = writeln!(
+            index,
+            "| [{}]({}.md) | {} |",
+            family.page,
+            family.page,
+            codes.join(", ")
+        );
+        let source = std::fs::read_to_string(root().join(&family.source)).unwrap();
+        let mut page = format!(
+            "# {} rules\n\n{}\n\nDocumented in {}.\n",
+            family.page,
+            module_summary(&source),
+            link(
+                &family.source,
+                &format!("`{}`", family.source),
+                Links::Repository
+            )
+        );
+        for rule in &family.rules {
+            render_rule(&mut page, rule, &places[&rule.code], Links::Repository);
+        }
+        pages.push((format!("rules/{}.md", family.page), page));
+    }
+    pages.insert(0, ("rules/index.md".to_owned(), index));
+    pages
+}
+
+/// The `- [family](rules/page.md)` lines SUMMARY.md must hold, one per family page.
+fn summary_lines() -> Vec<String> {
+    render_book_pages()
+        .iter()
+        .skip(1)
+        .map(|(path, _)| {
+            let page = path.trim_start_matches("rules/").trim_end_matches(".md");
+            format!("  - [{page}]({path})")
+        })
+        .collect()
 }
 
 #[test]
@@ -521,5 +657,47 @@ fn rules_md_is_up_to_date() {
     assert!(
         actual == expected,
         "docs/rules.md is stale; run `UPDATE_DOCS=1 cargo test -p skillgraph --test rules_doc`"
+    );
+}
+
+/// The book's rule pages (docs/rules/) are the generated ones, no more and no fewer, and the
+/// book's table of contents lists every family page.
+#[test]
+fn the_books_rule_pages_are_up_to_date() {
+    let dir = root().join("docs/rules");
+    let pages = render_book_pages();
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (path, text) in &pages {
+            std::fs::write(root().join("docs").join(path), text).unwrap();
+        }
+    }
+    let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|entry| format!("rules/{}", entry.file_name().to_string_lossy()))
+                .collect()
+        })
+        .unwrap_or_default();
+    on_disk.sort();
+    let mut expected: Vec<String> = pages.iter().map(|(path, _)| path.clone()).collect();
+    expected.sort();
+    let stale = "run `UPDATE_DOCS=1 cargo test -p skillgraph --test rules_doc`";
+    assert_eq!(on_disk, expected, "docs/rules/ holds other pages; {stale}");
+    for (path, text) in &pages {
+        let actual = std::fs::read_to_string(root().join("docs").join(path)).unwrap_or_default();
+        assert!(actual == *text, "docs/{path} is stale; {stale}");
+    }
+    let summary = std::fs::read_to_string(root().join("docs/SUMMARY.md")).unwrap();
+    let missing: Vec<String> = summary_lines()
+        .into_iter()
+        .filter(|line| !summary.lines().any(|l| l == line))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/SUMMARY.md lacks these lines under the rules reference:\n{}",
+        missing.join("\n")
     );
 }

@@ -208,7 +208,9 @@ fn name_format_says_which_rule_failed() {
     let found = name_findings("My_Skill", "name: My_Skill");
     assert_eq!(found.len(), 1, "{found:#?}");
     assert_eq!(found[0].text, "My_Skill");
-    assert!(found[0].message.contains("lowercase: `my_skill`"));
+    assert!(found[0].message.contains("must be lowercase"));
+    // No lower-cased name that breaks another rule: one valid name, at the end.
+    assert!(!found[0].message.contains("`my_skill`"), "{found:#?}");
     assert!(found[0].message.contains("`_`"));
     // The folder is no valid name either: the suggestion is one that is.
     assert!(

@@ -161,9 +161,22 @@ impl Client {
         Client::spawn_command(command, answer)
     }
 
+    /// Starts `skillgraph lsp` ([`binary`]) as a client that answers the server's requests whose
+    /// method `answers` accepts (with an empty success) and leaves the others unanswered, as an
+    /// editor that never answers one kind of request does.
+    pub fn spawn_answering(env: &[(&str, &str)], answers: fn(&str) -> bool) -> Client {
+        let mut command = Command::new(binary());
+        command.arg("lsp").envs(env.iter().copied());
+        Client::spawn_command_answering(command, answers)
+    }
+
     /// Starts a command that runs the server (`<binary> lsp`, or the binary under a tool such as
     /// valgrind) and speaks to it over its stdin and stdout; stderr is inherited.
-    pub fn spawn_command(mut command: Command, answer: bool) -> Client {
+    pub fn spawn_command(command: Command, answer: bool) -> Client {
+        Client::spawn_command_answering(command, if answer { |_| true } else { |_| false })
+    }
+
+    fn spawn_command_answering(mut command: Command, answers: fn(&str) -> bool) -> Client {
         let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -178,8 +191,9 @@ impl Client {
             let mut reader = BufReader::new(stdout);
             while let Some(message) = read_message(&mut reader) {
                 let arrived = Instant::now();
-                // Requests from the server (progress tokens, registrations) get an empty success.
-                if answer && message.get("method").is_some() {
+                // Requests from the server (progress tokens, registrations) get an empty success,
+                // unless `answers` leaves them unanswered.
+                if message["method"].as_str().is_some_and(answers) {
                     if let Some(id) = message.get("id") {
                         write_message(
                             &replies,

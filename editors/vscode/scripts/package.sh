@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Packages the extension for the platform it runs on, with the server binary inside:
-# server/skillgraph (skillgraph.exe on Windows) and `vsce package --target <platform>-<arch>`.
+# server/skillgraph (skillgraph.exe on Windows) and `vsce package --target <platform>-<arch>`
+# (VSCE_TARGET names another target, e.g. alpine-x64, for a binary built for it).
 #
 #   bash scripts/package.sh [BINARY]
 #
@@ -9,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target="$(node -p 'process.platform + "-" + process.arch')"
+target="${VSCE_TARGET:-$(node -p 'process.platform + "-" + process.arch')}"
 exe=""
 if [ "${target%%-*}" = "win32" ]; then exe=".exe"; fi
 

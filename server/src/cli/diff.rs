@@ -15,14 +15,32 @@ enum Op {
 /// Writes the unified diff of `old` to `new` for the file shown as `path` (after `a/` and `b/`);
 /// nothing when they are equal.
 pub fn write_unified(out: &mut dyn Write, path: &str, old: &str, new: &str) -> io::Result<()> {
+    write_file_diff(out, path, path, old, new)
+}
+
+/// Writes the diff of a file shown as `from` before and `to` after: a moved file (its folder
+/// renamed) gets git's `diff --git` header with `rename from` / `rename to`, which `git apply`
+/// carries out, then the unified diff of its text, if that changed too.
+pub fn write_file_diff(
+    out: &mut dyn Write,
+    from: &str,
+    to: &str,
+    old: &str,
+    new: &str,
+) -> io::Result<()> {
+    if from != to {
+        writeln!(out, "diff --git a/{from} b/{to}")?;
+        writeln!(out, "rename from {from}")?;
+        writeln!(out, "rename to {to}")?;
+    }
     if old == new {
         return Ok(());
     }
     let a: Vec<&str> = old.split_inclusive('\n').collect();
     let b: Vec<&str> = new.split_inclusive('\n').collect();
     let script = edit_script(&a, &b);
-    writeln!(out, "--- a/{path}")?;
-    writeln!(out, "+++ b/{path}")?;
+    writeln!(out, "--- a/{from}")?;
+    writeln!(out, "+++ b/{to}")?;
     // Each op with the line numbers it stands at in `a` and `b`.
     let mut at = Vec::with_capacity(script.len());
     let (mut i, mut j) = (0usize, 0usize);

@@ -162,6 +162,7 @@ codes! {
     SKILL_UNKNOWN_MCP_SERVER = "skill.unknown-mcp-server", Error;
     SKILLMD_ACTION_TOOL_UNKNOWN = "skillmd.action-tool-unknown", Warning;
     SKILLMD_AGENT_NEEDS_FORK = "skillmd.agent-needs-fork", Warning;
+    SKILLMD_BODY_BUDGET = "skillmd.body-budget", Warning;
     SKILLMD_BROKEN_LINK = "skillmd.broken-link", Warning;
     SKILLMD_CHAIN_CYCLE = "skillmd.chain-cycle", Error;
     SKILLMD_CHAIN_DEPTH = "skillmd.chain-depth", Error;
@@ -178,6 +179,7 @@ codes! {
     SKILLMD_FIELD_VALUE = "skillmd.field-value", Warning;
     SKILLMD_LINK_OUTSIDE = "skillmd.link-outside", Warning;
     SKILLMD_LISTING_BUDGET = "skillmd.listing-budget", Warning;
+    SKILLMD_MENTION_NEAR_MISS = "skillmd.mention-near-miss", Warning;
     SKILLMD_METADATA_SHAPE = "skillmd.metadata-shape", Warning;
     SKILLMD_MISSING_FIELD = "skillmd.missing-field", Error;
     SKILLMD_NAME_FORMAT = "skillmd.name-format", Error;

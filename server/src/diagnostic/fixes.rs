@@ -67,6 +67,26 @@ pub fn scalar(value: &str, quoting: Quoting) -> String {
     }
 }
 
+/// `value`, a string written where a list belongs, as the flow list it most likely meant, valid
+/// YAML that reads back as strings: split at its commas (`a, b` → `[a, b]`) unless that leaves
+/// an empty part, each item quoted where plain would not read back as the same string
+/// (`[x: y]` would be a mapping, `[#x]` a comment). `None` for a blank value: nothing is meant.
+pub fn flow_list(value: &str) -> Option<String> {
+    if value.trim().is_empty() {
+        return None;
+    }
+    let parts: Vec<&str> = value.split(',').map(str::trim).collect();
+    let items: Vec<String> = if parts.iter().all(|part| !part.is_empty()) {
+        parts
+            .iter()
+            .map(|part| scalar(part, Quoting::Plain))
+            .collect()
+    } else {
+        vec![scalar(value.trim(), Quoting::Plain)]
+    };
+    Some(format!("[{}]", items.join(", ")))
+}
+
 /// `value` in double quotes, escaped as YAML (a JSON string is a valid YAML double-quoted one).
 pub fn double_quoted(value: &str) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| format!("\"{value}\""))

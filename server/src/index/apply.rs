@@ -279,6 +279,7 @@ impl Index {
         let config_changed = self.settings.config != settings.config;
         let environment_changed = self.settings.environment != settings.environment;
         let executables_changed = self.settings.executables != settings.executables;
+        let schema_paths_changed = self.settings.schema_paths != settings.schema_paths;
         self.settings = settings;
         if environment_changed {
             // Files holding `${` of every workspace whose variables changed are analysed again,
@@ -317,6 +318,9 @@ impl Index {
         }
         if executables_changed {
             changed_keys.insert(Key::Executables);
+        }
+        if schema_paths_changed {
+            changed_keys.insert(Key::SchemaPaths);
         }
         let (order, results) = self.run_checks(&HashSet::new(), &changed_keys);
         for (id, result) in order.into_iter().zip(results) {

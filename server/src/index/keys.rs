@@ -29,6 +29,9 @@ pub enum Key {
     /// What the edge found of the binaries command packs require
     /// ([`crate::index::Settings::executables`]); no file contributes it.
     Executables,
+    /// What the edge found at `output_schema` paths no file answers
+    /// ([`crate::index::Settings::schema_paths`]); no file contributes it.
+    SchemaPaths,
     /// A JSON file, by path (the target of an `output_schema` path).
     JsonFile { path: std::path::PathBuf },
     /// A YAML file of any role, by path (the target of an `output_schema` path: SwarmKit reads

@@ -227,6 +227,13 @@ impl<'a> Lookup<'a> {
         self.index.settings.executables.get(name)
     }
 
+    /// What the edge found at the `output_schema` path `path` (resolved), recording the read;
+    /// `None` when it did not look (then the file set alone is judged).
+    pub fn schema_path(&self, path: &Path) -> Option<&'a crate::model::schema_file::PathFact> {
+        self.reads.borrow_mut().push(Key::SchemaPaths);
+        self.index.settings.schema_paths.get(path)
+    }
+
     /// The value `compute` makes from the index, computed once per state of `key`'s
     /// contributions and shared by every check (see [`Memos`]); records the read of `key`.
     pub fn memo<T: std::any::Any + Send + Sync>(

@@ -62,6 +62,10 @@ pub struct Settings {
     /// `requires[].binary` (the CLI looks them up on its `PATH`); a binary with no entry is not
     /// judged.
     pub executables: Arc<std::collections::BTreeMap<String, crate::model::machine::Executable>>,
+    /// What the edge found at the `output_schema` paths no file of the index answers (a folder,
+    /// nothing, an unreadable file), by the path resolved; a path with no entry is judged by
+    /// the file set alone.
+    pub schema_paths: Arc<std::collections::BTreeMap<PathBuf, crate::model::schema_file::PathFact>>,
 }
 
 /// One file in the index.

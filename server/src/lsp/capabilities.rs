@@ -158,7 +158,7 @@ pub fn server_capabilities(
             work_done_progress_options: Default::default(),
         })),
         execute_command_provider: Some(ExecuteCommandOptions {
-            commands: vec![super::handlers::ORDERING_GRAPH_COMMAND.to_owned()],
+            commands: vec![super::command::ORDERING_GRAPH_COMMAND.to_owned()],
             work_done_progress_options: Default::default(),
         }),
         workspace: Some(WorkspaceServerCapabilities {

@@ -125,36 +125,17 @@ fn read_events(
 }
 
 impl Backend {
-    /// Indexes the roots: discovery starts at once, on a blocking thread, while the progress
-    /// report is negotiated (a client that never answers delays neither).
+    /// Indexes the roots: discovery starts at once, on a blocking thread, and the progress
+    /// report is asked for beside it: a client that never answers delays neither the indexing
+    /// nor its diagnostics.
     pub(super) async fn index_workspace(&self) {
-        let (named, progress_supported) = {
-            let state = lock(&self.state);
-            (state.roots.clone(), state.offers.work_done_progress)
-        };
+        let named = lock(&self.state).roots.clone();
         let read = tokio::task::spawn_blocking(move || {
             let roots = widen_roots(named);
             let found = crate::discover::discover(&roots);
             (roots, found)
         });
-        let mut progress = None;
-        if progress_supported {
-            let token = NumberOrString::String("skillgraph/indexing".to_owned());
-            let created = tokio::time::timeout(
-                CLIENT_ANSWER_WAIT,
-                self.client.create_work_done_progress(token.clone()),
-            )
-            .await;
-            if matches!(created, Ok(Ok(()))) {
-                progress = Some(
-                    self.client
-                        .progress(token, "skillgraph")
-                        .with_message("indexing the workspace")
-                        .begin()
-                        .await,
-                );
-            }
-        }
+        let progress = self.start_progress("skillgraph/indexing", "indexing the workspace");
         let (changes, errors) = match read.await {
             Ok((roots, found)) => {
                 lock(&self.state).roots = roots;
@@ -193,12 +174,14 @@ impl Backend {
         self.flush().await;
         if let Some(progress) = progress {
             progress
-                .finish_with_message(match files {
+                .finish(match files {
                     1 => "1 file indexed".to_owned(),
                     n => format!("{n} files indexed"),
                 })
                 .await;
         }
+        let this = self.clone();
+        let _ = tokio::task::spawn_blocking(move || this.settle_readers_after_indexing()).await;
     }
 
     fn indexing_done(&self) {

@@ -10,12 +10,15 @@ use tokio::sync::Notify;
 
 use super::Backend;
 
-/// How long past [`super::transport::GRACE`] the process may still take to end once the end
+/// How long pending work may still run once the input has ended or `exit` came.
+pub const GRACE: Duration = Duration::from_millis(500);
+
+/// How long past [`GRACE`] the process may still take to end once the end
 /// began, before a thread of its own ends it.
 const STUCK: Duration = Duration::from_millis(1500);
 
 /// The end of the server: once begun (`exit`, the end of input, stdout gone, the editor's
-/// process gone), pending work gets [`super::transport::GRACE`] on the runtime, and a thread of
+/// process gone), pending work gets [`GRACE`] on the runtime, and a thread of
 /// its own ends the process [`STUCK`] later whatever the runtime is doing. The runtime's timers
 /// run on its workers, so an analysis that keeps every worker busy could otherwise hold the
 /// process long after its editor has gone.
@@ -41,7 +44,7 @@ impl Ending {
         self.notify.notify_one();
         self.armed.call_once(|| {
             let clean = self.clean.clone();
-            let limit = super::transport::GRACE + STUCK;
+            let limit = GRACE + STUCK;
             std::thread::spawn(move || {
                 std::thread::sleep(limit);
                 eprintln!("skillgraph lsp: still busy {limit:?} after the end began; ending now");

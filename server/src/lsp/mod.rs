@@ -1,9 +1,12 @@
 //! The language server: tower-lsp-server glue, and the one place LSP types appear.
 //!
 //! The rooms: `state` (the state, its lock and publishing diagnostics), `documents` (open
-//! documents), `handlers` (requests, as plain functions of an index snapshot), `files` (indexing
-//! from disk and watched files), `settings` (the editor's settings), `capabilities` (what each
-//! side offers), `transport` (the byte stream), `convert` (positions, URIs, diagnostics).
+//! documents), `handlers` (requests, as plain functions of an index snapshot; `edits` for those
+//! answered with workspace edits, `pull` for pulled diagnostics, `command` for the
+//! ordering-graph command), `files` (indexing from disk and watched files), `progress`
+//! (progress reports), `settings` (the editor's settings), `capabilities` (what each side
+//! offers), `transport` (the byte stream), `lifetime` (the end of the process), `convert`
+//! (positions, URIs, diagnostics).
 //!
 //! Decisions a user may notice:
 //! - Position encoding: UTF-8 when the client offers it, else UTF-16.
@@ -28,11 +31,15 @@
 //!   paths must then be absolute); `[rules]` levels of a file config win over the editor's.
 
 mod capabilities;
+mod command;
 mod convert;
 mod documents;
+mod edits;
 mod files;
 mod handlers;
 mod lifetime;
+mod progress;
+mod pull;
 mod settings;
 mod state;
 mod transport;
@@ -77,7 +84,7 @@ pub fn run() -> ExitCode {
             // answers) gets a moment, not a say in whether the process ends.
             _ = async {
                 ending.begun().await;
-                tokio::time::sleep(transport::GRACE).await;
+                tokio::time::sleep(lifetime::GRACE).await;
             } => {}
         }
     });
@@ -88,6 +95,58 @@ pub fn run() -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+/// Fuzzing and its replay tests only: cuts `bytes` into frames as stdin would be cut and checks
+/// every message handed on the way tower-lsp-server decodes it (a response, else a request; its
+/// reader stops at the first message it cannot decode, which ends the server). Returns how many
+/// frames were cut, or what tower would have refused.
+#[doc(hidden)]
+pub fn fuzz_transport(bytes: &[u8]) -> std::result::Result<usize, String> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    #[allow(dead_code)] // Decoded to be refused or accepted, never read.
+    enum TowerMessage {
+        Response(tower_lsp_server::jsonrpc::Response),
+        Request(tower_lsp_server::jsonrpc::Request),
+    }
+    let (sender, chunks) = std::sync::mpsc::sync_channel(1);
+    sender.send(bytes.to_vec()).ok();
+    drop(sender);
+    let mut input = transport::Input::new(chunks);
+    let mut frames = 0;
+    loop {
+        match transport::next_frame(&mut input) {
+            transport::Frame::End => return Ok(frames),
+            transport::Frame::Message { body, .. } => {
+                // What the framer hands on is checked again on its own, as a body.
+                if !matches!(
+                    transport::check_body(body.clone()),
+                    transport::Frame::Message { .. }
+                ) {
+                    let body = String::from_utf8_lossy(&body);
+                    return Err(format!("a message handed on fails its own check: {body}"));
+                }
+                if let Err(error) = serde_json::from_slice::<TowerMessage>(&body) {
+                    return Err(format!(
+                        "tower refuses {}: {error}",
+                        String::from_utf8_lossy(&body)
+                    ));
+                }
+            }
+            transport::Frame::Dropped { replies, .. } => {
+                for reply in replies {
+                    if let Err(error) = serde_json::from_value::<TowerMessage>(reply.clone()) {
+                        return Err(format!(
+                            "an answer to a dropped message is not a response {reply}: {error}"
+                        ));
+                    }
+                }
+            }
+            transport::Frame::Note(_) => {}
+        }
+        frames += 1;
     }
 }
 
@@ -158,7 +217,7 @@ impl Backend {
         Backend {
             publisher: state::start_publisher(client.clone()),
             client,
-            state: Arc::new(Mutex::new(State::new())),
+            state: Arc::new(Mutex::new(State::new(settings::process_environment()))),
             ending,
             indexing: Arc::new(watch::channel(1).0),
             opening: Arc::new(watch::channel(0).0),
@@ -440,7 +499,7 @@ impl LanguageServer for Backend {
     ) -> Result<DocumentDiagnosticReportResult> {
         let report = self
             .answer("textDocument/diagnostic", |index, enc| {
-                Some(handlers::document_diagnostics(index, enc, &params))
+                Some(pull::document_diagnostics(index, enc, &params))
             })
             .await?;
         Ok(report.unwrap_or_else(|| {
@@ -456,7 +515,7 @@ impl LanguageServer for Backend {
     ) -> Result<WorkspaceDiagnosticReportResult> {
         let report = self
             .answer("workspace/diagnostic", |index, enc| {
-                Some(handlers::workspace_diagnostics(index, enc, &params))
+                Some(pull::workspace_diagnostics(index, enc, &params))
             })
             .await?;
         Ok(report.unwrap_or_else(|| {
@@ -469,7 +528,7 @@ impl LanguageServer for Backend {
         params: TextDocumentPositionParams,
     ) -> Result<Option<PrepareRenameResponse>> {
         self.answer_or_refuse("prepareRename", |index, enc| {
-            handlers::prepare_rename(index, enc, &params)
+            edits::prepare_rename(index, enc, &params)
         })
         .await
     }
@@ -477,7 +536,7 @@ impl LanguageServer for Backend {
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
         let rename_files = lock(&self.state).offers.rename_files;
         self.answer_or_refuse("rename", |index, enc| {
-            handlers::rename(index, enc, &params, rename_files)
+            edits::rename(index, enc, &params, rename_files)
         })
         .await
     }
@@ -485,7 +544,7 @@ impl LanguageServer for Backend {
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let rename_files = lock(&self.state).offers.rename_files;
         self.answer("codeAction", |index, enc| {
-            handlers::code_actions(index, enc, &params, rename_files)
+            edits::code_actions(index, enc, &params, rename_files)
         })
         .await
     }
@@ -508,18 +567,20 @@ impl LanguageServer for Backend {
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
-        if params.command != handlers::ORDERING_GRAPH_COMMAND {
+        // Outside every handler's own guard: the end-to-end tests prove the transport's.
+        panic_on_request_for_tests("executeCommand:unguarded");
+        if params.command != command::ORDERING_GRAPH_COMMAND {
             return Err(Error::invalid_params(format!(
                 "unknown command `{}`; this server offers `{}`",
                 params.command,
-                handlers::ORDERING_GRAPH_COMMAND
+                command::ORDERING_GRAPH_COMMAND
             )));
         }
         let argument =
-            handlers::ordering_graph_argument(&params.arguments).map_err(Error::invalid_params)?;
+            command::ordering_graph_argument(&params.arguments).map_err(Error::invalid_params)?;
         let answer = self
             .answer("executeCommand", |index, _| {
-                Some(handlers::ordering_graph(index, &argument))
+                Some(command::ordering_graph(index, &argument))
             })
             .await?;
         match answer {

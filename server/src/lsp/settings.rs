@@ -47,6 +47,8 @@ pub fn settings_from(options: &serde_json::Value) -> Option<(Settings, Vec<Strin
         environment,
         // The server looks up no binaries: command-pack requirements are judged by `check`.
         executables: Default::default(),
+        // Nor does it look at `output_schema` paths on disk (`check` does).
+        schema_paths: Default::default(),
     };
     env_problems.extend(problems.into_iter().map(|d| d.message));
     Some((settings, env_problems))

@@ -5,7 +5,7 @@
 //! answer from it without holding the lock. Diagnostics go out through one channel drained by one
 //! task, so they reach the client in the order they were computed.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -43,12 +43,11 @@ pub struct State {
 }
 
 impl State {
-    pub fn new() -> State {
+    /// A state with nothing indexed; `${…}` references read `environment` until the editor's
+    /// settings say otherwise.
+    pub fn new(environment: Arc<BTreeMap<String, String>>) -> State {
         State {
-            index: Arc::new(Index::with_environment(
-                &crate::rules::CHECKS,
-                super::settings::process_environment(),
-            )),
+            index: Arc::new(Index::with_environment(&crate::rules::CHECKS, environment)),
             encoding: PositionEncoding::Utf16,
             roots: Vec::new(),
             open: HashMap::new(),
@@ -92,9 +91,11 @@ pub enum Outgoing {
     Flushed(tokio::sync::oneshot::Sender<()>),
 }
 
-/// Starts the task that sends diagnostics in the order they were queued.
+/// Starts the task that sends diagnostics in the order they were queued. It never waits for
+/// the client: a refresh request is sent by a task of its own (see [`Refresher`]).
 pub fn start_publisher(client: Client) -> mpsc::UnboundedSender<Outgoing> {
     let (publisher, mut queue) = mpsc::unbounded_channel::<Outgoing>();
+    let refresher = Refresher::new(client.clone());
     tokio::spawn(async move {
         while let Some(message) = queue.recv().await {
             match message {
@@ -103,29 +104,7 @@ pub fn start_publisher(client: Client) -> mpsc::UnboundedSender<Outgoing> {
                         .publish_diagnostics(p.uri, p.diagnostics, p.version)
                         .await
                 }
-                Outgoing::Refresh => {
-                    // Refreshes queued behind this one ask for the same thing.
-                    let mut next = queue.try_recv().ok();
-                    while matches!(next, Some(Outgoing::Refresh)) {
-                        next = queue.try_recv().ok();
-                    }
-                    let _ = tokio::time::timeout(
-                        super::CLIENT_ANSWER_WAIT,
-                        client.workspace_diagnostic_refresh(),
-                    )
-                    .await;
-                    match next {
-                        Some(Outgoing::Publish(p)) => {
-                            client
-                                .publish_diagnostics(p.uri, p.diagnostics, p.version)
-                                .await
-                        }
-                        Some(Outgoing::Flushed(done)) => {
-                            let _ = done.send(());
-                        }
-                        Some(Outgoing::Refresh) | None => {}
-                    }
-                }
+                Outgoing::Refresh => refresher.ask(),
                 Outgoing::Flushed(done) => {
                     let _ = done.send(());
                 }
@@ -133,6 +112,52 @@ pub fn start_publisher(client: Client) -> mpsc::UnboundedSender<Outgoing> {
         }
     });
     publisher
+}
+
+/// Sends `workspace/diagnostic/refresh`, one at a time: asked again while one is unanswered,
+/// it sends one more once the client answers (or [`super::CLIENT_ANSWER_WAIT`] passes), since
+/// the edits since the first may have changed other files again.
+struct Refresher {
+    client: Client,
+    /// (a refresh is unanswered, another was asked for meanwhile)
+    asked: Arc<Mutex<(bool, bool)>>,
+}
+
+impl Refresher {
+    fn new(client: Client) -> Refresher {
+        Refresher {
+            client,
+            asked: Arc::new(Mutex::new((false, false))),
+        }
+    }
+
+    fn ask(&self) {
+        {
+            let mut asked = self.asked.lock().unwrap_or_else(|p| p.into_inner());
+            if asked.0 {
+                asked.1 = true;
+                return;
+            }
+            *asked = (true, false);
+        }
+        let client = self.client.clone();
+        let asked = self.asked.clone();
+        tokio::spawn(async move {
+            loop {
+                let _ = tokio::time::timeout(
+                    super::CLIENT_ANSWER_WAIT,
+                    client.workspace_diagnostic_refresh(),
+                )
+                .await;
+                let mut asked = asked.lock().unwrap_or_else(|p| p.into_inner());
+                if !asked.1 {
+                    asked.0 = false;
+                    return;
+                }
+                asked.1 = false;
+            }
+        });
+    }
 }
 
 impl Backend {
@@ -228,8 +253,6 @@ impl Backend {
         let analysed = catch_unwind(AssertUnwindSafe(|| {
             let mut next = Index::clone(&base);
             let affected = next.apply(changes);
-            // Here, off the lock, rather than in the first edit after the indexing.
-            next.settle_readers();
             super::panic_on_request_for_tests(what);
             (next, affected)
         }));
@@ -250,7 +273,11 @@ impl Backend {
                     if next.settings != settings {
                         affected.extend(next.set_settings(settings));
                     }
-                    affected.extend(next.apply(replay));
+                    // Not for nothing: `apply` builds the readers table first (see
+                    // `settle_readers_after_indexing`).
+                    if !replay.is_empty() {
+                        affected.extend(next.apply(replay));
+                    }
                     (next, affected)
                 }));
                 let (next, affected) = caught_up.map_err(|payload| {
@@ -288,6 +315,23 @@ impl Backend {
             result
         };
         (state.index.checked_file_count(), result)
+    }
+
+    /// Builds the readers table (which files read which key, `Index::settle_readers`) of the
+    /// index an indexing left, off the lock, once the client has been told the server is ready:
+    /// a `check` never needs it, and the server needs it only for its first change, so it is
+    /// no part of the time to ready. A change that comes first builds it itself, on its copy,
+    /// and this copy is then dropped. Runs on a blocking thread.
+    pub(super) fn settle_readers_after_indexing(&self) {
+        let base = lock(&self.state).index.clone();
+        let mut next = Index::clone(&base);
+        if catch_unwind(AssertUnwindSafe(|| next.settle_readers())).is_err() {
+            return; // the next change builds it, under its own guard
+        }
+        let mut state = lock(&self.state);
+        if Arc::ptr_eq(&state.index, &base) {
+            state.index = Arc::new(next);
+        }
     }
 
     /// Sends the diagnostics of `files` that differ from what the client last saw. A client

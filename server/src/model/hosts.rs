@@ -21,6 +21,11 @@ pub const OPENCODE_DOCS: &str = "https://opencode.ai/docs/skills/";
 pub const GEMINI_DOCS: &str = "https://geminicli.com/docs/cli/using-agent-skills/";
 pub const CURSOR_DOCS: &str = "https://cursor.com/docs/context/skills";
 
+/// Subagents, plugin and marketplace manifests.
+pub mod plugins;
+/// Prose files, command folders and built-in commands.
+pub mod prose;
+
 /// A program that loads SKILL.md files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Host {
@@ -491,6 +496,109 @@ pub fn split_tools(text: &str) -> Vec<(usize, &str)> {
     }
     out
 }
+
+/// Anthropic's skill authoring best practices (the body's length, how deep references go, a
+/// long reference's table of contents).
+pub const SKILL_BEST_PRACTICES_DOCS: &str =
+    "https://docs.claude.com/en/docs/agents-and-tools/agent-skills/best-practices";
+
+/// The date the load facts below were checked.
+pub const LOAD_FACTS_CHECKED: &str = "2026-12-04";
+
+/// A number the spec or a host's guidance gives for what a skill loads past its listing.
+#[derive(Debug)]
+pub struct LoadGuidance {
+    /// What the number limits, for the docs.
+    pub what: &'static str,
+    pub limit: usize,
+    pub source: &'static str,
+    pub checked: &'static str,
+}
+
+/// The spec recommends a body (the instructions read when the skill is chosen) under 5,000
+/// tokens.
+pub const BODY_TOKENS: LoadGuidance = LoadGuidance {
+    what: "tokens of the SKILL.md body (recommended at most)",
+    limit: 5000,
+    source: "https://agentskills.io/specification (Progressive disclosure)",
+    checked: LOAD_FACTS_CHECKED,
+};
+
+/// The spec and Anthropic's best practices keep the SKILL.md under 500 lines.
+pub const BODY_LINES: LoadGuidance = LoadGuidance {
+    what: "lines of the SKILL.md body (recommended at most)",
+    limit: 500,
+    source: "https://agentskills.io/specification (Progressive disclosure); https://docs.claude.com/en/docs/agents-and-tools/agent-skills/best-practices",
+    checked: LOAD_FACTS_CHECKED,
+};
+
+/// "Keep references one level deep from SKILL.md": a file reached only through another
+/// reference may be read partly (a preview) or not at all.
+pub const REFERENCE_DEPTH: LoadGuidance = LoadGuidance {
+    what: "levels of Markdown references below SKILL.md",
+    limit: 1,
+    source: SKILL_BEST_PRACTICES_DOCS,
+    checked: LOAD_FACTS_CHECKED,
+};
+
+/// The guidance asks for a table of contents in reference files longer than 100 lines; we say
+/// so from 300 lines, where a partial read most often misses whole sections.
+pub const REFERENCE_TOC_LINES: LoadGuidance = LoadGuidance {
+    what: "lines of a reference file from which a table of contents in its first 50 lines is asked for (the guidance says 100; skillgraph reports from 300)",
+    limit: 300,
+    source: SKILL_BEST_PRACTICES_DOCS,
+    checked: LOAD_FACTS_CHECKED,
+};
+
+/// Every load guidance, for the docs.
+pub const LOAD_GUIDANCE: &[&LoadGuidance] = &[
+    &BODY_TOKENS,
+    &BODY_LINES,
+    &REFERENCE_DEPTH,
+    &REFERENCE_TOC_LINES,
+];
+
+/// One fact of how Claude Code substitutes a skill's arguments into its body.
+#[derive(Debug)]
+pub struct ArgumentFact {
+    pub fact: &'static str,
+    pub source: &'static str,
+    pub checked: &'static str,
+}
+
+/// Claude Code's argument substitution (`model::arguments` reads the body by these rules).
+pub const CLAUDE_CODE_ARGUMENT_FACTS: &[ArgumentFact] = &[
+    ArgumentFact {
+        fact: "`$ARGUMENTS` becomes everything typed after `/name`; when the body holds no `$ARGUMENTS`, the arguments are appended as `ARGUMENTS: <value>`",
+        source: CLAUDE_CODE_DOCS,
+        checked: LOAD_FACTS_CHECKED,
+    },
+    ArgumentFact {
+        fact: "`$ARGUMENTS[N]` and its shorthand `$N` become the argument at 0-based index N (arguments split shell-style, quotes group words); `$N` is `$` and digits not followed by a letter, digit or `_`, so `$0.01` is `$0` then `.01`",
+        source: CLAUDE_CODE_DOCS,
+        checked: LOAD_FACTS_CHECKED,
+    },
+    ArgumentFact {
+        fact: "a positional placeholder with no argument at its index stays as written (`$2` with one argument)",
+        source: CLAUDE_CODE_DOCS,
+        checked: LOAD_FACTS_CHECKED,
+    },
+    ArgumentFact {
+        fact: "`arguments` (a list, or a space-separated string) names the positions in order; `$name` becomes the argument at that position, and empty when it was not given",
+        source: CLAUDE_CODE_DOCS,
+        checked: LOAD_FACTS_CHECKED,
+    },
+    ArgumentFact {
+        fact: "substitution runs over the whole body, fenced and inline code included; `\\$1` keeps a literal `$1`",
+        source: CLAUDE_CODE_DOCS,
+        checked: LOAD_FACTS_CHECKED,
+    },
+    ArgumentFact {
+        fact: "`argument-hint` is shown after `/name` in autocomplete; it changes nothing in what the body receives",
+        source: CLAUDE_CODE_DOCS,
+        checked: LOAD_FACTS_CHECKED,
+    },
+];
 
 #[cfg(test)]
 mod tests {

@@ -3,6 +3,24 @@
 //! a `.yaml` / `.yml` file (any case) as YAML, PyYAML's `safe_load` of one document with the
 //! last of repeated keys winning, any other as JSON.
 
+/// What the edge found on disk at an `output_schema` path that no file of the file set answers
+/// (`index::Settings::schema_paths`; `check` looks, the server does not): SwarmKit's
+/// `_resolve_path` refuses a path unless `Path.is_file()` (so a folder, or nothing at all), and
+/// `resolve_output_schema` one whose `read_text()` fails.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathFact {
+    /// Nothing is there.
+    Missing,
+    /// A folder is there.
+    Folder,
+    /// A file is there that cannot be read (the reason as the system gives it), or something
+    /// that is not a regular file (a FIFO, a socket, a device).
+    Unreadable(String),
+    /// A readable file that the file set does not hold (another suffix, a symlink): nothing is
+    /// said about it.
+    Unread,
+}
+
 /// The file's value, or why it could not be read (said after "which", as in "names `x`, which
 /// does not parse: …").
 pub fn read(text: &str, yaml: bool) -> Result<serde_json::Value, String> {

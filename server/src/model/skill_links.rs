@@ -43,18 +43,26 @@ const PLACEHOLDERS: &[(&str, LinkBase)] = &[
 /// lowered, [`frontmatter_links`]), then the body's. Linear in the text.
 pub fn links(text: &str, frontmatter: &Frontmatter, frontmatter_links: &[Link]) -> Vec<Link> {
     let mut out = frontmatter_links.to_vec();
-    let body_start = match frontmatter {
-        // The body starts after the closing line's ending, whichever it is.
-        Frontmatter::Closed { close, .. } => lines_with_ends(&text[close.end as usize..])
-            .next()
-            .map_or(text.len(), |rest_of_line| {
-                close.end as usize + rest_of_line.len()
-            }),
-        // Without a closed frontmatter the whole file is one unknown; say nothing of links.
-        _ => return out,
-    };
-    body_links(text, body_start, &mut out);
+    // Without a closed frontmatter the whole file is one unknown; say nothing of links.
+    if let Some(body_start) = body_start(text, frontmatter) {
+        body_links(text, body_start, &mut out);
+    }
     out
+}
+
+/// Where the body of a SKILL.md starts: after the closing `---` line's ending, whichever it is.
+/// `None` without a closed frontmatter.
+pub fn body_start(text: &str, frontmatter: &Frontmatter) -> Option<usize> {
+    match frontmatter {
+        Frontmatter::Closed { close, .. } => Some(
+            lines_with_ends(&text[close.end as usize..])
+                .next()
+                .map_or(text.len(), |rest_of_line| {
+                    close.end as usize + rest_of_line.len()
+                }),
+        ),
+        _ => None,
+    }
 }
 
 /// The links in the values of a frontmatter mapping (`root`, parsed with offsets in `text`), in
@@ -169,7 +177,7 @@ fn body_links(text: &str, body_start: usize, out: &mut Vec<Link>) {
 
 /// The lines of `text`, each with its ending: `\n`, `\r\n`, or a lone `\r` (a line ending
 /// to Markdown as much as the others).
-fn lines_with_ends(text: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn lines_with_ends(text: &str) -> impl Iterator<Item = &str> {
     let mut rest = text;
     std::iter::from_fn(move || {
         if rest.is_empty() {

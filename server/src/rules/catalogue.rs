@@ -9,8 +9,23 @@ use std::sync::OnceLock;
 pub use super::rule_doc::RuleDoc;
 use crate::diagnostic::Code;
 
+impl RuleDoc {
+    /// The code's section of `docs/rules.md` as far as the rule's own documentation goes: its
+    /// heading, default severity, summary and explanation (the doc's generator adds the places
+    /// in the sources; `skillgraph mcp` serves it as the code's resource).
+    pub fn markdown(&self) -> String {
+        format!(
+            "## `{}`\n\n*{}* — {}\n\n{}\n",
+            self.code,
+            self.code.default_severity().as_str(),
+            self.summary,
+            self.explanation
+        )
+    }
+}
+
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 23] {
+fn families() -> [&'static [RuleDoc]; 25] {
     [
         super::RULES,
         super::swarmkit_file::RULES,
@@ -30,6 +45,8 @@ fn families() -> [&'static [RuleDoc]; 23] {
         super::skill_md::RULES,
         super::skill_hosts::RULES,
         super::skill_links::RULES,
+        super::skill_body::RULES,
+        super::mentions::RULES,
         super::dependencies::RULES,
         super::chain::RULES,
         super::precondition::RULES,

@@ -90,7 +90,8 @@ pub(crate) fn check_local(file: FileId, extensions: &Extensions, out: &mut Vec<D
     if !list.is_list() {
         let hint = list
             .as_str()
-            .map_or_else(String::new, |s| format!("; write `chain: [{s}]`"));
+            .and_then(super::fixes::flow_list)
+            .map_or_else(String::new, |list| format!("; write `chain: {list}`"));
         out.push(shape(
             list.range,
             format!(

@@ -20,7 +20,7 @@ pub const RULES: &[RuleDoc] = &[
 `memory-reader` and `memory-writer` are the memory hooks and need no skill). Neither `swarmkit validate` nor \
 `swarmkit run` checks it, so SwarmKit has no code for it: at run time the binding fails closed. The \
 skill-backed governance provider answers every evaluation of an id it does not hold with a `fail` verdict, \
-\"Decision skill '<id>' not found in workspace (blocking)\" (swarmkit-runtime 1.265.0, \
+`\"Decision skill '<id>' not found in workspace (blocking)\"` (swarmkit-runtime 1.265.0, \
 `governance/_skill_backed.py`, `SkillBackedGovernanceProvider.evaluate_decision_skill`), so a required binding \
 rejects every input or output at its trigger; in a workspace with no decision skill at all the default provider \
 passes it without running anything (`governance/__init__.py`, `GovernanceProvider.evaluate_decision_skill`). \

@@ -136,8 +136,8 @@ fn read<'a>(
                 );
             }
         } else {
-            let hint = match value.as_str() {
-                Some(name) => format!("; write `{kind}: [{name}]`"),
+            let hint = match value.as_str().and_then(super::fixes::flow_list) {
+                Some(list) => format!("; write `{kind}: {list}`"),
                 None => String::new(),
             };
             report(

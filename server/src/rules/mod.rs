@@ -12,6 +12,7 @@ pub mod dependencies;
 pub mod grants;
 pub mod ids;
 pub mod made_up_skills;
+pub mod mentions;
 pub mod missing_workspace;
 pub mod output;
 pub mod output_schema;
@@ -19,6 +20,7 @@ pub mod precondition;
 pub mod requires;
 pub mod rule_doc;
 pub mod schema;
+pub mod skill_body;
 pub mod skill_hosts;
 pub mod skill_links;
 pub mod skill_md;
@@ -95,6 +97,7 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
     if let Content::SkillMd(skill) = &entry.parsed.content {
         skill_md::check(lookup, file, &entry.path, skill, &mut out);
         skill_links::check(lookup, file, &entry.path, &entry.text, skill, &mut out);
+        skill_body::check(file, &entry.text, skill, &mut out);
         let extensions = &skill.extensions;
         dependencies::check(lookup, file, &entry.path, extensions, &mut out);
         chain::check(lookup, file, &entry.path, extensions, &mut out);

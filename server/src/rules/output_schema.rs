@@ -3,25 +3,31 @@
 //! (the topology, or the archetype for an inherited default), must stay inside the workspace and
 //! must not be a URL; the schema itself must be a valid JSON Schema.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::Lookup;
+use crate::model::schema_file::PathFact;
 use crate::model::swarmkit::{Agent, OutputSchema};
 use crate::semantics::grants::archetype_named;
+use crate::semantics::schema_files::{resolve, Target};
 use crate::syntax::TextRange;
 
 pub const RULES: &[RuleDoc] = &[RuleDoc {
     code: codes::AGENT_OUTPUT_SCHEMA,
-    summary: "An agent's output schema cannot be resolved: missing file, outside the workspace, a URL, or not a valid JSON Schema.",
+    summary: "An agent's output schema cannot be resolved: missing file, a folder, unreadable, outside the workspace, a URL, or not a valid JSON Schema.",
     explanation: "`output_schema` is an inline JSON Schema or a path to one, relative to the file that declares \
 it. SwarmKit reads it when it loads the workspace (swarmkit-runtime 1.265.0, `resolve_output_schema` and \
 `_resolve_path` in `resolver/_output_schema_ref.py`) and refuses the agent when the file is missing, lies outside \
 the workspace, is a URL (a workspace must not depend on the network), does not parse, is not an object, or is \
-not a valid schema. A `.yaml` or `.yml` file (any case) is read as YAML, any other as JSON. skillgraph reads \
-`.json`, `.yaml` and `.yml` files; a schema file with another suffix is not part of what it reads, so it is \
-neither found nor reported missing. An archetype's default is checked for every agent that inherits it (an explicit \
+not a valid schema. A `.yaml` or `.yml` file (any case) is read as YAML, any other as JSON. A path that is \
+not a file is refused as missing (`_resolve_path` requires `Path.is_file()`), so a folder named where its schema \
+file belongs is refused, and so is a file `Path.read_text()` cannot read (unreadable, not UTF-8). `skillgraph \
+check` looks on disk at a path the files it read do not answer, and says whether a folder, nothing, or an \
+unreadable file is there; a readable file it does not read itself (another suffix, a symlink) is not judged. The \
+language server does not look on disk, so there only a missing `.json`, `.yaml` or `.yml` name is reported. An \
+archetype's default is checked for every agent that inherits it (an explicit \
 `output_schema: null` opts out). Fix the path or the schema.",
 }];
 
@@ -103,21 +109,16 @@ fn problem(
         }
         OutputSchema::Path(path) => {
             let fail = |why: String| Some((path.range, why));
-            if path.value.contains("://") {
-                return fail(format!("is a URL (`{}`); SwarmKit reads schemas only from files inside the workspace, so save it there", path.value));
-            }
-            let Some(target) = normalize(&base.join(&path.value)) else {
-                return fail(format!(
-                    "`{}` leads outside the workspace; keep schema files inside it",
-                    path.value
-                ));
+            let target = match resolve(root, base, &path.value) {
+                Target::Url => return fail(format!("is a URL (`{}`); SwarmKit reads schemas only from files inside the workspace, so save it there", path.value)),
+                Target::Outside => {
+                    return fail(format!(
+                        "`{}` leads outside the workspace; keep schema files inside it",
+                        path.value
+                    ))
+                }
+                Target::Path(target) => target,
             };
-            if !target.starts_with(root) {
-                return fail(format!(
-                    "`{}` leads outside the workspace; keep schema files inside it",
-                    path.value
-                ));
-            }
             // `_output_schema_ref.py` (`resolve_output_schema`) parses `.yaml` / `.yml` (any
             // case) as YAML and everything else as JSON.
             let suffix = target
@@ -125,18 +126,8 @@ fn problem(
                 .map(|e| e.to_string_lossy().to_ascii_lowercase());
             let yaml = matches!(suffix.as_deref(), Some("yaml" | "yml"));
             let document = crate::semantics::schema_files::schema_document(lookup, &target, yaml);
-            // Discovery reads `.json`, `.yaml` and `.yml` files only (lower case): a schema file
-            // of another name is not part of the file set, so nothing can be said about it.
-            let in_file_set = crate::index::classify::is_json(&target)
-                || crate::index::classify::is_yaml(&target);
             let Some(parsed) = document.as_ref() else {
-                if !in_file_set {
-                    return None;
-                }
-                return fail(format!(
-                    "names `{}`, which does not exist (paths are relative to the file that declares them)",
-                    path.value
-                ));
+                return nothing_read(lookup, &target, &path.value).map(|why| (path.range, why));
             };
             match parsed {
                 Err(why) => fail(format!("names `{}`, which {why}", path.value)),
@@ -144,6 +135,31 @@ fn problem(
                     .map(|why| (path.range, format!("names `{}`, which {why}", path.value))),
             }
         }
+    }
+}
+
+/// What to say of a schema path no file of the file set answers: what `check` found on disk
+/// there, as `_resolve_path` (which requires `Path.is_file()`) and `resolve_output_schema`
+/// (`read_text()`) would refuse it; without that (the server does not look), only a `.json`,
+/// `.yaml` or `.yml` name is known to be missing, since discovery reads every such file and
+/// nothing of another name.
+fn nothing_read(lookup: &Lookup<'_>, target: &Path, value: &str) -> Option<String> {
+    let missing = || {
+        format!(
+            "names `{value}`, which does not exist (paths are relative to the file that declares them)"
+        )
+    };
+    match lookup.schema_path(target) {
+        Some(PathFact::Missing) => Some(missing()),
+        Some(PathFact::Folder) => Some(format!(
+            "names `{value}`, which is a folder; SwarmKit reads the schema from a file and refuses the agent otherwise, so name the JSON Schema file itself"
+        )),
+        Some(PathFact::Unreadable(why)) => Some(format!(
+            "names `{value}`, which cannot be read ({why}); SwarmKit refuses the agent when it cannot read the file"
+        )),
+        Some(PathFact::Unread) => None,
+        None => (crate::index::classify::is_json(target) || crate::index::classify::is_yaml(target))
+            .then(missing),
     }
 }
 
@@ -157,21 +173,4 @@ fn invalid_schema(value: &serde_json::Value) -> Option<String> {
         Ok(()) => None,
         Err(error) => Some(format!("is not a valid JSON Schema: {error}")),
     }
-}
-
-/// `a/b/../c` → `a/c` without touching the disk; `None` when `..` climbs above the start.
-fn normalize(path: &Path) -> Option<PathBuf> {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::ParentDir => {
-                if !out.pop() {
-                    return None;
-                }
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    Some(out)
 }

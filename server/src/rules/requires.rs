@@ -97,12 +97,13 @@ pub fn check(
                 file,
                 rule.value_range,
                 format!(
-                    "the prerequisites of `{}` must be a list of skill ids, found {}; write `[{}]`",
+                    "the prerequisites of `{}` must be a list of skill ids, found {}; write `{}`",
                     rule.guarded.value,
                     describe(problem),
                     rule.prerequisites
                         .first()
-                        .map_or("prerequisite", |p| p.value.as_str())
+                        .and_then(|p| super::fixes::flow_list(&p.value))
+                        .unwrap_or_else(|| "[prerequisite]".to_owned())
                 ),
             ));
         }

@@ -139,7 +139,7 @@ impl Hosts<'_> {
 
 /// The project folder and the root (e.g. `[".claude", "skills"]`) a skill lives under, from its
 /// path alone: `<project>/<a>/<b>/<skill>/SKILL.md`.
-fn folder_root(path: &Path) -> Option<(&Path, &'static crate::model::hosts::SkillRoot)> {
+pub(crate) fn folder_root(path: &Path) -> Option<(&Path, &'static crate::model::hosts::SkillRoot)> {
     let root = crate::model::skill_md::skill_root(path)?;
     let b = root.file_name()?.to_str()?;
     let parent = root.parent()?;
@@ -434,6 +434,22 @@ fn first_xml_tag(text: &str) -> Option<&str> {
     None
 }
 
+/// The characters of the skill's entry in Claude Code's listing, as `skillmd.listing-budget`
+/// counts them (`description` and `when_to_use` together), with the range of `description`;
+/// `None` without a `description` that is text.
+pub fn listing_chars(skill: &SkillMd) -> Option<(TextRange, usize)> {
+    let description = skill.field("description")?;
+    let text = description.value.shape.scalar()?;
+    let when = skill
+        .field("when_to_use")
+        .and_then(|w| w.value.shape.scalar())
+        .unwrap_or("");
+    Some((
+        description.value.range,
+        text.chars().count() + when.chars().count(),
+    ))
+}
+
 /// `skillmd.listing-budget`.
 fn check_listing_budget(
     file: FileId,
@@ -441,17 +457,9 @@ fn check_listing_budget(
     hosts: &Hosts<'_>,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some((description, text)) = skill
-        .field("description")
-        .and_then(|d| Some((d.value.range, d.value.shape.scalar()?)))
-    else {
+    let Some((description, len)) = listing_chars(skill) else {
         return;
     };
-    let when = skill
-        .field("when_to_use")
-        .and_then(|w| w.value.shape.scalar())
-        .unwrap_or("");
-    let len = text.chars().count() + when.chars().count();
     if len <= CLAUDE_CODE_LISTING_CHARS {
         return;
     }

@@ -389,9 +389,10 @@ pub fn name_problems(raw: &str) -> Vec<String> {
             "the name is {len} characters long; the limit is {MAX_NAME_CHARS}"
         ));
     }
-    let lower = name.to_lowercase();
-    if name != lower {
-        problems.push(format!("the name must be lowercase: `{lower}`"));
+    // What is wrong, not a corrected value: lower-casing alone may leave the name invalid
+    // (`Active Directory Attacks`), and the one name to write comes at the end of the message.
+    if name != name.to_lowercase() {
+        problems.push("the name must be lowercase".to_owned());
     }
     if name.starts_with('-') || name.ends_with('-') {
         problems.push("the name must not start or end with a hyphen".to_owned());
@@ -622,8 +623,10 @@ fn check_metadata(file: FileId, metadata: Node<'_>, out: &mut Vec<Diagnostic>) {
                     String::new()
                 };
                 format!(
-                    "`metadata.{key_text}` is {} {kind}, not a string; YAML loaders read it as {0} {kind}{note}, so quote it: `{key_text}: \"{written}\"`",
-                    article(kind)
+                    "`metadata.{key_text}` is {} {kind}, not a string; YAML loaders read it as {0} {kind}{note}, so quote it: `{}: {}`",
+                    article(kind),
+                    super::fixes::scalar(key_text, super::fixes::Quoting::Plain),
+                    super::fixes::double_quoted(written)
                 )
             }
         };
@@ -679,6 +682,7 @@ pub fn check(
     }
     check_duplicate_name(lookup, file, path, skill, out);
     super::skill_hosts::check(lookup, file, path, skill, &hosts, out);
+    super::mentions::check(lookup, file, path, skill, out);
 }
 
 /// `skillmd.name-mismatch`. A warning by default — hosts load such a skill (some under the

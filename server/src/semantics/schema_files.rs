@@ -1,10 +1,14 @@
 //! Schema files named by `output_schema`, read once per state of the file and shared by every
-//! agent that names them (the reading itself is `model::schema_file`).
+//! agent that names them (the reading itself is `model::schema_file`); where such a path leads,
+//! as SwarmKit resolves it; and which paths no file of the file set answers, for the edge to
+//! look at on disk.
 
-use std::path::Path;
+use std::collections::BTreeSet;
+use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use crate::index::{Key, Lookup};
+use crate::index::{Content, FileRole, Index, Key, Lookup};
+use crate::model::swarmkit::{Artifact, OutputSchema};
 
 /// What reading a schema file gave: its value, or why it could not be read.
 pub type SchemaDocument = Result<serde_json::Value, String>;
@@ -30,6 +34,92 @@ pub fn schema_document(
         Lookup::new(index)
             .get(key)
             .first()
-            .map(|entry| crate::model::schema_file::read(&entry.text, yaml))
+            .map(|entry| match entry.invalid_utf8_at {
+                // `resolve_output_schema` reads it with `Path.read_text()`, which fails on it.
+                Some(at) => Err(format!(
+                    "is not UTF-8 text (byte {at} is not), so SwarmKit cannot read it"
+                )),
+                None => crate::model::schema_file::read(&entry.text, yaml),
+            })
     })
+}
+
+/// Where an `output_schema` path leads, as `_resolve_path` (`resolver/_output_schema_ref.py`,
+/// swarmkit-runtime 1.265.0) resolves it before reading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// `://` in the value: refused, a workspace must not depend on the network.
+    Url,
+    /// Outside the workspace's folder: refused.
+    Outside,
+    /// The path the runtime would read.
+    Path(PathBuf),
+}
+
+/// The target of `value` written in a file of the folder `base`, inside the workspace at `root`.
+pub fn resolve(root: &Path, base: &Path, value: &str) -> Target {
+    if value.contains("://") {
+        return Target::Url;
+    }
+    match normalize(&base.join(value)) {
+        Some(target) if target.starts_with(root) => Target::Path(target),
+        _ => Target::Outside,
+    }
+}
+
+/// `a/b/../c` → `a/c` without touching the disk; `None` when `..` climbs above the start.
+fn normalize(path: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    Some(out)
+}
+
+/// Every `output_schema` path of the index's topologies (agents) and archetypes (defaults)
+/// that leads inside its workspace to where the file set holds no file: what the edge looks at
+/// on disk (`Settings::schema_paths`). One pass over the files.
+pub fn unanswered_paths(index: &Index) -> BTreeSet<PathBuf> {
+    let mut out = BTreeSet::new();
+    for entry in index.files() {
+        let FileRole::SwarmKit { workspace, .. } = &entry.role else {
+            continue;
+        };
+        let schemas: Vec<&OutputSchema> = match &entry.parsed.content {
+            Content::SwarmKit(Artifact::Topology(topology)) => topology
+                .agents
+                .iter()
+                .filter_map(|agent| agent.output_schema.as_ref())
+                .collect(),
+            Content::SwarmKit(Artifact::Archetype(archetype)) => {
+                archetype.default_output_schema.iter().collect()
+            }
+            _ => continue,
+        };
+        let root = index
+            .file(*workspace)
+            .and_then(|manifest| manifest.path.parent());
+        let (Some(root), Some(base)) = (root, entry.path.parent()) else {
+            continue;
+        };
+        for schema in schemas {
+            let OutputSchema::Path(path) = schema else {
+                continue;
+            };
+            if let Target::Path(target) = resolve(root, base, &path.value) {
+                if index.file_id(&target).is_none() {
+                    out.insert(target);
+                }
+            }
+        }
+    }
+    out
 }

@@ -1,0 +1,258 @@
+//! Mentions of skills in SKILL.md bodies (`/name`, `/plugin:name`, `$name`, found by
+//! `model::mentions::scan`): a mention that names no skill is reported only when it is a near
+//! miss we would defend (`model::mentions::near_miss`), with the skill it meant and an unsafe
+//! fix. A mention reads only the keys of the names it could resolve to, so adding a skill
+//! re-checks the files whose mentions could name it and nothing else.
+
+use std::path::Path;
+
+use super::catalogue::RuleDoc;
+use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
+use crate::index::{Content, FileEntry, Key, Lookup};
+use crate::model::mentions::{near_miss, scan, Sigil};
+use crate::model::skill_links::body_start;
+use crate::model::skill_md::SkillMd;
+use crate::syntax::TextRange;
+
+pub const RULES: &[RuleDoc] = &[RuleDoc {
+    code: codes::SKILLMD_MENTION_NEAR_MISS,
+    summary: "A `/name` or `$name` in a SKILL.md body names no skill, but joins the words of one with `:` or `_`.",
+    explanation: "Hosts invoke a skill as `/name` (Claude Code, Copilot, OpenCode, Gemini CLI, Cursor; \
+`/plugin:name` for a plugin's skill) and Codex as `$name`. A mention written `/conductor:setup` where the \
+plugin `conductor` is not the skill's own and the skill is installed flat as `conductor-setup`, or `/pdf_tools` \
+for `pdf-tools`, runs nothing. Only this slip is reported: on the public collections we measured \
+(`../shared/corpus`, anthropics/skills, obra/superpowers, wshobson/agents; docs/host-graph.md), guessing by \
+edit distance finds ordinary words (`/docs` for a `docx` skill, `/model` for `codeql`, `/rebase` for `firebase`, \
+`$ref` for `pdf`) and no real typo. Text in fenced code, paths, URLs, HTTP routes, shell variables and argument \
+substitutions are not mentions. The skill must be one the same project holds (for host folders, the same \
+project folder). The fix rewrites the mention to the skill's name; it is a guess, so only `check \
+--unsafe-fixes` applies it.",
+}];
+
+/// The SKILL.md files named `name` that a mention in `path` may mean: for a skill in a host's
+/// folder (`<project>/.claude/skills/...`), those of the same project; for a collection
+/// (`skills/<name>/`), every one the check sees, since the index holds one root's files (the
+/// root rule). Reads `Key::SkillMdNamed{name}`.
+fn skills_in_scope<'a>(lookup: &Lookup<'a>, path: &Path, name: &str) -> Vec<&'a FileEntry> {
+    let project = super::skill_hosts::folder_root(path).map(|(project, _)| project);
+    lookup
+        .get(Key::SkillMdNamed {
+            name: name.to_owned(),
+        })
+        .into_iter()
+        .filter(|other| project.is_none_or(|project| other.path.starts_with(project)))
+        .collect()
+}
+
+/// The plugin a skill belongs to (`<plugin>/skills/<skill>/SKILL.md`), by its folder's name,
+/// which public collections keep equal to the manifest's `name`. A mention of `/<plugin>:name`
+/// from inside that plugin is the plugin's own, whatever the plugin holds.
+fn own_plugin(path: &Path) -> Option<&str> {
+    let skills = path.parent()?.parent()?;
+    if skills.file_name()? != "skills" {
+        return None;
+    }
+    skills.parent()?.file_name()?.to_str()
+}
+
+pub fn check(
+    lookup: &Lookup<'_>,
+    file: FileId,
+    path: &Path,
+    skill: &SkillMd,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(entry) = lookup.file(file) else {
+        return;
+    };
+    let text = &*entry.text;
+    let Some(start) = body_start(text, &skill.frontmatter) else {
+        return;
+    };
+    let body = &text[start..];
+    let shift =
+        |range: TextRange| TextRange::new(range.start + start as u32, range.end + start as u32);
+    for mention in scan(body) {
+        let plugin = mention.plugin(body);
+        if plugin.is_some() && plugin == own_plugin(path) {
+            continue;
+        }
+        let name = mention.name(body);
+        let Some(meant) = near_miss(plugin, name, |candidate| {
+            !skills_in_scope(lookup, path, candidate).is_empty()
+        }) else {
+            continue;
+        };
+        let targets = skills_in_scope(lookup, path, &meant);
+        let sigil = match mention.sigil {
+            Sigil::Slash => "/",
+            Sigil::Dollar => "$",
+        };
+        let written = &body[mention.range.start as usize..mention.range.end as usize];
+        let replacement = format!("{sigil}{meant}");
+        let range = shift(mention.range);
+        let mut diagnostic = Diagnostic::new(
+            codes::SKILLMD_MENTION_NEAR_MISS,
+            file,
+            range,
+            format!(
+                "`{written}` names no skill, and `{meant}` is one: skill names join words with `-`; did you mean `{replacement}`?"
+            ),
+        )
+        .with_fix(Fix::replace(format!("Replace with `{replacement}`"), file, range, replacement).preferred());
+        for target in targets.iter().take(20) {
+            let name_range = match &target.parsed.content {
+                Content::SkillMd(other) => other.name_range(),
+                _ => None,
+            };
+            diagnostic = diagnostic.with_related(
+                target.id,
+                name_range.unwrap_or(TextRange::empty(0)),
+                format!("the skill `{meant}`"),
+            );
+        }
+        out.push(diagnostic);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{index_of, snapshot, Replay};
+
+    fn found(fixture: &str) -> Vec<(String, String, String)> {
+        snapshot(&index_of(fixture))
+            .into_iter()
+            .filter(|f| f.1 == crate::diagnostic::codes::SKILLMD_MENTION_NEAR_MISS.name())
+            .map(|f| {
+                (
+                    f.0,
+                    f.4,
+                    f.5.first().map(|r| r.0.clone()).unwrap_or_default(),
+                )
+            })
+            .collect()
+    }
+
+    const SKILLS: &str = "//- /c/skills/conductor-setup/SKILL.md
+---
+name: conductor-setup
+description: Sets the project up.
+---
+Body.
+//- /c/skills/pdf-tools/SKILL.md
+---
+name: pdf-tools
+description: Works with PDF files.
+---
+Body.
+";
+
+    #[test]
+    fn a_separator_slip_is_reported_with_the_skill_and_a_guessed_fix() {
+        let fixture = format!(
+            "{SKILLS}\n//- /c/skills/flow/SKILL.md\n---\nname: flow\ndescription: Runs the flow.\n---\nFirst run `/conductor:setup`, then /pdf_tools.\n"
+        );
+        let found = found(&fixture);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found[0].1.contains("did you mean `/conductor-setup`?"),
+            "{found:?}"
+        );
+        assert_eq!(found[0].2, "/c/skills/conductor-setup/SKILL.md");
+        assert!(
+            found[1].1.contains("did you mean `/pdf-tools`?"),
+            "{found:?}"
+        );
+        let index = index_of(&fixture);
+        let file = index
+            .file_id(std::path::Path::new("/c/skills/flow/SKILL.md"))
+            .unwrap();
+        let diagnostics = index.diagnostics(file);
+        let fix = &diagnostics[0].fixes[0];
+        assert!(!fix.safe, "a guess is never applied by plain --fix");
+        assert_eq!(fix.edits[0].text, "/conductor-setup");
+    }
+
+    #[test]
+    fn silent_on_ordinary_words_code_own_plugins_and_resolved_names() {
+        let fixture = format!(
+            r#"{SKILLS}
+//- /c/skills/docx/SKILL.md
+---
+name: docx
+description: Word files.
+---
+See /docs and /model, /rebase, $ref, `/pdf-tools`, /help and /usr/bin.
+
+```
+/conductor:setup inside a fence
+```
+//- /conductor/.claude-plugin/plugin.json
+{{"name": "conductor"}}
+//- /conductor/skills/conductor-setup/SKILL.md
+---
+name: conductor-setup
+description: The plugin's own.
+---
+Run /conductor:setup again.
+"#
+        );
+        assert_eq!(found(&fixture), Vec::new());
+    }
+
+    #[test]
+    fn host_folders_scope_to_their_project() {
+        let fixture = r#"
+            //- /one/.claude/skills/conductor-setup/SKILL.md
+            ---
+            name: conductor-setup
+            description: Sets up.
+            ---
+            Body.
+            //- /two/.claude/skills/flow/SKILL.md
+            ---
+            name: flow
+            description: Flows.
+            ---
+            Run /conductor:setup.
+        "#;
+        assert_eq!(found(fixture), Vec::new());
+    }
+
+    #[test]
+    fn adding_or_removing_the_skill_is_incremental_and_matches_a_batch() {
+        let mut replay = Replay::new();
+        replay.set(
+            "/c/skills/flow/SKILL.md",
+            "---\nname: flow\ndescription: Runs.\n---\nRun /conductor:setup.\n",
+        );
+        replay.assert_consistent("no skill yet");
+        replay.set(
+            "/c/skills/conductor-setup/SKILL.md",
+            "---\nname: conductor-setup\ndescription: Sets up.\n---\nBody.\n",
+        );
+        replay.assert_consistent("skill added");
+        assert!(replay
+            .snapshot()
+            .iter()
+            .any(|f| f.1 == crate::diagnostic::codes::SKILLMD_MENTION_NEAR_MISS.name()));
+        replay.remove("/c/skills/conductor-setup/SKILL.md");
+        replay.assert_consistent("skill removed");
+        assert!(!replay
+            .snapshot()
+            .iter()
+            .any(|f| f.1 == crate::diagnostic::codes::SKILLMD_MENTION_NEAR_MISS.name()));
+    }
+
+    #[test]
+    fn a_mention_of_100_000_characters_has_a_bounded_message() {
+        let long = "a".repeat(100_000);
+        let fixture = format!(
+            "//- /c/skills/{long}-b/SKILL.md\n---\nname: x\ndescription: Long.\n---\nBody.\n//- /c/skills/flow/SKILL.md\n---\nname: flow\ndescription: Runs.\n---\nRun /{long}_b now.\n"
+        );
+        let found = found(&fixture);
+        // The long skill's folder does not match its name, so it is found by name only when
+        // named; here nothing is named that way and nothing is reported.
+        assert!(found.iter().all(|f| f.1.len() < 2_000));
+    }
+}

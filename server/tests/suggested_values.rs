@@ -1,0 +1,146 @@
+//! Every message that quotes a corrected value proposes one that is valid: written in place of
+//! what was there, the diagnostic is gone and no other problem of the same kind takes its place.
+//! Before, a name was lower-cased into a name still holding spaces, and a lone string was put
+//! in brackets into a flow list that YAML reads as a mapping or a comment.
+
+mod support;
+
+use support::*;
+
+/// The value a message proposes: the text between "`" after `lead`.
+fn proposed<'m>(message: &'m str, lead: &str) -> &'m str {
+    let start = message
+        .find(lead)
+        .unwrap_or_else(|| panic!("no `{lead}` in: {message}"))
+        + lead.len();
+    let end = start + message[start..].find('`').expect("a closing backtick");
+    &message[start..end]
+}
+
+/// (code, ranged text) of every diagnostic of `fixture` whose code starts with one of `prefixes`.
+fn problems(fixture: &str, prefixes: &[&str]) -> Vec<(&'static str, String)> {
+    check_all(fixture)
+        .into_iter()
+        .filter(|(_, code, _)| prefixes.iter().any(|p| code.starts_with(p)))
+        .map(|(_, code, text)| (code, text))
+        .collect()
+}
+
+fn skill_md(folder: &str, frontmatter: &str) -> String {
+    format!("//- /r/skills/{folder}/SKILL.md\n---\n{frontmatter}---\n# Body\n")
+}
+
+#[test]
+fn a_name_in_capitals_with_spaces_is_told_what_is_wrong_and_one_valid_name() {
+    for folder in ["active-directory-attacks", "Active Directory Attacks"] {
+        let fixture = skill_md(folder, "name: Active Directory Attacks\ndescription: d\n");
+        let (_, found) = diagnostics_of(&fixture, "skillmd.name-format");
+        assert_eq!(found.len(), 1, "{found:#?}");
+        let message = &found[0].message;
+        // What is wrong, and no lower-cased name that is still invalid.
+        assert!(message.contains("the name must be lowercase"), "{message}");
+        assert!(message.contains("space"), "{message}");
+        assert!(!message.contains("`active directory attacks`"), "{message}");
+        let name = proposed(message, "write `name: ");
+        assert_eq!(name, "active-directory-attacks");
+        assert_eq!(message.matches("write `").count(), 1, "{message}");
+        let fixed = skill_md(
+            &folder.to_lowercase().replace(' ', "-"),
+            &format!("name: {name}\ndescription: d\n"),
+        );
+        assert_eq!(found_in(&fixed), Vec::<(&str, String)>::new());
+    }
+}
+
+fn found_in(fixture: &str) -> Vec<(&'static str, String)> {
+    problems(fixture, &["skillmd.", "yaml."])
+}
+
+#[test]
+fn a_lone_chain_string_is_proposed_as_a_list_yaml_reads_as_strings() {
+    for (written, expected) in [
+        ("\"review: strict\"", "chain: [\"review: strict\"]"),
+        ("\"#unit\"", "chain: [\"#unit\"]"),
+        ("unit, smoke", "chain: [unit, smoke]"),
+    ] {
+        let fixture = skill_md(
+            "c",
+            &format!("name: c\ndescription: d\nmetadata:\n  chain: {written}\n"),
+        );
+        let (_, found) = diagnostics_of(&fixture, "skillmd.chain-shape");
+        assert_eq!(found.len(), 1, "{written}: {found:#?}");
+        let list = proposed(&found[0].message, "write `");
+        assert_eq!(list, expected);
+        let fixed = skill_md(
+            "c",
+            &format!("name: c\ndescription: d\nmetadata:\n  {list}\n"),
+        );
+        let left = problems(&fixed, &["skillmd.chain-shape", "skillmd.yaml", "yaml."]);
+        assert_eq!(left, Vec::<(&str, String)>::new(), "{list}");
+    }
+}
+
+#[test]
+fn a_lone_dependencies_string_is_proposed_as_a_list_yaml_reads_as_strings() {
+    let fixture = skill_md(
+        "c",
+        "name: c\ndescription: d\ndependencies:\n  tools: \"get_order: v2\"\n",
+    );
+    let (_, found) = diagnostics_of(&fixture, "skillmd.dependencies-shape");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let list = proposed(&found[0].message, "write `");
+    assert_eq!(list, "tools: [\"get_order: v2\"]");
+    let fixed = skill_md(
+        "c",
+        &format!("name: c\ndescription: d\ndependencies:\n  {list}\n"),
+    );
+    assert_eq!(
+        problems(
+            &fixed,
+            &["skillmd.dependencies-shape", "skillmd.yaml", "yaml."]
+        ),
+        Vec::<(&str, String)>::new()
+    );
+}
+
+#[test]
+fn a_metadata_value_to_quote_is_shown_under_a_key_that_stays_one_key() {
+    let fixture = skill_md(
+        "c",
+        "name: c\ndescription: d\nmetadata:\n  \"build: id\": 7\n",
+    );
+    let (_, found) = diagnostics_of(&fixture, "skillmd.metadata-shape");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let entry = proposed(&found[0].message, "quote it: `");
+    assert_eq!(entry, "\"build: id\": \"7\"");
+    let fixed = skill_md(
+        "c",
+        &format!("name: c\ndescription: d\nmetadata:\n  {entry}\n"),
+    );
+    assert_eq!(found_in(&fixed), Vec::<(&str, String)>::new());
+}
+
+#[test]
+fn lone_requires_prerequisites_are_proposed_as_a_list_of_strings() {
+    let agents = |requires: &str| {
+        with_baseline(&team(&format!(
+            "root:\n  id: root\n  role: root\n  skills: [fetch, store]\n  requires:\n    store: {requires}\n"
+        )))
+    };
+    for (written, expected) in [
+        ("\"fetch: first\"", "[\"fetch: first\"]"),
+        ("fetch, fetch", "[fetch, fetch]"),
+    ] {
+        let (_, found) = diagnostics_of(&agents(written), "agent.bad-requires");
+        assert_eq!(found.len(), 1, "{written}: {found:#?}");
+        let list = proposed(&found[0].message, "write `");
+        assert_eq!(list, expected);
+        let left = check(&agents(list));
+        assert!(
+            !left
+                .iter()
+                .any(|(_, code, _)| *code == "agent.bad-requires" || code.starts_with("yaml.")),
+            "{list}: {left:#?}"
+        );
+    }
+}
