@@ -3,8 +3,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::catalogue::RuleDoc;
 use super::grants::check_duplicate_grants;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::graph::path;
 use crate::index::Lookup;

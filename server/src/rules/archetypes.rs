@@ -1,6 +1,6 @@
 //! Archetypes on their own: the plain skill ids of `defaults.skills` and the executor.
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::{Key, Lookup};
 use crate::model::swarmkit::{Archetype, ArtifactKind, Grant};

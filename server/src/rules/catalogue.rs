@@ -4,19 +4,10 @@
 //! `[rules]` configuration all read one list.
 
 use std::collections::HashMap;
-
-use crate::diagnostic::Code;
 use std::sync::OnceLock;
 
-/// Documentation of one diagnostic code.
-#[derive(Debug)]
-pub struct RuleDoc {
-    pub code: Code,
-    /// One line: what the rule finds.
-    pub summary: &'static str,
-    /// One paragraph: why it matters and how to fix it (Markdown, may hold a short example).
-    pub explanation: &'static str,
-}
+pub use super::rule_doc::RuleDoc;
+use crate::diagnostic::Code;
 
 /// Where each code is documented: a section of docs/rules.md (the anchor is [`rules_anchor`]).
 pub const RULES_DOC: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/rules.md");

@@ -12,7 +12,7 @@
 
 use std::path::Path;
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Severity};
 use crate::graph::path;
 use crate::index::{Content, FileEntry, Key, Lookup};

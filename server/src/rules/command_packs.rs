@@ -3,7 +3,7 @@
 //! refuses to start (`UnrunnableCommandPackError`); `swarmkit validate` does not. The facts about
 //! the machine come from the edge as data (`Lookup::executable`).
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::Lookup;
 use crate::model::machine::{constraint_has_no_number, satisfies, Executable, VersionProbe};

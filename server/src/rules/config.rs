@@ -2,7 +2,7 @@
 //! (`model::config::Config::parse`), since a key is judged as it is decoded; their docs live
 //! here, with every other rule's.
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::codes;
 
 pub const RULES: &[RuleDoc] = &[

@@ -2,7 +2,7 @@
 //! after its output, between batches, before synthesis), bound in `workspace.yaml` and in
 //! topologies. Each binding names a skill of the registry, which must be a decision skill.
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::index::Lookup;
 use crate::model::swarmkit::{DecisionBinding, MEMORY_HOOKS};

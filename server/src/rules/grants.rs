@@ -2,7 +2,7 @@
 //! that match nothing or too much, entries of the wrong shape (found while the grants are
 //! resolved, in `semantics::grants`), and the same skill granted twice (here).
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::graph::path;
 use crate::model::swarmkit::Agent;

@@ -2,8 +2,8 @@
 
 use std::collections::HashMap;
 
-use super::catalogue::RuleDoc;
 use super::output::Sharing;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Code, Diagnostic, FileId, Fix};
 use crate::graph::path;
 use crate::index::{Key, Lookup};

@@ -2,7 +2,7 @@
 //! a pack command or topology whose made-up id collides with a real skill, and bound memory hooks
 //! when memory is off.
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::Lookup;
 use crate::model::swarmkit::{Topology, Workspace};

@@ -1,7 +1,7 @@
 //! SwarmKit artifacts in a folder that has no `workspace.yaml`: SwarmKit refuses the folder as a
 //! workspace before it reads anything else, so nothing in it is checked either.
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::{Key, Lookup};
 use crate::model::swarmkit::StrayArtifact;

@@ -21,6 +21,7 @@ pub mod output;
 pub mod output_schema;
 pub mod precondition;
 pub mod requires;
+pub mod rule_doc;
 pub mod schema;
 pub mod skill_body;
 pub mod skill_hosts;
@@ -40,7 +41,7 @@ pub use crate::suggest;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::{Checks, Content, FileRole, Lookup};
 use crate::model::swarmkit::{Artifact, ArtifactKind};
-use catalogue::RuleDoc;
+use rule_doc::RuleDoc;
 
 /// Every check, as the index runs them (see [`crate::index::Checks`]).
 pub static CHECKS: Checks = Checks {

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::Lookup;
 use crate::model::schema_file::PathFact;

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use super::tools::Inventory;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::Lookup;

@@ -1,7 +1,7 @@
 //! `requires:` — the checks on per-agent ordering rules (the graph they are judged on, and what
 //! the runtime does with them, are in `semantics::requires`).
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::semantics::grants::{skills_named, EffectiveSkills};
 use crate::semantics::requires::{article, build, is_parameterised, RequiresGraph};

@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use jsonschema::Validator;
 use serde_json::Value;
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Code, Diagnostic, FileId};
 use crate::model::swarmkit::ArtifactKind;
 use crate::syntax::Node;

@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::{Content, FileEntry, Key, Lookup};
 use crate::model::hosts::{

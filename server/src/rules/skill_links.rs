@@ -9,7 +9,7 @@ use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::classify::SKILL_MD;
 use crate::index::Lookup;

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use unicode_general_category::get_general_category;
 
-use super::catalogue::RuleDoc;
 use super::output::Sharing;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix, PathRename, Severity};
 use crate::graph::path::{render_counted, MAX_HOPS, MAX_RELATED};
 use crate::index::{Content, Key, Lookup};

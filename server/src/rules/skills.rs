@@ -2,7 +2,7 @@
 //! it loads the workspace (the MCP server of an `mcp_tool` skill, the pack and command of a
 //! `command` skill, the topology of an `agent` skill).
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::graph::path;
 use crate::index::{Content, Key, Lookup};

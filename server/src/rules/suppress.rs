@@ -6,7 +6,7 @@
 //! where a file's diagnostics are finalised (`Index::diagnostics`), so `check` and the editor
 //! agree, and cost one scan of the file's text per call (none when it holds no such comment).
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Code, Diagnostic, FileId, Fix};
 use crate::index::{Content, FileEntry, FileRole};
 use crate::syntax::yaml::Style;

@@ -1,7 +1,7 @@
 //! Checks of one SwarmKit file on its own: syntax, duplicate keys, `kind:` against the
 //! directory, nesting depth, the overall shape, and the bundled JSON Schemas.
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::FileRole;
 use crate::model::swarmkit::ArtifactKind;
