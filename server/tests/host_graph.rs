@@ -331,3 +331,78 @@ mod commands {
         assert_eq!(found[0].5.len(), 1);
     }
 }
+
+/// References and rename reach a skill's mentions and subagent preloads from either end.
+mod mentions_across_files {
+    #[test]
+    fn references_gather_mentions_and_preloads_from_either_end() {
+        let text = "//- /p/.claude/skills/lint/SKILL.md
+---
+name: li$0nt
+description: Lints.
+---
+Body.
+//- /p/.claude/agents/r.md
+---
+name: r
+description: R.
+skills: [lint]
+---
+Use /lint and $lint, not /linter.
+//- /p/CLAUDE.md
+Run /lint.
+";
+        let f = skillgraph::testing::fixture(text);
+        let refs = skillgraph::ide::references(&f.index, f.cursor_file, f.offset, true);
+        let shown: Vec<String> = refs
+            .iter()
+            .map(|(file, range)| {
+                let e = f.index.file(*file).unwrap();
+                format!(
+                    "{}:{}",
+                    e.path.display(),
+                    &e.text[range.start as usize..range.end as usize]
+                )
+            })
+            .collect();
+        assert_eq!(shown.len(), 5, "{shown:?}");
+        // From a mention, the same list.
+        let text = text
+            .replace("li$0nt", "lint")
+            .replace("Run /lint.", "Run /li$0nt.");
+        let g = skillgraph::testing::fixture(&text);
+        let again = skillgraph::ide::references(&g.index, g.cursor_file, g.offset, true);
+        assert_eq!(again.len(), 5);
+    }
+
+    #[test]
+    fn renaming_from_a_mention_rewrites_the_name_the_folder_mentions_and_preloads() {
+        let text = "//- /p/.claude/skills/lint/SKILL.md
+---
+name: lint
+description: Lints.
+---
+Body.
+//- /p/.claude/agents/r.md
+---
+name: r
+description: R.
+skills: [lint]
+---
+Use /lint and $lint.
+//- /p/CLAUDE.md
+Run /li$0nt.
+";
+        let f = skillgraph::testing::fixture(text);
+        let prepared = skillgraph::ide::prepare_rename(&f.index, f.cursor_file, f.offset)
+            .unwrap()
+            .unwrap();
+        assert_eq!(prepared.name, "lint");
+        let done =
+            skillgraph::ide::rename(&f.index, f.cursor_file, f.offset, "lint-all", true).unwrap();
+        // The name, the preload, two mentions in the subagent and one in CLAUDE.md.
+        assert_eq!(done.edits.len(), 5, "{:?}", done.edits);
+        assert!(done.edits.iter().all(|e| e.new_text == "lint-all"));
+        assert_eq!(done.moves.len(), 1);
+    }
+}

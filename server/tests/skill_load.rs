@@ -441,6 +441,33 @@ fn named_arguments_declared_used_and_misspelt() {
 }
 
 #[test]
+fn a_positional_reported_as_shell_syntax_uses_no_argument() {
+    // `$1` in awk is awk's field, not the use of `branch`: `branch` is reported unused now, so
+    // escaping the `$1` (the fix) brings no new diagnostic.
+    let found = claude_skill(
+        "arguments: [issue, branch]\n",
+        "Fix $issue.\n\n```bash\nawk '{print $1}' data.txt\n```\n",
+    );
+    let texts =
+        |code| -> Vec<String> { only(&found, code).iter().map(|f| f.text.clone()).collect() };
+    assert_eq!(texts("skillmd.argument-in-code"), ["$1"], "{found:?}");
+    assert_eq!(texts("skillmd.argument-unused"), ["branch"], "{found:?}");
+    let escaped = claude_skill(
+        "arguments: [issue, branch]\n",
+        "Fix $issue.\n\n```bash\nawk '{print \\$1}' data.txt\n```\n",
+    );
+    assert!(
+        only(&escaped, "skillmd.argument-in-code").is_empty(),
+        "{escaped:?}"
+    );
+    assert_eq!(
+        only(&escaped, "skillmd.argument-unused").len(),
+        1,
+        "{escaped:?}"
+    );
+}
+
+#[test]
 fn indexed_arguments_without_a_hint_are_information() {
     let found = claude_skill("", "Deploy $ARGUMENTS[0] to $1.\n");
     let hint = only(&found, "skillmd.argument-hint-missing");

@@ -184,7 +184,7 @@ pub enum FileRole {
     Prose(crate::model::hosts::prose::ProseKind),
     Config,
     /// A `.json` file: a saved MCP `tools/list` result when a config's `mcp-tool-lists` names
-    /// it (parsed always, judged only then; see ARCHITECTURE.md, "Tool lists").
+    /// it (parsed always, judged only then; see docs/architecture/skill-md-extensions-and-the-tool-inventory.md).
     Json,
     /// Not a file we have anything to say about.
     Unrelated,

@@ -194,6 +194,8 @@ impl Backend {
             self.watch_roots_ourselves();
             return;
         }
+        // The index's globs hold `**/*.md` (prose files), which also covers a bundled Markdown
+        // file, whose text names other bundled files.
         let mut watchers: Vec<FileSystemWatcher> = classify::watch_globs()
             .into_iter()
             .map(|glob| FileSystemWatcher {
@@ -205,11 +207,6 @@ impl Backend {
         watchers.push(FileSystemWatcher {
             glob_pattern: GlobPattern::String("**/*".to_owned()),
             kind: Some(WatchKind::Create | WatchKind::Delete),
-        });
-        // A bundled Markdown file's text names other bundled files: its changes count too.
-        watchers.push(FileSystemWatcher {
-            glob_pattern: GlobPattern::String("**/*.md".to_owned()),
-            kind: None,
         });
         let options = DidChangeWatchedFilesRegistrationOptions { watchers };
         let registration = Registration {

@@ -48,8 +48,9 @@ argument, or fix the name (the message offers the nearest declared one).",
         summary: "An argument declared in `arguments` is never used in the body.",
         explanation: "A declared argument the body never places (`$name`, `$N` or `$ARGUMENTS[N]` at its \
 index, or `$ARGUMENTS`, which holds them all) is dropped: Claude Code appends the arguments as \
-`ARGUMENTS: …` only when the body holds no `$ARGUMENTS`. Use it where it belongs, or remove it from \
-`arguments`.",
+`ARGUMENTS: …` only when the body holds no `$ARGUMENTS`. A `$N` reported as shell or regex syntax \
+(`skillmd.argument-in-code`) is not counted as a use, so escaping it brings no new report. Use it where it \
+belongs, or remove it from `arguments`.",
     },
     RuleDoc {
         code: codes::SKILLMD_ARGUMENT_HINT_MISSING,
@@ -138,10 +139,17 @@ pub fn check(
             Placeholder::All => uses_all = true,
             Placeholder::Index { at, indexed } => {
                 first_index.get_or_insert(occurrence.range);
-                if let Some(slot) = at.and_then(|at| used.get_mut(at as usize)) {
-                    *slot = true;
+                let accidental =
+                    !indexed && occurrence.in_code() && reads_as_shell_or_regex(text, occurrence);
+                // A placeholder reported as shell or regex syntax is no use of the argument: the
+                // fix escapes it, and the argument it seemed to use must not turn up unused only
+                // then.
+                if !accidental {
+                    if let Some(slot) = at.and_then(|at| used.get_mut(at as usize)) {
+                        *slot = true;
+                    }
                 }
-                if !indexed && occurrence.in_code() && reads_as_shell_or_regex(text, occurrence) {
+                if accidental {
                     let escaped = format!("\\{written}");
                     out.push(
                         Diagnostic::new(

@@ -37,7 +37,13 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
             .or_else(|| super::skill_files::path_completion(index, entry, offset));
     }
     let workspace = index.workspace_of(file)?;
-    let (want, range) = match at(index, file, offset) {
+    // On a fresh line nothing written is under the cursor: it is read from the text alone.
+    let on_written = if text::blank_line(&entry.text, offset) {
+        None
+    } else {
+        at(index, file, offset)
+    };
+    let (want, range) = match on_written {
         Some(o) => (ids::wanted_at(&o)?, o.range),
         None => match ids::from_text(index, file, &entry.text, offset) {
             Some(found) => found,
