@@ -422,12 +422,8 @@ pub(super) fn from_text(
 }
 
 /// The key of the nearest line above with less indentation than `indent` (`skills:` above
-/// `  - x`), or the same indentation for a YAML list written flush with its key.
-pub(super) fn parent_key(text: &str, line_start: usize, indent: usize) -> Option<String> {
-    parent_key_line(text, line_start, indent).map(|(key, _)| key)
-}
-
-/// [`parent_key`], with where the key's line starts.
+/// `  - x`), or the same indentation for a YAML list written flush with its key, with where the
+/// key's line starts.
 fn parent_key_line(text: &str, line_start: usize, indent: usize) -> Option<(String, usize)> {
     for line in text[..line_start].lines().rev() {
         // `line` is a slice of `text`: where it starts is the distance between the two.
