@@ -375,7 +375,10 @@ fn ready_against_the_floor(skills: usize, agents: usize) {
             .status()
             .expect("run");
         // `check` exits 1 when it reports errors; only a crash would make the figure wrong.
-        assert!(status.code().is_some_and(|c| c <= 1), "{command:?}: {status}");
+        assert!(
+            status.code().is_some_and(|c| c <= 1),
+            "{command:?}: {status}"
+        );
         start.elapsed()
     };
     let floor = || {
@@ -413,8 +416,16 @@ fn ready_against_the_floor(skills: usize, agents: usize) {
     println!("| measure | time | against the floor |");
     println!("|---|---|---|");
     println!("| read every file (`find DIR -type f -print0 \\| xargs -0 cat > /dev/null`) | {} | 1.00x |", ms(floor));
-    println!("| `skillgraph check DIR --format json` | {} | {} |", ms(check), of_floor(check));
-    println!("| `skillgraph lsp`: `initialize` → end of the indexing progress | {} | {} |", ms(ready), of_floor(ready));
+    println!(
+        "| `skillgraph check DIR --format json` | {} | {} |",
+        ms(check),
+        of_floor(check)
+    );
+    println!(
+        "| `skillgraph lsp`: `initialize` → end of the indexing progress | {} | {} |",
+        ms(ready),
+        of_floor(ready)
+    );
 }
 
 fn main() {

@@ -10,7 +10,7 @@ use crate::diagnostic::FileId;
 use crate::model::defined_skills::SkillInfo;
 use crate::model::swarmkit::ArtifactKind;
 
-use super::tracking::ChangedKeys;
+use super::keys::ChangedKeys;
 use super::{Content, FileEntry, Index, Key, ParsedFile, TableHasher};
 
 /// What one check resolved a skill id to, keyed by the `Key::Def` read for it. An entry stays

@@ -2,7 +2,7 @@
 //! spec's and Anthropic's guidance (`model::hosts::BODY_TOKENS`, `BODY_LINES`), measured by
 //! `model::skill_body`.
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::model::hosts::{BODY_LINES, BODY_TOKENS};
 use crate::model::skill_body::{thousands, BodyCost, CHARS_PER_TOKEN};
