@@ -526,3 +526,31 @@ impl CheckOutcome {
         }
     }
 }
+
+#[cfg(test)]
+mod fence_tests {
+    use super::within_fences;
+    use std::path::{Path, PathBuf};
+
+    #[test]
+    fn a_root_above_every_fence_is_brought_down_to_the_fence_holding_the_path() {
+        let fences = [PathBuf::from("/r/a"), PathBuf::from("/r/a/b")];
+        let path = Path::new("/r/a/b/skills/x/SKILL.md");
+        // Inside a fence: kept.
+        assert_eq!(
+            within_fences(PathBuf::from("/r/a/b/skills"), path, &fences),
+            Path::new("/r/a/b/skills")
+        );
+        assert_eq!(
+            within_fences(PathBuf::from("/r/a"), path, &fences),
+            Path::new("/r/a")
+        );
+        // Above every fence (a repository root around them): the innermost fence holding it.
+        assert_eq!(
+            within_fences(PathBuf::from("/r"), path, &fences),
+            Path::new("/r/a/b")
+        );
+        // No fences: the root as found.
+        assert_eq!(within_fences(PathBuf::from("/"), path, &[]), Path::new("/"));
+    }
+}

@@ -29,7 +29,9 @@ pub fn discover(roots: &[PathBuf]) -> (Vec<Change>, Vec<ReadError>) {
     let listings = skill_files_among(&paths, roots);
     paths.retain(|path| may_be_ours(path));
     let (mut changes, errors) = read_all(paths);
+    let bundled: Vec<Change> = listings.iter().filter_map(bundled_of_listing).collect();
     changes.extend(listings);
+    changes.extend(bundled);
     (changes, errors)
 }
 
@@ -116,7 +118,7 @@ fn skill_files_among(paths: &[PathBuf], roots: &[PathBuf]) -> Vec<Change> {
         }
         let Some(dir) = path.parent() else { continue };
         if roots.contains(path) {
-            out.push(skill_files(dir));
+            out.push(skill_listing(dir));
             continue;
         }
         let start = paths.partition_point(|p| p.as_path() < dir);
@@ -158,9 +160,59 @@ fn skill_files_among(paths: &[PathBuf], roots: &[PathBuf]) -> Vec<Change> {
     out
 }
 
-/// Lists one skill folder afresh (the language server, when files appear or go in it), as
-/// [`skill_files_among`] lists it.
-pub fn skill_files(dir: &Path) -> Change {
+/// What the files of a listed skill folder say (`Change::Bundled`): each file's size, and what
+/// each Markdown file other than a `SKILL.md` holds (`model::bundled::scan_markdown`), read up to
+/// the size cap; a file that cannot be read, or is over the cap, has no Markdown facts. Files are
+/// stat'ed and read in parallel; symlinks are not in a listing (the walk follows none).
+fn bundled_of_listing(listing: &Change) -> Option<Change> {
+    use crate::model::bundled::{is_markdown, scan_markdown, Bundled, BundledFile};
+    use rayon::prelude::*;
+    let Change::SkillFiles { dir, files } = listing else {
+        return None;
+    };
+    let mut bundled: Vec<BundledFile> = files
+        .par_iter()
+        .map(|relative| {
+            let path = dir.join(relative);
+            let bytes = std::fs::symlink_metadata(&path).map_or(0, |m| m.len());
+            let host_read = crate::model::hosts::HOST_READ_FILES
+                .iter()
+                .any(|f| relative == Path::new(f.path));
+            let readable = bytes <= crate::index::MAX_FILE_BYTES as u64
+                && (host_read || is_markdown(relative))
+                && relative.file_name().is_some_and(|n| n != SKILL_MD);
+            let markdown = readable
+                .then(|| read_regular(&path).ok())
+                .flatten()
+                .and_then(|change| match change {
+                    Change::Set { text, .. } | Change::SetDecoded { text, .. } => {
+                        Some(scan_markdown(&text))
+                    }
+                    _ => None,
+                });
+            BundledFile {
+                path: relative.clone(),
+                bytes,
+                markdown,
+            }
+        })
+        .collect();
+    bundled.sort_by(|a, b| a.path.cmp(&b.path));
+    Some(Change::Bundled {
+        dir: dir.clone(),
+        bundled: std::sync::Arc::new(Bundled { files: bundled }),
+    })
+}
+
+/// Lists one skill folder afresh (the language server, when files appear, change or go in it),
+/// as [`skill_files_among`] lists it, with what its files say.
+pub fn skill_files(dir: &Path) -> Vec<Change> {
+    let listing = skill_listing(dir);
+    let bundled = bundled_of_listing(&listing);
+    std::iter::once(listing).chain(bundled).collect()
+}
+
+fn skill_listing(dir: &Path) -> Change {
     let walked = walk(&[dir.to_owned()]);
     let listing = skill_files_among(&walked, &[])
         .into_iter()

@@ -116,6 +116,10 @@ enum Command {
         /// Only the topology with this name (`metadata.name`).
         #[arg(long, value_name = "NAME")]
         topology: Option<String>,
+        /// Read each workspace's audit log (as `skillgraph audit` does) and show each rule's
+        /// refusals on its edges (JSON: an `observed` object per edge).
+        #[arg(long)]
+        observed: bool,
     },
     /// Run the MCP server (Model Context Protocol) on stdin/stdout, for agents.
     ///
@@ -124,6 +128,27 @@ enum Command {
         /// Folders (or files) the tools may read; default: the client's roots, else the
         /// current directory.
         roots: Vec<PathBuf>,
+    },
+    /// Read SwarmKit's audit log against every `requires:` rule under the paths (default: the
+    /// current directory).
+    ///
+    /// Per rule: how often the gate refused, whether the agent recovered or gave up, rules never
+    /// reached, and how the runs recorded would fare under the rules as written now. The log of
+    /// each workspace is found where the runtime writes it (`.swarmkit/audit.sqlite`, or the
+    /// PostgreSQL that SWARMKIT_STORE_URL, DATABASE_URL or `storage:` names), and is only read.
+    /// Exit status: 0, or 2 when no log could be read.
+    Audit {
+        /// Files or folders: each workspace with a topology at or below them.
+        paths: Vec<PathBuf>,
+        /// Read this log instead: a SQLite file, `sqlite:///…` or `postgres://…` URL.
+        #[arg(long, value_name = "PATH|URL")]
+        db: Option<String>,
+        /// Only rows at or after this time (`2026-12-01`, or an ISO-8601 time).
+        #[arg(long, value_name = "DATE")]
+        since: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "human")]
+        format: skillgraph::cli::audit::AuditFormat,
     },
     /// Run the language server on stdin/stdout.
     Lsp {
@@ -197,7 +222,14 @@ fn main() -> ExitCode {
             format,
             agent,
             topology,
-        } => graph(paths, format, agent, topology),
+            observed,
+        } => graph(paths, format, agent, topology, observed),
+        Command::Audit {
+            paths,
+            db,
+            since,
+            format,
+        } => audit(paths, db, since, format),
         Command::Lsp { .. } => skillgraph::lsp::run(),
         Command::Mcp { roots } => skillgraph::mcp::run(roots),
     }
@@ -245,6 +277,7 @@ fn graph(
     format: GraphFormat,
     agent: Option<String>,
     topology: Option<String>,
+    observed: bool,
 ) -> ExitCode {
     let Some(paths) = existing_paths(paths) else {
         return ExitCode::from(2);
@@ -265,13 +298,31 @@ fn graph(
         topology,
         agent,
     };
-    let graph = match skillgraph::ide::ordering_graph::build(&outcome.index, &selection) {
+    let roots = selection.roots.clone();
+    let mut graph = match skillgraph::ide::ordering_graph::build(&outcome.index, &selection) {
         Ok(graph) => graph,
         Err(error) => {
             eprintln!("skillgraph: {error}");
             return ExitCode::from(2);
         }
     };
+    if observed {
+        let env = |name: &str| std::env::var(name).ok();
+        let run = skillgraph::cli::audit::run(&outcome.index, &roots, None, None, &env);
+        for error in run.errors.iter().chain(
+            run.workspaces
+                .iter()
+                .filter_map(|(_, s, _)| s.as_ref().and_then(|s| s.read.as_ref().err())),
+        ) {
+            eprintln!("skillgraph: {error}");
+        }
+        let counts = skillgraph::cli::audit::observed_rules(&run);
+        skillgraph::ide::ordering_graph::observe(&mut graph, &|topology, agent, skill| {
+            counts
+                .get(&(topology.to_owned(), agent.to_owned(), skill.to_owned()))
+                .copied()
+        });
+    }
     let text = skillgraph::cli::render_graph(format, &graph);
     let mut stdout = std::io::stdout().lock();
     if let Err(error) = stdout
@@ -284,6 +335,85 @@ fn graph(
         }
     }
     std::mem::forget(outcome);
+    ExitCode::SUCCESS
+}
+
+fn audit(
+    paths: Vec<PathBuf>,
+    db: Option<String>,
+    since: Option<String>,
+    format: skillgraph::cli::audit::AuditFormat,
+) -> ExitCode {
+    use skillgraph::cli::audit;
+    let Some(paths) = existing_paths(paths) else {
+        return ExitCode::from(2);
+    };
+    let db = match db
+        .as_deref()
+        .map(skillgraph::audit_log::Location::from_argument)
+    {
+        None => None,
+        Some(Ok(location)) => Some(location),
+        Some(Err(error)) => {
+            eprintln!("skillgraph: --db: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = match skillgraph::check::run_scoped_check(&paths, None) {
+        Ok(outcome) => outcome,
+        Err(message) => {
+            eprintln!("skillgraph: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let roots: Vec<PathBuf> = paths
+        .iter()
+        .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone()))
+        .collect();
+    let env = |name: &str| std::env::var(name).ok();
+    let run = audit::run(&outcome.index, &roots, db.as_ref(), since.as_deref(), &env);
+    for error in &run.errors {
+        eprintln!("skillgraph: {error}");
+    }
+    for (_, source, _) in &run.workspaces {
+        match source.as_ref().map(|s| &s.read) {
+            Some(Err(error)) => eprintln!("skillgraph: {error}"),
+            Some(Ok(stats)) => {
+                for warning in &stats.warnings {
+                    eprintln!(
+                        "skillgraph: {}: {warning}",
+                        source
+                            .as_ref()
+                            .map(|s| s.location.display())
+                            .unwrap_or_default()
+                    );
+                }
+            }
+            None => {}
+        }
+    }
+    if run.workspaces.is_empty() {
+        eprintln!("skillgraph: no SwarmKit topology under the paths given, so no log to read");
+        return ExitCode::from(2);
+    }
+    let display = |path: &std::path::Path| outcome.display_path(path);
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = match format {
+        audit::AuditFormat::Json => audit::render_json(&outcome.index, &run, &display, &mut stdout),
+        audit::AuditFormat::Human => {
+            audit::render_human(&outcome.index, &run, &display, &mut stdout)
+        }
+    };
+    if let Err(error) = written.and_then(|_| stdout.flush()) {
+        if error.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("skillgraph: cannot write the report: {error}");
+            return ExitCode::from(2);
+        }
+    }
+    if !run.any_read() {
+        eprintln!("skillgraph: no audit log could be read");
+        return ExitCode::from(2);
+    }
     ExitCode::SUCCESS
 }
 

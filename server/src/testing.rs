@@ -291,7 +291,7 @@ impl Replay {
                 Change::Remove { path } => {
                     self.files.remove(path);
                 }
-                Change::SetDecoded { .. } | Change::SkillFiles { .. } => {
+                Change::SetDecoded { .. } | Change::SkillFiles { .. } | Change::Bundled { .. } => {
                     panic!("this harness replays file texts only")
                 }
             }

@@ -1,8 +1,8 @@
 //! The layering of the engine, enforced: every `crate::…` and `super::…` path in `server/src`
 //! (test modules included: a test reaching upward ties the layers together as surely as code
 //! does) names a module at the same layer or below, and the files of every module import each
-//! other without a circle. The layers are drawn in ARCHITECTURE.md ("Layers"); the table below is the
-//! same drawing. Above the model, `rules` and `ide` read lowered values, never the YAML tree:
+//! other without a circle. The layers are drawn in docs/architecture.md ("Layers"); the table
+//! below is the same drawing. Above the model, `rules` and `ide` read lowered values, never the YAML tree:
 //! only the places listed in `TREE_READERS` name it.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -16,9 +16,9 @@ const LAYERS: &[&[&str]] = &[
     &["model"],
     &["index"],
     &["semantics"],
-    &["rules", "testing"],
+    &["rules", "testing", "audit"],
     &["ide"],
-    &["fix", "discover"],
+    &["fix", "discover", "audit_log"],
     &["check", "cli", "lsp", "mcp", "probe"],
     &["fuzzing"],
 ];
@@ -490,7 +490,7 @@ fn problems(files: &BTreeMap<PathBuf, String>, allowed: &[(&str, &str)]) -> Vec<
         let Some(top) = module.first() else { continue };
         let Some(layer) = layer_of(top) else {
             out.push(format!(
-                "{}: the module `{top}` has no layer; add it to LAYERS (and to ARCHITECTURE.md)",
+                "{}: the module `{top}` has no layer; add it to LAYERS (and to docs/architecture.md)",
                 path.display()
             ));
             continue;

@@ -89,3 +89,407 @@ fn a_four_megabyte_body_is_checked_in_one_pass() {
     // Not a timing test: a pass that were quadratic would not finish at all.
     let _ = started.elapsed();
 }
+
+// ---- Bundled files the model will not find ----
+
+use std::sync::Arc;
+
+use skillgraph::model::bundled::{is_markdown, scan_markdown, Bundled, BundledFile};
+
+/// The listing and the facts discovery would hand in for `files` (`(path, text)`; a text is
+/// read when the path is Markdown).
+fn folder(dir: &str, files: &[(&str, &str)]) -> Vec<Change> {
+    let mut bundled: Vec<BundledFile> = files
+        .iter()
+        .map(|(path, text)| BundledFile {
+            path: PathBuf::from(path),
+            bytes: text.len() as u64,
+            markdown: (is_markdown(std::path::Path::new(path)) && !path.ends_with("SKILL.md"))
+                .then(|| scan_markdown(text)),
+        })
+        .collect();
+    bundled.sort_by(|a, b| a.path.cmp(&b.path));
+    vec![
+        Change::SkillFiles {
+            dir: PathBuf::from(dir),
+            files: files.iter().map(|(p, _)| PathBuf::from(p)).collect(),
+        },
+        Change::Bundled {
+            dir: PathBuf::from(dir),
+            bundled: Arc::new(Bundled { files: bundled }),
+        },
+    ]
+}
+
+fn check_folder(body: &str, files: &[(&str, &str)]) -> Vec<Found> {
+    let mut changes = vec![Change::Set {
+        path: PathBuf::from("/r/skills/pdf/SKILL.md"),
+        text: skill(body),
+    }];
+    changes.extend(folder("/r/skills/pdf", files));
+    check_with(changes)
+}
+
+#[test]
+fn every_file_named_some_way_is_silent() {
+    let files = [
+        ("SKILL.md", ""),
+        ("README.md", "# readme"),
+        ("LICENSE.txt", "MIT"),
+        (".hidden/notes.txt", ""),
+        (
+            "references/api.md",
+            "See [forms](forms.md) and run `../scripts/fill.py`.",
+        ),
+        ("references/forms.md", "# Forms"),
+        ("scripts/fill.py", ""),
+        ("scripts/lib/helpers.py", ""),
+        ("assets/a b.png", ""),
+        ("fonts/x.ttf", ""),
+        ("fonts/y.ttf", ""),
+        ("REFERENCE.md", "# ref"),
+        ("core/gif.py", ""),
+        ("requirements.txt", ""),
+        ("templates/t.md", ""),
+    ];
+    let body = "Read [the API](references/api.md) and references/forms.md. Use ![logo](assets/a%20b.png), fonts in `./fonts`, \
+see reference.md, `from core.gif import x`, and {baseDir}/templates/t.md.\n";
+    let found = check_folder(body, &files);
+    assert!(
+        found
+            .iter()
+            .all(|f| !f.code.starts_with("skillmd.orphan")
+                && !f.code.starts_with("skillmd.reference")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn files_named_nowhere_are_one_information_naming_them() {
+    let files = [
+        ("SKILL.md", ""),
+        ("references/api.md", "# API"),
+        ("references/old.md", "# Old"),
+        ("assets/unused.png", ""),
+    ];
+    let found = check_folder("Read references/api.md.\n", &files);
+    let orphans = only(&found, "skillmd.orphan-files");
+    assert_eq!(orphans.len(), 1, "{found:?}");
+    assert_eq!(orphans[0].text, "pdf");
+    assert!(
+        orphans[0]
+            .message
+            .starts_with("2 bundled files are named nowhere")
+            && orphans[0]
+                .message
+                .contains("`assets/unused.png`, `references/old.md`"),
+        "{}",
+        orphans[0].message
+    );
+}
+
+#[test]
+fn orphans_are_bounded_to_twenty_names_and_a_count() {
+    let names: Vec<String> = (0..100_000).map(|i| format!("data/f{i:06}.bin")).collect();
+    let mut files: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "")).collect();
+    files.push(("SKILL.md", ""));
+    let found = check_folder("Nothing named.\n", &files);
+    let orphans = only(&found, "skillmd.orphan-files");
+    assert_eq!(orphans.len(), 1);
+    assert!(
+        orphans[0]
+            .message
+            .contains("`data/f000019.bin` and 99980 more"),
+        "{}",
+        orphans[0].message
+    );
+}
+
+#[test]
+fn a_reference_reached_only_through_another_is_too_deep() {
+    let files = [
+        ("SKILL.md", ""),
+        ("references/a.md", "Then read [b](b.md)."),
+        ("references/b.md", "Data: `data/table.csv`, and c.md."),
+        ("references/c.md", "# C"),
+        ("data/table.csv", ""),
+    ];
+    let found = check_folder("Read [a](references/a.md).\n", &files);
+    let deep = only(&found, "skillmd.reference-depth");
+    // b.md and c.md; the CSV is data a reference mentions, not a reference.
+    assert_eq!(deep.len(), 2, "{found:?}");
+    assert_eq!(deep[0].text, "references/a.md");
+    assert!(
+        deep[0]
+            .message
+            .contains("SKILL.md → `references/a.md` → `references/b.md`"),
+        "{}",
+        deep[0].message
+    );
+    assert!(
+        deep[1].message.contains("3 levels below"),
+        "{}",
+        deep[1].message
+    );
+    // Named in SKILL.md as well: one level deep.
+    let found = check_folder(
+        "Read [a](references/a.md), references/b.md and references/c.md.\n",
+        &files,
+    );
+    assert!(
+        only(&found, "skillmd.reference-depth").is_empty(),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_long_reference_needs_a_table_of_contents() {
+    let long = format!("# API\n\n{}", "text\n".repeat(400));
+    let with_toc = format!(
+        "# API\n\n## Contents\n- [Setup](#setup)\n{}",
+        "text\n".repeat(400)
+    );
+    let files = [
+        ("SKILL.md", ""),
+        ("references/long.md", long.as_str()),
+        ("references/toc.md", with_toc.as_str()),
+        ("references/short.md", "# short\n"),
+    ];
+    let found = check_folder(
+        "See references/long.md, references/toc.md and references/short.md.\n",
+        &files,
+    );
+    let toc = only(&found, "skillmd.reference-toc");
+    assert_eq!(toc.len(), 1, "{found:?}");
+    assert_eq!(toc[0].text, "references/long.md");
+    assert!(toc[0].message.contains("402 lines"), "{}", toc[0].message);
+}
+
+#[test]
+fn a_skill_checked_without_its_folder_says_nothing_of_bundled_files() {
+    let found = check(&skill("Read references/api.md.\n"));
+    assert!(found.iter().all(|f| !f.code.starts_with("skillmd.orphan")));
+}
+
+#[test]
+fn adding_a_link_clears_an_orphan_and_rechecks_no_other_skill() {
+    use skillgraph::index::Index;
+    let mut index = Index::new(&skillgraph::rules::CHECKS);
+    let mut changes = Vec::new();
+    for name in ["pdf", "docx"] {
+        changes.push(Change::Set {
+            path: PathBuf::from(format!("/r/skills/{name}/SKILL.md")),
+            text: format!("---\nname: {name}\ndescription: d\n---\nNothing named.\n"),
+        });
+        let dir = format!("/r/skills/{name}");
+        changes.extend(folder(
+            &dir,
+            &[("SKILL.md", ""), ("references/a.md", "# A")],
+        ));
+    }
+    index.apply(changes);
+    let pdf = index
+        .file_id(std::path::Path::new("/r/skills/pdf/SKILL.md"))
+        .unwrap();
+    let codes = |index: &Index| -> Vec<&'static str> {
+        index
+            .diagnostics(pdf)
+            .iter()
+            .map(|d| d.code.name())
+            .collect()
+    };
+    assert!(codes(&index).contains(&"skillmd.orphan-files"));
+    let touched = index.apply(vec![Change::Set {
+        path: PathBuf::from("/r/skills/pdf/SKILL.md"),
+        text: "---\nname: pdf\ndescription: d\n---\nRead references/a.md.\n".to_owned(),
+    }]);
+    assert!(!codes(&index).contains(&"skillmd.orphan-files"));
+    assert_eq!(touched.into_iter().collect::<Vec<_>>(), [pdf]);
+}
+
+#[test]
+fn discovery_reads_bundled_markdown_and_survives_loops_and_binary_files() {
+    use skillgraph::discover::discover;
+    let dir = tempfile::tempdir().unwrap();
+    let skill_dir = dir.path().join("skills/pdf");
+    let write = |relative: &str, bytes: &[u8]| {
+        let path = skill_dir.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    };
+    write("SKILL.md", skill("Read references/a.md.\n").as_bytes());
+    write("references/a.md", b"Then [b](b.md).\n");
+    write("references/b.md", b"# B\n");
+    // A binary file named `.md`: read lossily, scanned once, names nothing.
+    let binary: Vec<u8> = (0..200_000u32).map(|i| (i * 7919 % 256) as u8).collect();
+    write("references/blob.md", &binary);
+    #[cfg(unix)]
+    {
+        // A loop of symlinks under references/: not followed, not listed.
+        std::os::unix::fs::symlink(
+            skill_dir.join("references"),
+            skill_dir.join("references/loop"),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink("x2", skill_dir.join("references/x1")).unwrap();
+        std::os::unix::fs::symlink("x1", skill_dir.join("references/x2")).unwrap();
+    }
+    let (changes, errors) = discover(&[dir.path().to_owned()]);
+    assert!(errors.is_empty(), "{errors:?}");
+    let bundled = changes
+        .iter()
+        .find_map(|c| match c {
+            Change::Bundled { bundled, .. } => Some(bundled.clone()),
+            _ => None,
+        })
+        .expect("the skill folder's files are handed in");
+    let paths: Vec<String> = bundled
+        .files
+        .iter()
+        .map(|f| f.path.display().to_string())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "SKILL.md",
+            "references/a.md",
+            "references/b.md",
+            "references/blob.md"
+        ]
+    );
+    let a = bundled
+        .get(std::path::Path::new("references/a.md"))
+        .unwrap();
+    assert_eq!(a.bytes, 16);
+    assert_eq!(a.markdown.as_ref().unwrap().mentions, ["b.md"]);
+    assert!(bundled.files[3].markdown.is_some());
+
+    let found = check_with(changes);
+    let codes: Vec<&str> = found.iter().map(|f| f.code).collect();
+    assert!(codes.contains(&"skillmd.reference-depth"), "{found:?}");
+    assert!(codes.contains(&"skillmd.orphan-files"), "{found:?}");
+}
+
+// ---- Arguments (Claude Code) ----
+
+fn claude_skill(frontmatter: &str, body: &str) -> Vec<Found> {
+    check_with(vec![Change::Set {
+        path: PathBuf::from("/p/.claude/skills/fix/SKILL.md"),
+        text: format!("---\nname: fix\ndescription: Fixes an issue.\n{frontmatter}---\n{body}"),
+    }])
+}
+
+#[test]
+fn a_positional_in_awk_or_sed_is_reported_with_the_escape() {
+    let body =
+        "Fix issue $ARGUMENTS.\n\n```bash\nawk '{print $1}' data.txt\ngh issue view $0\n```\n\
+Then `sed -E 's/(v)([0-9])/\\1$2/' f` and `echo $1`.\n";
+    let found = claude_skill("", body);
+    let in_code = only(&found, "skillmd.argument-in-code");
+    let texts: Vec<&str> = in_code.iter().map(|f| f.text.as_str()).collect();
+    assert_eq!(texts, ["$1", "$2"], "{found:?}");
+    assert!(
+        in_code[0].message.contains("write `\\$1`"),
+        "{}",
+        in_code[0].message
+    );
+}
+
+#[test]
+fn a_skill_that_takes_no_arguments_is_not_judged() {
+    let found = claude_skill("", "```bash\nawk '{print $1}' data.txt\n```\n");
+    assert!(
+        found
+            .iter()
+            .all(|f| !f.code.starts_with("skillmd.argument")),
+        "{found:?}"
+    );
+    // Nor one no Claude Code folder or config puts before Claude Code.
+    let found = check_with(vec![Change::Set {
+        path: PathBuf::from("/p/.github/skills/fix/SKILL.md"),
+        text: "---\nname: fix\ndescription: d\n---\n$ARGUMENTS\n```awk\n{print $1}\n```\n".into(),
+    }]);
+    assert!(
+        found
+            .iter()
+            .all(|f| !f.code.starts_with("skillmd.argument")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn named_arguments_declared_used_and_misspelt() {
+    let found = claude_skill(
+        "arguments: [issue, branch, extra]\nargument-hint: \"[issue] [branch]\"\n",
+        "Fix $isue on $branch. Use $1 if given. Keep $HOME and `$var` alone.\n",
+    );
+    let undeclared = only(&found, "skillmd.argument-undeclared");
+    assert_eq!(undeclared.len(), 1, "{found:?}");
+    assert_eq!(undeclared[0].text, "$isue");
+    assert!(undeclared[0].message.contains("did you mean `$issue`?"));
+    let unused = only(&found, "skillmd.argument-unused");
+    // `issue` is the misspelling's (one mistake, one diagnostic); `branch` is used by name and
+    // by `$1`.
+    let unused: Vec<&str> = unused.iter().map(|f| f.text.as_str()).collect();
+    assert_eq!(unused, ["extra"], "{found:?}");
+    // `$ARGUMENTS` holds them all.
+    let found = claude_skill("arguments: issue branch\n", "Fix $ARGUMENTS.\n");
+    assert!(
+        only(&found, "skillmd.argument-unused").is_empty(),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_positional_reported_as_shell_syntax_uses_no_argument() {
+    // `$1` in awk is awk's field, not the use of `branch`: `branch` is reported unused now, so
+    // escaping the `$1` (the fix) brings no new diagnostic.
+    let found = claude_skill(
+        "arguments: [issue, branch]\n",
+        "Fix $issue.\n\n```bash\nawk '{print $1}' data.txt\n```\n",
+    );
+    let texts =
+        |code| -> Vec<String> { only(&found, code).iter().map(|f| f.text.clone()).collect() };
+    assert_eq!(texts("skillmd.argument-in-code"), ["$1"], "{found:?}");
+    assert_eq!(texts("skillmd.argument-unused"), ["branch"], "{found:?}");
+    let escaped = claude_skill(
+        "arguments: [issue, branch]\n",
+        "Fix $issue.\n\n```bash\nawk '{print \\$1}' data.txt\n```\n",
+    );
+    assert!(
+        only(&escaped, "skillmd.argument-in-code").is_empty(),
+        "{escaped:?}"
+    );
+    assert_eq!(
+        only(&escaped, "skillmd.argument-unused").len(),
+        1,
+        "{escaped:?}"
+    );
+}
+
+#[test]
+fn indexed_arguments_without_a_hint_are_information() {
+    let found = claude_skill("", "Deploy $ARGUMENTS[0] to $1.\n");
+    let hint = only(&found, "skillmd.argument-hint-missing");
+    assert_eq!(hint.len(), 1, "{found:?}");
+    assert_eq!(hint[0].text, "$ARGUMENTS[0]");
+    let found = claude_skill(
+        "argument-hint: \"[app] [env]\"\n",
+        "Deploy $ARGUMENTS[0] to $1.\n",
+    );
+    assert!(only(&found, "skillmd.argument-hint-missing").is_empty());
+}
+
+#[test]
+fn an_index_of_eleven_digits_is_a_placeholder_like_any_other() {
+    let found = claude_skill(
+        "argument-hint: \"[x]\"\n",
+        &"$ARGUMENTS[99999999999] ".repeat(100_000),
+    );
+    assert!(
+        found
+            .iter()
+            .all(|f| !f.code.starts_with("skillmd.argument")),
+        "{found:?}"
+    );
+}

@@ -59,7 +59,7 @@ fn finds_skills_where_hosts_keep_them_and_nowhere_else() {
                     .to_string_lossy()
                     .replace('\\', "/"),
             ),
-            Change::Remove { .. } | Change::SkillFiles { .. } => None,
+            Change::Remove { .. } | Change::SkillFiles { .. } | Change::Bundled { .. } => None,
         })
         .filter(|path| path.ends_with(".md"))
         .collect();

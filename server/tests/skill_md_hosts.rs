@@ -122,7 +122,8 @@ fn claude_code_field_values() {
     assert!(effort.message.contains("`xhigh`"), "{}", effort.message);
 
     let valid = "disable-model-invocation: true\nuser-invocable: false\neffort: xhigh\ncontext: fork\nagent: Explore\nshell: powershell\npaths: [\"src/**\"]\narguments: [issue, branch]\nwhen_to_use: When asked.\nallowed-tools:\n  - Read\n  - Bash(git add *)\n  - mcp__github__get_issue\n";
-    let found = check(&[("/p/.claude/skills/pdf/SKILL.md", &skill("pdf", valid))]);
+    let valid = skill("pdf", valid).replace("Body.", "Fix $issue on $branch.");
+    let found = check(&[("/p/.claude/skills/pdf/SKILL.md", &valid)]);
     assert!(found.is_empty(), "{found:#?}");
 }
 

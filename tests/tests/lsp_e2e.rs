@@ -169,6 +169,7 @@ fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
             "**/SKILL.md",
             "**/skillgraph.toml",
             "**/*.json",
+            "**/*.md",
             "**/*"
         ]
     );

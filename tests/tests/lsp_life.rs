@@ -496,7 +496,9 @@ fn an_agent_hover_and_the_outline_answer_while_the_workspace_is_still_indexed() 
 /// publishing wait for no answer.
 #[test]
 fn a_silent_client_holds_neither_indexing_nor_diagnostics_back() {
-    let cases: [(&str, fn(&str) -> bool); 4] = [
+    // Which requests the client answers, by method.
+    type Answers = fn(&str) -> bool;
+    let cases: [(&str, Answers); 4] = [
         ("window/workDoneProgress/create", |m| {
             m != "window/workDoneProgress/create"
         }),

@@ -1,7 +1,8 @@
 //! The output formats of `skillgraph check`: human, json, sarif, github. Each renders a
 //! [`Report`]; positions are converted from byte offsets here, at the edge. Also the formats of
-//! `skillgraph graph` (`graph`).
+//! `skillgraph graph` (`graph`) and `skillgraph audit` (`audit`).
 
+pub mod audit;
 pub mod diff;
 mod github;
 mod graph;

@@ -19,8 +19,6 @@ use crate::syntax::{PositionEncoding, TextRange};
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// The project's home, from the Cargo metadata.
 const INFORMATION_URI: &str = env!("CARGO_PKG_REPOSITORY");
-/// Where each code is documented: a section of docs/rules.md (the anchor is `rules_anchor`).
-const RULES_DOC: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/rules.md");
 
 #[derive(Serialize)]
 struct Log<'r> {
@@ -221,7 +219,7 @@ fn rule(code: Code) -> Rule {
     let doc = catalogue::lookup(code);
     Rule {
         id: code.name(),
-        help_uri: doc.map(|doc| format!("{RULES_DOC}#{}", rules_anchor(doc.code.name()))),
+        help_uri: doc.map(|doc| catalogue::doc_url(doc.code)),
         short_description: doc.map(|doc| Text { text: doc.summary }),
         full_description: doc.map(|doc| Text {
             text: doc.explanation,
@@ -234,17 +232,6 @@ fn rule(code: Code) -> Rule {
             level: level(doc.code.default_severity()),
         }),
     }
-}
-
-/// The anchor GitHub gives the heading `` ## `code` `` in docs/rules.md: the heading's text
-/// lower-cased, without punctuation other than `-` and `_` (so `yaml.duplicate-key` becomes
-/// `yamlduplicate-key`), spaces made `-`.
-fn rules_anchor(code: &str) -> String {
-    code.chars()
-        .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
-        .map(|c| if c == ' ' { '-' } else { c })
-        .flat_map(char::to_lowercase)
-        .collect()
 }
 
 /// A display path as a URI reference: `/` separators, percent-encoding for everything but
@@ -504,6 +491,7 @@ mod tests {
     /// docs/rules.md, computed as GitHub does, and no two sections share one.
     #[test]
     fn help_uris_point_at_the_sections_of_the_rules_doc() {
+        use crate::rules::catalogue::{rules_anchor, RULES_DOC};
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/rules.md");
         let doc = std::fs::read_to_string(path).unwrap();
         let headings: Vec<&str> = doc

@@ -29,8 +29,11 @@ use crate::diagnostic::Diagnostic;
 use crate::index::Index;
 use crate::syntax::TextRange;
 
+/// A fuzz target: takes any bytes, and panics only on a defect.
+pub type Target = fn(&[u8]);
+
 /// The fuzz targets by name (the names of `fuzz/fuzz_targets/*.rs` and of their corpus folders).
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("yaml", yaml),
     ("skill_md", skill_md),
     ("check", check),

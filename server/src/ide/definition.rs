@@ -14,6 +14,9 @@ pub fn definition(index: &Index, file: FileId, offset: u32) -> Vec<(FileId, Text
     if let Some(target) = super::extensions::definition(index, file, offset) {
         return vec![target];
     }
+    if let Some(targets) = super::mentions::definition(index, file, offset) {
+        return targets;
+    }
     let Some(occurrence) = at(index, file, offset) else {
         return Vec::new();
     };

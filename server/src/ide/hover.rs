@@ -13,6 +13,9 @@ use crate::semantics::registry::{self, Origin};
 use crate::semantics::requires::{build, RequiresGraph};
 
 pub fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
+    if let Some(mention) = super::mentions::hover(index, file, offset) {
+        return Some(mention);
+    }
     let reference = reference_hover(index, file, offset);
     let Some(substitution) = index.file(file)?.parsed.substitution_at(offset) else {
         return reference;

@@ -12,6 +12,7 @@ pub mod hover;
 pub mod inlay;
 pub mod lens;
 pub mod links;
+mod mentions;
 pub mod ordering_graph;
 pub mod references;
 pub mod rename;

@@ -15,6 +15,10 @@ pub fn references(
     offset: u32,
     include_declaration: bool,
 ) -> Vec<(FileId, TextRange)> {
+    if let Some(target) = super::mentions::target_at(index, file, offset) {
+        let at = name_range(target).map_or(0, |r| r.start);
+        return skill_md_references(index, target, at, include_declaration);
+    }
     if let Some(entry) = index.file(file).filter(|e| is_skill_md(e)) {
         return skill_md_references(index, entry, offset, include_declaration);
     }
@@ -121,6 +125,7 @@ fn skill_md_references<'a>(
         found.sort_by_key(|r| (r.start, r.end));
         out.extend(found.into_iter().map(|r| (file.id, r)));
     }
+    out.extend(super::mentions::references_to(index, target));
     out.sort_by_key(|(f, r)| (*f, r.start, r.end));
     out.dedup();
     out

@@ -153,8 +153,16 @@ fn target(index: &Index, file: FileId, offset: u32) -> Result<Option<Target<'_>>
     let Some(entry) = index.file(file) else {
         return Ok(None);
     };
-    if is_skill_md(entry) {
-        let Some((skill, range)) = skill_md_target(index, entry, offset) else {
+    // A mention in prose or a subagent's preload renames the skill it names.
+    let named = super::mentions::target_at(index, file, offset)
+        .zip(super::mentions::name_range_at(index, file, offset));
+    let (skill_md, from_mention) = match named {
+        Some((skill, range)) => (Some((skill, range)), true),
+        None if is_skill_md(entry) => (skill_md_target(index, entry, offset), false),
+        None => (None, false),
+    };
+    if from_mention || is_skill_md(entry) {
+        let Some((skill, range)) = skill_md else {
             return Ok(None);
         };
         let name = match &skill.parsed.content {

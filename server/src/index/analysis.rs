@@ -23,6 +23,8 @@ pub enum Content {
     SwarmKit(Artifact),
     Config(Config),
     SkillMd(SkillMd),
+    /// Markdown a host loads beside skills (`CLAUDE.md`, a subagent, a legacy command, ...).
+    Prose(crate::model::prose::Prose),
     /// A `.json` file read as a saved MCP `tools/list` result.
     ToolList(ToolList),
     /// A workspace's property file (`workspace.env*.yaml`).
@@ -180,6 +182,7 @@ fn analyze_text(
             }
         }
         FileRole::SkillMd => analyze_skill_md(checks, id, text),
+        FileRole::Prose(kind) => analyze_prose(*kind, text),
         FileRole::Unrelated | FileRole::Json => ParsedFile::empty(Vec::new()),
     }
 }
@@ -247,6 +250,20 @@ fn analyze_skill_md(checks: &Checks, id: FileId, text: &str) -> ParsedFile {
     ParsedFile {
         content: Content::SkillMd(skill),
         local,
+        substitutions: Vec::new(),
+        stray: None,
+    }
+}
+
+/// A prose file: its frontmatter (if any) is YAML, parsed with offsets in the whole file; the
+/// body is scanned for mentions once, here.
+fn analyze_prose(kind: crate::model::hosts::prose::ProseKind, text: &str) -> ParsedFile {
+    let frontmatter = crate::syntax::split_frontmatter(text, bom_len(text));
+    let yaml = crate::syntax::frontmatter_yaml(text, &frontmatter);
+    let prose = crate::model::prose::Prose::lower(kind, text, frontmatter, yaml.as_ref());
+    ParsedFile {
+        content: Content::Prose(prose),
+        local: Vec::new(),
         substitutions: Vec::new(),
         stray: None,
     }

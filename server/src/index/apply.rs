@@ -61,6 +61,12 @@ impl Index {
                         self.skill_files.insert(dir, Arc::new(files));
                     }
                 }
+                Change::Bundled { dir, bundled } => {
+                    if self.bundled.get(&dir) != Some(&bundled) {
+                        changed_keys.insert(Key::Bundled { dir: dir.clone() });
+                        self.bundled.insert(dir, bundled);
+                    }
+                }
                 Change::SetDecoded { .. } => unreachable!("turned into `Set` above"),
                 Change::Set { path, text } => {
                     let (id, is_new) = self.intern(&path);

@@ -26,6 +26,9 @@ pub const MANIFEST_NAMES: [&str; 2] = ["workspace.yaml", "workspace.yml"];
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Name {
     Exactly(&'static str),
+    /// The prose files the hosts load (`model::hosts::prose::PROSE_FILES`: `CLAUDE.md`,
+    /// `AGENTS.md`, `.claude/commands/**/*.md`, ...), decided by name and folders.
+    ProseFiles,
     /// `*.<extension>`, for any of these.
     Extensions(&'static [&'static str]),
 }
@@ -56,7 +59,7 @@ pub struct OurFile {
 /// of them outside every root as a stray to bring its root in, and [`classify`] gives each a
 /// role (or none: a YAML file outside every workspace). Every other file is only a name in a
 /// skill's folder listing.
-pub const OUR_FILES: [OurFile; 4] = [
+pub const OUR_FILES: [OurFile; 5] = [
     OurFile {
         name: Name::Extensions(YAML_EXTENSIONS),
         in_editor: InEditor::SwarmKitOnly,
@@ -75,12 +78,19 @@ pub const OUR_FILES: [OurFile; 4] = [
         name: Name::Extensions(JSON_EXTENSIONS),
         in_editor: InEditor::None,
     },
+    // Markdown the hosts load beside skills, for the mentions and subagents in it. Editors
+    // hand them in as Markdown documents of their own; the server reads them from disk.
+    OurFile {
+        name: Name::ProseFiles,
+        in_editor: InEditor::None,
+    },
 ];
 
 impl Name {
     fn matches(self, path: &Path) -> bool {
         match self {
             Name::Exactly(name) => path.file_name().is_some_and(|n| n == name),
+            Name::ProseFiles => crate::model::hosts::prose::prose_file(path).is_some(),
             Name::Extensions(extensions) => path
                 .extension()
                 .is_some_and(|e| extensions.iter().any(|x| e == *x)),
@@ -91,6 +101,7 @@ impl Name {
     fn glob(self) -> String {
         match self {
             Name::Exactly(name) => format!("**/{name}"),
+            Name::ProseFiles => "**/*.md".to_owned(),
             Name::Extensions([extension]) => format!("**/*.{extension}"),
             Name::Extensions(extensions) => format!("**/*.{{{}}}", extensions.join(",")),
         }
@@ -119,6 +130,7 @@ pub fn editor_document_patterns() -> Vec<String> {
             (InEditor::All, name) => out.push(name.glob()),
             (InEditor::SwarmKitOnly, Name::Extensions(extensions)) => yaml.extend(extensions),
             (InEditor::SwarmKitOnly, Name::Exactly(name)) => out.push(format!("**/{name}")),
+            (InEditor::SwarmKitOnly, Name::ProseFiles) => out.push(Name::ProseFiles.glob()),
             (InEditor::None, _) => {}
         }
     }
@@ -167,9 +179,12 @@ pub enum FileRole {
         variant: Option<String>,
     },
     SkillMd,
+    /// Markdown a host loads beside skills: instructions, a legacy command, a subagent, a
+    /// prompt file.
+    Prose(crate::model::hosts::prose::ProseKind),
     Config,
     /// A `.json` file: a saved MCP `tools/list` result when a config's `mcp-tool-lists` names
-    /// it (parsed always, judged only then; see ARCHITECTURE.md, "Tool lists").
+    /// it (parsed always, judged only then; see docs/architecture/skill-md-extensions-and-the-tool-inventory.md).
     Json,
     /// Not a file we have anything to say about.
     Unrelated,
@@ -210,6 +225,9 @@ pub fn classify(path: &Path, workspace_of: impl Fn(&Path) -> Option<FileId>) -> 
     }
     if name == CONFIG_FILE {
         return FileRole::Config;
+    }
+    if let Some(row) = crate::model::hosts::prose::prose_file(path) {
+        return FileRole::Prose(row.kind);
     }
     if is_json(path) {
         return FileRole::Json;
@@ -344,6 +362,11 @@ mod tests {
             "/a/x.yaml",
             "/a/x.yml",
             "/a/t.json",
+            "/a/CLAUDE.md",
+            "/a/AGENTS.md",
+            "/a/.claude/agents/r.md",
+            "/a/.claude/commands/git/c.md",
+            "/a/.github/prompts/p.prompt.md",
         ] {
             assert!(may_be_ours(Path::new(path)), "{path}");
         }
@@ -362,7 +385,8 @@ mod tests {
                 "**/*.{yaml,yml}",
                 "**/SKILL.md",
                 "**/skillgraph.toml",
-                "**/*.json"
+                "**/*.json",
+                "**/*.md"
             ]
         );
         // What an editor hands in is ours, and not every YAML or JSON file is handed in.
@@ -459,6 +483,11 @@ mod tests {
         assert_eq!(role("/w/skills/readme.md"), FileRole::Unrelated);
         assert_eq!(role("/w/workspace.yaml"), FileRole::WorkspaceManifest);
         assert_eq!(role("/any/where/SKILL.md"), FileRole::SkillMd);
+        assert_eq!(
+            role("/p/.claude/agents/r.md"),
+            FileRole::Prose(crate::model::hosts::prose::ProseKind::Subagent)
+        );
+        assert_eq!(role("/p/README.md"), FileRole::Unrelated);
         assert_eq!(role("/any/skillgraph.toml"), FileRole::Config);
     }
 

@@ -59,10 +59,19 @@ pub enum Key {
     SkillMdIn { parent: std::path::PathBuf },
     /// SKILL.md skills with a given name, anywhere.
     SkillMdNamed { name: String },
+    /// Claude Code subagents (`.claude/agents/<file>.md`) whose `name` is `name`.
+    SubagentNamed { name: String },
+    /// Every subagent of a project's `.claude/agents/` (the folder), fingerprinted by name:
+    /// read by a "did you mean" for an unknown `agent:`.
+    SubagentsIn { folder: std::path::PathBuf },
+    /// Legacy commands (`.claude/commands/**/<name>.md`) invoked as `/name`.
+    CommandNamed { name: String },
     /// Tool names available through SwarmKit MCP skills (`implementation.tool`).
     McpTool { name: String },
     /// The listing of a skill folder (`Change::SkillFiles`).
     SkillFiles { dir: std::path::PathBuf },
+    /// What the files of a skill folder say (`Change::Bundled`).
+    Bundled { dir: std::path::PathBuf },
     /// A `skillgraph.toml`.
     Config { dir: std::path::PathBuf },
     /// A `.json` file's reading as a saved MCP `tools/list` result, by its path.
@@ -351,6 +360,41 @@ pub(crate) fn contributions(
                 let structure = chain_fingerprint(chain, false);
                 out.push((Key::SkillMdChains, fingerprint(&(&name, structure))));
                 out.push((Key::SkillMdNamed { name }, entry));
+            }
+        }
+        (Content::Prose(prose), FileRole::Prose(kind)) => {
+            use crate::model::hosts::prose::ProseKind;
+            match kind {
+                ProseKind::Subagent => {
+                    if let Some(name) = prose.name.as_ref().filter(|n| !n.value.is_empty()) {
+                        let entry = fingerprint(&(&name.value, name.range));
+                        out.push((
+                            Key::SubagentNamed {
+                                name: name.value.clone(),
+                            },
+                            entry,
+                        ));
+                        if let Some(folder) = path.parent() {
+                            out.push((
+                                Key::SubagentsIn {
+                                    folder: folder.to_owned(),
+                                },
+                                fingerprint(&name.value),
+                            ));
+                        }
+                    }
+                }
+                ProseKind::Command => {
+                    if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
+                        out.push((
+                            Key::CommandNamed {
+                                name: stem.to_owned(),
+                            },
+                            fingerprint(path),
+                        ));
+                    }
+                }
+                ProseKind::Instructions | ProseKind::Prompt => {}
             }
         }
         _ => {}

@@ -263,6 +263,14 @@ impl<'a> Lookup<'a> {
         self.index.skill_files(dir)
     }
 
+    /// What the files of a skill folder say (`Index::bundled`), recording the read.
+    pub fn bundled(&self, dir: &Path) -> Option<&'a crate::model::bundled::Bundled> {
+        self.reads.borrow_mut().push(Key::Bundled {
+            dir: dir.to_owned(),
+        });
+        self.index.bundled(dir)
+    }
+
     /// The files contributing to `key`, recording the read.
     pub fn get(&self, key: Key) -> Vec<&'a FileEntry> {
         // In path order, so "the first definition" does not depend on the order files arrived.

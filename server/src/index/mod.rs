@@ -147,6 +147,8 @@ pub struct Index {
     readers_deferred: bool,
     /// The files of each skill folder (`Change::SkillFiles`), relative to it.
     skill_files: Table<PathBuf, Arc<Vec<PathBuf>>>,
+    /// What the files of each skill folder say (`Change::Bundled`).
+    bundled: Table<PathBuf, Arc<crate::model::bundled::Bundled>>,
     /// The ids defined per (workspace, kind), sorted, for completion and "did you mean"
     /// suggestions.
     defined_ids: Table<(FileId, ArtifactKind), imbl::OrdSet<String>>,
@@ -199,6 +201,12 @@ pub enum Change {
     /// paths relative to `dir`: names only, for the links of the SKILL.md to resolve against.
     /// Replaces what was known of `dir`.
     SkillFiles { dir: PathBuf, files: Vec<PathBuf> },
+    /// The sizes of the files of the skill folder `dir`, and what its Markdown files say
+    /// (`model::bundled`). Replaces what was known of `dir`.
+    Bundled {
+        dir: PathBuf,
+        bundled: Arc<crate::model::bundled::Bundled>,
+    },
 }
 
 impl Change {
@@ -234,7 +242,7 @@ impl Change {
             Change::Set { path, .. }
             | Change::SetDecoded { path, .. }
             | Change::Remove { path } => path,
-            Change::SkillFiles { dir, .. } => dir,
+            Change::SkillFiles { dir, .. } | Change::Bundled { dir, .. } => dir,
         }
     }
 }
@@ -252,6 +260,7 @@ impl Index {
             readers: Default::default(),
             readers_deferred: false,
             skill_files: Default::default(),
+            bundled: Default::default(),
             defined_ids: Default::default(),
             memos: Default::default(),
             config_dirs: Default::default(),
@@ -328,6 +337,11 @@ impl Index {
     /// them; `None` when it never did (then nothing can be said about links).
     pub fn skill_files(&self, dir: &Path) -> Option<&[PathBuf]> {
         self.skill_files.get(dir).map(|files| files.as_slice())
+    }
+
+    /// What the files of the skill folder `dir` say, as discovery last read them.
+    pub fn bundled(&self, dir: &Path) -> Option<&crate::model::bundled::Bundled> {
+        self.bundled.get(dir).map(Arc::as_ref)
     }
 
     /// Files contributing to a key, in id order (a whole-file key has one at most: the file at

@@ -137,9 +137,14 @@ pub fn server_capabilities(
             resolve_provider: Some(false),
             work_done_progress_options: Default::default(),
         }),
-        // Where an id or value starts: after `key: `, `[`, `, `, `server:`, a list's `- `.
+        // Where an id or value starts: after `key: `, `[`, `, `, `server:`, a list's `- `; a
+        // mention in prose after `/` or `$`.
         completion_provider: Some(CompletionOptions {
-            trigger_characters: Some([" ", "[", ",", ":", "-"].map(str::to_owned).to_vec()),
+            trigger_characters: Some(
+                [" ", "[", ",", ":", "-", "/", "$"]
+                    .map(str::to_owned)
+                    .to_vec(),
+            ),
             ..Default::default()
         }),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {

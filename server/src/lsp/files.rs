@@ -194,6 +194,8 @@ impl Backend {
             self.watch_roots_ourselves();
             return;
         }
+        // The index's globs hold `**/*.md` (prose files), which also covers a bundled Markdown
+        // file, whose text names other bundled files.
         let mut watchers: Vec<FileSystemWatcher> = classify::watch_globs()
             .into_iter()
             .map(|glob| FileSystemWatcher {
@@ -314,7 +316,11 @@ impl Backend {
         let (roots, relist) = roots;
         let read = tokio::task::spawn_blocking(move || {
             let mut changes = read_events(events, indexed, &roots);
-            changes.extend(relist.iter().map(|dir| crate::discover::skill_files(dir)));
+            changes.extend(
+                relist
+                    .iter()
+                    .flat_map(|dir| crate::discover::skill_files(dir)),
+            );
             changes
         })
         .await;

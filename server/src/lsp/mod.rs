@@ -100,8 +100,9 @@ pub fn run() -> ExitCode {
 
 /// Fuzzing and its replay tests only: cuts `bytes` into frames as stdin would be cut and checks
 /// every message handed on the way tower-lsp-server decodes it (a response, else a request; its
-/// reader stops at the first message it cannot decode, which ends the server). Returns how many
-/// frames were cut, or what tower would have refused.
+/// reader stops at the first message it cannot decode, which ends the server), and that it comes
+/// through the framer unchanged when framed again. Returns how many frames were cut, or what
+/// went wrong.
 #[doc(hidden)]
 pub fn fuzz_transport(bytes: &[u8]) -> std::result::Result<usize, String> {
     #[derive(serde::Deserialize)]
@@ -111,43 +112,54 @@ pub fn fuzz_transport(bytes: &[u8]) -> std::result::Result<usize, String> {
         Response(tower_lsp_server::jsonrpc::Response),
         Request(tower_lsp_server::jsonrpc::Request),
     }
-    let (sender, chunks) = std::sync::mpsc::sync_channel(1);
-    sender.send(bytes.to_vec()).ok();
-    drop(sender);
-    let mut input = transport::Input::new(chunks);
+    fn frames_of(bytes: &[u8]) -> impl Iterator<Item = transport::Frame> {
+        let (sender, chunks) = std::sync::mpsc::sync_channel(1);
+        sender.send(bytes.to_vec()).ok();
+        drop(sender);
+        let mut input = transport::Input::new(chunks);
+        std::iter::from_fn(move || match transport::next_frame(&mut input) {
+            transport::Frame::End => None,
+            frame => Some(frame),
+        })
+    }
     let mut frames = 0;
-    loop {
-        match transport::next_frame(&mut input) {
-            transport::Frame::End => return Ok(frames),
-            transport::Frame::Message { body, .. } => {
-                // What the framer hands on is checked again on its own, as a body.
+    for frame in frames_of(bytes) {
+        frames += 1;
+        match frame {
+            transport::Frame::Message { body, exit } => {
+                let shown = String::from_utf8_lossy(&body);
                 if !matches!(
                     transport::check_body(body.clone()),
                     transport::Frame::Message { .. }
                 ) {
-                    let body = String::from_utf8_lossy(&body);
-                    return Err(format!("a message handed on fails its own check: {body}"));
+                    return Err(format!("{shown} fails the message check on its own"));
                 }
                 if let Err(error) = serde_json::from_slice::<TowerMessage>(&body) {
-                    return Err(format!(
-                        "tower refuses {}: {error}",
-                        String::from_utf8_lossy(&body)
-                    ));
+                    return Err(format!("tower refuses {shown}: {error}"));
+                }
+                let mut framed = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+                framed.extend_from_slice(&body);
+                let again: Vec<transport::Frame> = frames_of(&framed).collect();
+                if again
+                    != [transport::Frame::Message {
+                        body: body.clone(),
+                        exit,
+                    }]
+                {
+                    return Err(format!("{shown}, framed again, becomes {again:?}"));
                 }
             }
             transport::Frame::Dropped { replies, .. } => {
                 for reply in replies {
                     if let Err(error) = serde_json::from_value::<TowerMessage>(reply.clone()) {
-                        return Err(format!(
-                            "an answer to a dropped message is not a response {reply}: {error}"
-                        ));
+                        return Err(format!("an answer to a dropped message, {reply}: {error}"));
                     }
                 }
             }
-            transport::Frame::Note(_) => {}
+            transport::Frame::Note(_) | transport::Frame::End => {}
         }
-        frames += 1;
     }
+    Ok(frames)
 }
 
 /// The server. Cheap to clone: background work (the initial indexing, the watcher, the

@@ -550,6 +550,27 @@ pub const REFERENCE_TOC_LINES: LoadGuidance = LoadGuidance {
     checked: LOAD_FACTS_CHECKED,
 };
 
+/// A file of the skill's folder that a host reads itself (not the model), with what it holds.
+#[derive(Debug)]
+pub struct HostReadFile {
+    /// Relative to the skill folder.
+    pub path: &'static str,
+    pub host: Host,
+    pub what: &'static str,
+    pub source: &'static str,
+    pub checked: &'static str,
+}
+
+/// Files hosts read from a skill's folder beside the SKILL.md: what they name is named, and
+/// they are no orphans (`rules::bundled_files`).
+pub const HOST_READ_FILES: &[HostReadFile] = &[HostReadFile {
+    path: "agents/openai.yaml",
+    host: Host::Codex,
+    what: "the skill's metadata for Codex's interface (display name, icons, brand colour) and its tool dependencies",
+    source: CODEX_DOCS,
+    checked: LOAD_FACTS_CHECKED,
+}];
+
 /// Every load guidance, for the docs.
 pub const LOAD_GUIDANCE: &[&LoadGuidance] = &[
     &BODY_TOKENS,

@@ -2,11 +2,14 @@
 //! what we can read and leave the rest to the schema and shape checks, so one broken field never
 //! hides the ids and references around it.
 
+pub mod arguments;
+pub mod bundled;
 pub mod config;
 pub mod defined_skills;
 pub mod hosts;
 pub mod machine;
 pub mod mentions;
+pub mod prose;
 pub mod schema_file;
 pub mod skill_body;
 pub mod skill_links;

@@ -9,6 +9,26 @@ use std::sync::OnceLock;
 pub use super::rule_doc::RuleDoc;
 use crate::diagnostic::Code;
 
+/// Where each code is documented: a section of docs/rules.md (the anchor is [`rules_anchor`]).
+pub const RULES_DOC: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/rules.md");
+
+/// The address of `code`'s section of docs/rules.md (SARIF's `helpUri`, the ordering graph's
+/// links).
+pub fn doc_url(code: Code) -> String {
+    format!("{RULES_DOC}#{}", rules_anchor(code.name()))
+}
+
+/// The anchor GitHub gives the heading `` ## `code` `` in docs/rules.md: the heading's text
+/// lower-cased, without punctuation other than `-` and `_` (so `yaml.duplicate-key` becomes
+/// `yamlduplicate-key`), spaces made `-`.
+pub fn rules_anchor(code: &str) -> String {
+    code.chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 impl RuleDoc {
     /// The code's section of `docs/rules.md` as far as the rule's own documentation goes: its
     /// heading, default severity, summary and explanation (the doc's generator adds the places
@@ -25,7 +45,7 @@ impl RuleDoc {
 }
 
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 25] {
+fn families() -> [&'static [RuleDoc]; 29] {
     [
         super::RULES,
         super::swarmkit_file::RULES,
@@ -47,6 +67,10 @@ fn families() -> [&'static [RuleDoc]; 25] {
         super::skill_links::RULES,
         super::skill_body::RULES,
         super::mentions::RULES,
+        super::bundled_files::RULES,
+        super::arguments::RULES,
+        super::subagents::RULES,
+        super::commands::RULES,
         super::dependencies::RULES,
         super::chain::RULES,
         super::precondition::RULES,

@@ -8,10 +8,11 @@ use std::path::Path;
 
 use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
-use crate::index::{Content, FileEntry, Key, Lookup};
-use crate::model::mentions::{near_miss, scan, Sigil};
-use crate::model::skill_links::body_start;
+use crate::index::{Content, FileEntry, Lookup};
+use crate::model::mentions::{near_miss, Mention, Sigil};
+use crate::model::prose::Prose;
 use crate::model::skill_md::SkillMd;
+use crate::semantics::mentions::skills_in_scope;
 use crate::syntax::TextRange;
 
 pub const RULES: &[RuleDoc] = &[RuleDoc {
@@ -29,21 +30,6 @@ project folder). The fix rewrites the mention to the skill's name; it is a guess
 --unsafe-fixes` applies it.",
 }];
 
-/// The SKILL.md files named `name` that a mention in `path` may mean: for a skill in a host's
-/// folder (`<project>/.claude/skills/...`), those of the same project; for a collection
-/// (`skills/<name>/`), every one the check sees, since the index holds one root's files (the
-/// root rule). Reads `Key::SkillMdNamed{name}`.
-fn skills_in_scope<'a>(lookup: &Lookup<'a>, path: &Path, name: &str) -> Vec<&'a FileEntry> {
-    let project = super::skill_hosts::folder_root(path).map(|(project, _)| project);
-    lookup
-        .get(Key::SkillMdNamed {
-            name: name.to_owned(),
-        })
-        .into_iter()
-        .filter(|other| project.is_none_or(|project| other.path.starts_with(project)))
-        .collect()
-}
-
 /// The plugin a skill belongs to (`<plugin>/skills/<skill>/SKILL.md`), by its folder's name,
 /// which public collections keep equal to the manifest's `name`. A mention of `/<plugin>:name`
 /// from inside that plugin is the plugin's own, whatever the plugin holds.
@@ -59,25 +45,48 @@ pub fn check(
     lookup: &Lookup<'_>,
     file: FileId,
     path: &Path,
-    skill: &SkillMd,
+    _skill: &SkillMd,
     out: &mut Vec<Diagnostic>,
 ) {
     let Some(entry) = lookup.file(file) else {
         return;
     };
-    let text = &*entry.text;
-    let Some(start) = body_start(text, &skill.frontmatter) else {
-        return;
-    };
-    let body = &text[start..];
-    let shift =
-        |range: TextRange| TextRange::new(range.start + start as u32, range.end + start as u32);
-    for mention in scan(body) {
-        let plugin = mention.plugin(body);
+    let mentions = crate::semantics::mentions::mentions_of(entry);
+    check_mentions(lookup, file, path, &entry.text, &mentions, out);
+}
+
+/// The mentions of a prose file (`CLAUDE.md`, a subagent, a command, ...), found when it was
+/// analysed.
+pub fn check_prose(
+    lookup: &Lookup<'_>,
+    entry: &FileEntry,
+    prose: &Prose,
+    out: &mut Vec<Diagnostic>,
+) {
+    check_mentions(
+        lookup,
+        entry.id,
+        &entry.path,
+        &entry.text,
+        &prose.mentions,
+        out,
+    );
+}
+
+fn check_mentions(
+    lookup: &Lookup<'_>,
+    file: FileId,
+    path: &Path,
+    text: &str,
+    mentions: &[Mention],
+    out: &mut Vec<Diagnostic>,
+) {
+    for mention in mentions {
+        let plugin = mention.plugin(text);
         if plugin.is_some() && plugin == own_plugin(path) {
             continue;
         }
-        let name = mention.name(body);
+        let name = mention.name(text);
         let Some(meant) = near_miss(plugin, name, |candidate| {
             !skills_in_scope(lookup, path, candidate).is_empty()
         }) else {
@@ -88,9 +97,9 @@ pub fn check(
             Sigil::Slash => "/",
             Sigil::Dollar => "$",
         };
-        let written = &body[mention.range.start as usize..mention.range.end as usize];
+        let written = &text[mention.range.start as usize..mention.range.end as usize];
         let replacement = format!("{sigil}{meant}");
-        let range = shift(mention.range);
+        let range = mention.range;
         let mut diagnostic = Diagnostic::new(
             codes::SKILLMD_MENTION_NEAR_MISS,
             file,

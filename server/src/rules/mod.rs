@@ -3,9 +3,12 @@
 
 pub mod agents;
 pub mod archetypes;
+pub mod arguments;
+pub mod bundled_files;
 pub mod catalogue;
 pub mod chain;
 pub mod command_packs;
+pub mod commands;
 pub mod config;
 pub mod decision_skills;
 pub mod dependencies;
@@ -25,6 +28,7 @@ pub mod skill_hosts;
 pub mod skill_links;
 pub mod skill_md;
 pub mod skills;
+pub mod subagents;
 pub mod suppress;
 pub(crate) mod swarmkit_file;
 pub mod tools;
@@ -98,12 +102,21 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
         skill_md::check(lookup, file, &entry.path, skill, &mut out);
         skill_links::check(lookup, file, &entry.path, &entry.text, skill, &mut out);
         skill_body::check(file, &entry.text, skill, &mut out);
+        bundled_files::check(lookup, file, &entry.path, &entry.text, skill, &mut out);
+        arguments::check(lookup, file, &entry.path, &entry.text, skill, &mut out);
         let extensions = &skill.extensions;
         dependencies::check(lookup, file, &entry.path, extensions, &mut out);
         chain::check(lookup, file, &entry.path, extensions, &mut out);
         precondition::check(lookup, file, &entry.path, extensions, &mut out);
     }
     match (&entry.role, &entry.parsed.content) {
+        (FileRole::Prose(kind), Content::Prose(prose)) => {
+            subagents::check_prose(lookup, entry, *kind, prose, &mut out);
+            if *kind == crate::model::hosts::prose::ProseKind::Command {
+                commands::check(lookup, entry, &mut out);
+            }
+            mentions::check_prose(lookup, entry, prose, &mut out);
+        }
         (FileRole::Config, Content::Config(config)) => {
             tools::check_config(lookup, entry, config, &mut out)
         }

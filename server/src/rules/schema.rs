@@ -380,7 +380,7 @@ field with a value of the documented shape.",
 a string rather than a list, and an empty `key:` is null. The schema fixes the type of every field, and SwarmKit \
 rejects the file when they differ. Write the value in the expected form: quote a string that looks like a number, \
 use `[a, b]` or `- a` for a list, indent a mapping under its key. A value holding `${…}` is judged after \
-substitution, as SwarmKit judges it (see `yaml.interpolation-too-large` and ARCHITECTURE.md); a reference that \
+substitution, as SwarmKit judges it (see `yaml.interpolation-too-large` and docs/architecture/decisions-worth-knowing.md); a reference that \
 nothing resolves stays as written and is judged as that text. SwarmKit substitutes every string value, never a \
 key, before the schema check (swarmkit-runtime 1.265.0, `resolver/__init__.py`, `_apply_env_interpolation`; \
 `resolver/_env_config.py`, `_resolve_refs` and `interpolate_value`): a name is looked up in the properties of \

@@ -21,7 +21,9 @@ Tokens are an estimate, one per four characters (no host's tokenizer is public; 
 estimate), and lines are the body's lines after the frontmatter. The range is the first line past the \
 budget that is passed first. Move detailed material (API references, long examples, schemas) into files \
 under `references/` and link each from the body with a line saying when to read it; the model reads them \
-only when it needs them.",
+only when it needs them. A `disable-next-line` comment cannot silence it (a line added above the first line \
+past the budget moves that line down); where a long body is meant, turn the code off for those files with an \
+`[[overrides]]` entry in `skillgraph.toml`.",
 }];
 
 /// `skillmd.body-budget`: one diagnostic however many budgets the body passes.

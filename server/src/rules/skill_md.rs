@@ -683,6 +683,7 @@ pub fn check(
     check_duplicate_name(lookup, file, path, skill, out);
     super::skill_hosts::check(lookup, file, path, skill, &hosts, out);
     super::mentions::check(lookup, file, path, skill, out);
+    super::subagents::check_agent(lookup, file, path, skill, out);
 }
 
 /// `skillmd.name-mismatch`. A warning by default — hosts load such a skill (some under the

@@ -245,7 +245,9 @@ pub fn disable_fix(
     diagnostic: &Diagnostic,
 ) -> Option<Fix> {
     // A broken file is fixed, not silenced: where a parser reports an error moves with the text
-    // around it, so a comment above it need not stay on the line before.
+    // around it, so a comment above it need not stay on the line before. The body budget is
+    // reported on the first line past the budget, so a comment line above it only moves it down
+    // a line; it is turned off for those files in `skillgraph.toml`'s `[[overrides]]` instead.
     let unsilenceable = diagnostic.code.name().starts_with("suppression.")
         || diagnostic.code.name().starts_with("file.")
         || matches!(
@@ -254,6 +256,7 @@ pub fn disable_fix(
                 | codes::SKILLMD_YAML_PARSE
                 | codes::SKILLMD_NO_FRONTMATTER
                 | codes::SKILLMD_UNCLOSED_FRONTMATTER
+                | codes::SKILLMD_BODY_BUDGET
         );
     if unsilenceable {
         return None;

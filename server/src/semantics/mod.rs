@@ -10,6 +10,7 @@ pub mod composes;
 pub mod config;
 pub mod depends_on;
 pub mod grants;
+pub mod mentions;
 pub mod registry;
 pub mod requires;
 pub mod schema_files;

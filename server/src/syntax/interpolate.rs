@@ -47,7 +47,7 @@ pub enum Typed {
     /// A number, boolean or null, written as a plain scalar that reads as that type.
     Plain(String),
     /// A list or mapping: the tree cannot take it in place of a scalar, so the value stays as
-    /// written (see ARCHITECTURE.md).
+    /// written (see docs/architecture/decisions-worth-knowing.md).
     Collection,
 }
 

@@ -392,15 +392,27 @@ pub(super) fn from_text(
     }
     if trimmed == "-" {
         let indent = before.len() - before.trim_start().len();
-        let key = parent_key(text, line_start, indent)?;
-        return skills_in(&key).map(|want| (want, range));
-    }
-    if let Some(key) = requires_above(text, line_start).filter(|_| trimmed.is_empty()) {
-        // A new guarded key being typed under `requires:` (an empty line below it is outside
-        // the agent's mapping as parsed, so the agent is the one whose key that is).
+        let (key, key_line) = parent_key_line(text, line_start, indent)?;
+        if let Some(want) = skills_in(&key) {
+            return Some((want, range));
+        }
+        // A prerequisite item of a guarded skill (`guarded:` then `- |`) under `requires:`.
+        let requires = requires_above(text, key_line)?;
         return Some((
             Want::Skills {
-                held_by: agent.or_else(|| agent_requiring(index, file, key)),
+                held_by: agent_requiring(index, file, requires).or(agent),
+                granted_to: None,
+            },
+            range,
+        ));
+    }
+    if let Some(key) = requires_above(text, line_start).filter(|_| trimmed.is_empty()) {
+        // A new guarded key being typed under `requires:`: the agent is the one whose key that
+        // is (an empty line below it is outside the agent's mapping as parsed, and lies inside
+        // its parent's when a sibling agent follows).
+        return Some((
+            Want::Skills {
+                held_by: agent_requiring(index, file, key).or(agent),
                 granted_to: None,
             },
             range,
@@ -410,9 +422,12 @@ pub(super) fn from_text(
 }
 
 /// The key of the nearest line above with less indentation than `indent` (`skills:` above
-/// `  - x`), or the same indentation for a YAML list written flush with its key.
-pub(super) fn parent_key(text: &str, line_start: usize, indent: usize) -> Option<String> {
+/// `  - x`), or the same indentation for a YAML list written flush with its key, with where the
+/// key's line starts.
+fn parent_key_line(text: &str, line_start: usize, indent: usize) -> Option<(String, usize)> {
     for line in text[..line_start].lines().rev() {
+        // `line` is a slice of `text`: where it starts is the distance between the two.
+        let start = line.as_ptr() as usize - text.as_ptr() as usize;
         let body = line.trim_start();
         if body.is_empty() || body.starts_with('#') {
             continue;
@@ -423,7 +438,10 @@ pub(super) fn parent_key(text: &str, line_start: usize, indent: usize) -> Option
         }
         if this_indent <= indent {
             let key = body.trim_start_matches("- ").split(':').next()?.trim();
-            return body.trim_end().ends_with(':').then(|| key.to_owned());
+            return body
+                .trim_end()
+                .ends_with(':')
+                .then(|| (key.to_owned(), start));
         }
     }
     None

@@ -28,13 +28,22 @@ use crate::diagnostic::FileId;
 use crate::index::{Content, Index};
 
 pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completions> {
+    if let Some(mentions) = crate::ide::mentions::completion(index, file, offset) {
+        return Some(mentions);
+    }
     let entry = index.file(file)?;
     if let Content::SkillMd(skill) = &entry.parsed.content {
         return skill_md::completion(index, entry, skill, offset)
             .or_else(|| super::skill_files::path_completion(index, entry, offset));
     }
     let workspace = index.workspace_of(file)?;
-    let (want, range) = match at(index, file, offset) {
+    // On a fresh line nothing written is under the cursor: it is read from the text alone.
+    let on_written = if text::blank_line(&entry.text, offset) {
+        None
+    } else {
+        at(index, file, offset)
+    };
+    let (want, range) = match on_written {
         Some(o) => (ids::wanted_at(&o)?, o.range),
         None => match ids::from_text(index, file, &entry.text, offset) {
             Some(found) => found,

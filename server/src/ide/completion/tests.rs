@@ -942,3 +942,42 @@ fn frontmatter_keys() {
     assert!(complete("//- /r/s/a/SKILL.md\n---\nname: a\n---\nli$0\n").is_none());
     assert!(labels_of("//- /r/s/a/SKILL.md\n---\nname: a\nmetadata:\n  au$0\n---\n").is_empty());
 }
+
+/// A fresh line at a mapping's or a list's indentation answers as the line with a letter typed
+/// would (the client filters by what is typed, so the items are the same), at every place of
+/// completion: each `(text with a blank cursor line, the same with a letter typed)` offers the
+/// same labels, and some.
+#[test]
+fn a_blank_line_answers_as_a_typed_prefix_would() {
+    let topology = |agents: &str| {
+        format!("{BASE}//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nagents:\n  root:\n{agents}")
+    };
+    // A child agent followed by another: the blank line lies just before the next item.
+    let child = |lines: &str| {
+        topology(&format!(
+            "    id: root\n    children:\n      - id: w\n        role: worker\n        skills: [alpha, beta]\n{lines}      - id: v\n        role: worker\n"
+        ))
+    };
+    let skill_md = |frontmatter: &str| {
+        format!("//- /r/s/b/SKILL.md\n---\nname: b\ndescription: d\n---\n//- /r/s/a/SKILL.md\n---\nname: a\ndescription: d\n{frontmatter}---\nbody\n")
+    };
+    let places: Vec<(&str, String)> = vec![
+        ("requires: key", child("        requires:\n          {}\n")),
+        ("requires: key of the root", topology("    id: root\n    skills: [alpha, beta]\n    requires:\n      {}\n    children:\n      - id: w\n")),
+        ("requires: prerequisite item", child("        requires:\n          beta:\n            - {}\n")),
+        ("grants", child("        skills_additional:\n          - {}\n")),
+        ("depends_on item", child("        depends_on:\n          - {}\n")),
+        ("archetype:", child("        archetype: {}\n")),
+        ("agent keys", child("        {}\n")),
+        ("enum value", topology("    id: root\n    role: {}\n    children:\n      - id: w\n")),
+        ("SKILL.md field", skill_md("{}\n")),
+        ("SKILL.md chain entry", skill_md("metadata:\n  chain:\n    - {}\n")),
+        ("SKILL.md chain option value", skill_md("metadata:\n  chain: [b]\n  early_exit_on: {}\n")),
+    ];
+    for (place, template) in places {
+        let blank = labels_of(&template.replace("{}", "$0"));
+        let typed = labels_of(&template.replace("{}", "b$0"));
+        assert!(!typed.is_empty(), "{place}: nothing offered after a letter");
+        assert_eq!(blank, typed, "{place}");
+    }
+}

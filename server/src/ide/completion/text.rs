@@ -433,3 +433,19 @@ pub(super) fn enclosing_keys(
     }
     keys
 }
+
+/// True when the cursor's line holds nothing but spaces and tabs: a fresh line, where nothing
+/// written is under the cursor, though the tree may place a node there (an empty value ends
+/// where the next line's item starts). Where the cursor is then comes from the text, as it does
+/// for a line with a prefix typed.
+pub(super) fn blank_line(text: &str, offset: u32) -> bool {
+    let offset = (offset as usize).min(text.len());
+    let Some(before) = text.get(..offset) else {
+        return false;
+    };
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    text[start..end]
+        .chars()
+        .all(|c| matches!(c, ' ' | '\t' | '\r'))
+}

@@ -77,6 +77,14 @@ fn nodes(out: &mut String, graph: &OrderingGraph, members: &[usize], depth: usiz
                 ", fillcolor=\"{fill}\", color=\"{stroke}\", penwidth=2"
             );
         }
+        if let Some(code) = node.code {
+            let _ = write!(
+                out,
+                ", URL=\"{}\", tooltip=\"{}\"",
+                escape(&crate::rules::catalogue::doc_url(code)),
+                code.name()
+            );
+        }
         out.push_str("];\n");
     }
 }

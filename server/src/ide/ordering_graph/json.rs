@@ -51,6 +51,8 @@ pub fn value(graph: &OrderingGraph) -> Value {
                 "implementation": n.implementation.map(|t| t.as_str()),
                 "call_order": n.call_order,
                 "async": n.asynchronous,
+                "code": n.code.map(|c| c.name()),
+                "code_url": n.code.map(crate::rules::catalogue::doc_url),
             })
         })
         .collect();
@@ -58,7 +60,7 @@ pub fn value(graph: &OrderingGraph) -> Value {
         .edges
         .iter()
         .map(|e| {
-            json!({
+            let mut edge = json!({
                 "kind": e.kind.as_str(),
                 "from": format!("n{}", e.from),
                 "to": format!("n{}", e.to),
@@ -66,7 +68,19 @@ pub fn value(graph: &OrderingGraph) -> Value {
                 "async": e.asynchronous,
                 "on_cycle": e.on_cycle,
                 "blocking": e.blocking,
-            })
+            });
+            // Only with `--observed`: the audit log's counts of the edge's rule.
+            if let Some(o) = e.observed {
+                edge["observed"] = json!({
+                    "agent_runs": o.agent_runs,
+                    "runs": o.runs,
+                    "refused": o.refused,
+                    "recovered": o.recovered,
+                    "gave_up": o.gave_up,
+                    "would_refuse": o.would_refuse,
+                });
+            }
+            edge
         })
         .collect();
     let legend: Vec<Value> = STYLES

@@ -58,6 +58,17 @@ pub fn render(graph: &OrderingGraph) -> String {
     for (i, style) in STYLES.iter().enumerate() {
         let _ = writeln!(out, "  class legend{i} {}", class_name(style.as_str()));
     }
+    // A node a diagnostic reports links to the code's section of the rules' documentation.
+    for (i, node) in graph.nodes.iter().enumerate() {
+        if let Some(code) = node.code {
+            let _ = writeln!(
+                out,
+                "  click n{i} href \"{}\" \"{}\"",
+                crate::rules::catalogue::doc_url(code),
+                code.name()
+            );
+        }
+    }
     link_style(&mut out, &cyclic, "stroke:#c62828,stroke-width:2px");
     link_style(
         &mut out,

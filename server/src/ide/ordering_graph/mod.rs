@@ -6,25 +6,24 @@
 //!
 //! What is drawn, per topology (clusters in path order): each agent as a node, `depends_on`
 //! between agents, and per agent with `requires:` rules a cluster of the skills the rules
-//! mention, numbered in a valid call order; per workspace, the composed skills and their parts;
+//! mention, numbered in a valid call order (an end the agent does not hold drawn `missing`,
+//! with the code that reports it); per workspace, the composed skills and their parts;
 //! and the SKILL.md chains with their order (or `async`). Every node and edge is written once,
 //! with its own name as label, so the output is proportional to the input and the work linear
 //! (plus the sort of the call order), whatever the shape: a 20,000-skill chain or loop costs
 //! 20,000 nodes and edges.
 
+mod builder;
 pub mod dot;
 pub mod json;
 pub mod mermaid;
 
-use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
-use crate::diagnostic::FileId;
+use crate::diagnostic::{Code, FileId};
 use crate::index::{Content, FileRole, Index, Lookup};
 use crate::model::swarmkit::{Artifact, ImplementationType, Topology};
-use crate::semantics::composes::composes_graph;
-use crate::semantics::grants::GrantResolver;
-use crate::semantics::requires::{self, Blocked};
+use builder::Builder;
 
 /// The graph: clusters (nested at most two deep: a topology, then an agent's rules), nodes and
 /// edges, each list in a deterministic order (files by path, then as written).
@@ -125,7 +124,8 @@ pub struct NodeState {
     /// A guarded skill dispatched where no gate checks prerequisites
     /// (`agent.requires-not-enforced`).
     pub not_enforced: bool,
-    /// A composed skill's part that resolves to no skill.
+    /// A composed skill's part that resolves to no skill, or a `requires:` entry naming a skill
+    /// the agent does not hold (or binding arguments).
     pub missing: bool,
 }
 
@@ -174,7 +174,7 @@ impl Style {
             Style::Blocked => "blocked: can never run, something it needs never succeeds",
             Style::Unsatisfiable => "unsatisfiable: never recorded as called (not an mcp_tool)",
             Style::NotEnforced => "not enforced: no gate checks its prerequisites",
-            Style::Missing => "missing: no such skill",
+            Style::Missing => "missing: no such skill, or one the agent does not hold",
         }
     }
 
@@ -221,6 +221,10 @@ pub struct GraphNode {
     pub call_order: Option<usize>,
     /// A SKILL.md whose chain runs its skills in parallel (`async: true`).
     pub asynchronous: bool,
+    /// The diagnostic code that reports what the node's style shows (a `missing` end: the
+    /// `requires:` entry the agent does not hold, the part that is no skill), linked to its
+    /// section of docs/rules.md by the renderers.
+    pub code: Option<Code>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -261,6 +265,44 @@ pub struct GraphEdge {
     /// The edge that blocks what it leads to: the prerequisite named as the reason a guarded
     /// skill can never be called.
     pub blocking: bool,
+    /// What the audit log says of the rule this `requires` edge belongs to (`skillgraph graph
+    /// --observed`, [`observe`]); `None` unless asked.
+    pub observed: Option<ObservedRule>,
+}
+
+/// A rule's counts from the audit log, as the graph shows them (see `audit::Counts`). Per rule:
+/// every edge into the guarded skill carries its rule's counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ObservedRule {
+    pub agent_runs: u64,
+    pub runs: u64,
+    pub refused: u64,
+    pub recovered: u64,
+    pub gave_up: u64,
+    pub would_refuse: u64,
+}
+
+/// Puts on each `requires` edge the counts `counts(topology, agent, guarded skill)` gives for
+/// its rule.
+pub fn observe(
+    graph: &mut OrderingGraph,
+    counts: &dyn Fn(&str, &str, &str) -> Option<ObservedRule>,
+) {
+    for i in 0..graph.edges.len() {
+        let edge = &graph.edges[i];
+        if edge.kind != EdgeKind::Requires {
+            continue;
+        }
+        let guarded = &graph.nodes[edge.to];
+        let Some(agent) = guarded.cluster.map(|c| &graph.clusters[c]) else {
+            continue;
+        };
+        let Some(topology) = agent.parent.map(|p| &graph.clusters[p]) else {
+            continue;
+        };
+        let found = counts(&topology.name, &agent.name, &guarded.name);
+        graph.edges[i].observed = found;
+    }
 }
 
 /// What to draw: the files at or below `roots` (a `workspace.yaml` stands for its whole
@@ -461,330 +503,6 @@ fn sorted_unique<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
     names
 }
 
-#[derive(Default)]
-struct Builder {
-    graph: OrderingGraph,
-}
-
-impl Builder {
-    fn cluster(&mut self, kind: ClusterKind, name: &str, parent: Option<usize>) -> usize {
-        self.graph.clusters.push(Cluster {
-            kind,
-            name: name.to_owned(),
-            parent,
-            source: None,
-        });
-        self.graph.clusters.len() - 1
-    }
-
-    fn node(&mut self, kind: NodeKind, name: &str, cluster: usize) -> usize {
-        self.graph.nodes.push(GraphNode {
-            kind,
-            name: name.to_owned(),
-            cluster: Some(cluster),
-            state: NodeState::default(),
-            implementation: None,
-            call_order: None,
-            asynchronous: false,
-        });
-        self.graph.nodes.len() - 1
-    }
-
-    fn edge(&mut self, kind: EdgeKind, from: usize, to: usize) -> &mut GraphEdge {
-        self.graph.edges.push(GraphEdge {
-            kind,
-            from,
-            to,
-            step: None,
-            asynchronous: false,
-            on_cycle: false,
-            blocking: false,
-        });
-        self.graph.edges.last_mut().expect("just pushed")
-    }
-
-    /// A topology's agents (or the one agent `only`, with the agents its `depends_on` links it
-    /// to), their `depends_on` and their `requires:` rules. Returns the ids of the skills the
-    /// drawn agents hold, for the composed skills.
-    fn topology(
-        &mut self,
-        lookup: &Lookup<'_>,
-        workspace: FileId,
-        file: FileId,
-        topology: &Topology,
-        only: Option<&str>,
-    ) -> Vec<String> {
-        let cluster = self.cluster(
-            ClusterKind::Topology,
-            topology_name(topology).unwrap_or("(no name)"),
-            None,
-        );
-        self.graph.clusters[cluster].source = relative_source(lookup.index(), workspace, file);
-        let depends = crate::semantics::depends_on::depends_on_graph(topology);
-        let components = depends.components();
-        let drawn = |i: usize| only.is_none_or(|id| topology.agents[i].label() == id);
-        // The agents drawn, and with one agent, every agent its `depends_on` links it to.
-        let mut linked = vec![false; topology.agents.len()];
-        for (from, tos) in depends.edges.iter().enumerate() {
-            for &to in tos {
-                if drawn(from) || drawn(to) {
-                    linked[from] = true;
-                    linked[to] = true;
-                }
-            }
-        }
-        let mut agent_node: Vec<Option<usize>> = vec![None; topology.agents.len()];
-        for i in 0..topology.agents.len() {
-            if drawn(i) || linked[i] {
-                let node = self.node(NodeKind::Agent, topology.agents[i].label(), cluster);
-                self.graph.nodes[node].state.cycle = components.on_cycle(i);
-                agent_node[i] = Some(node);
-            }
-        }
-        for (from, tos) in depends.edges.iter().enumerate() {
-            for &to in tos {
-                if !(drawn(from) || drawn(to)) {
-                    continue;
-                }
-                let (Some(waiting), Some(first)) = (agent_node[from], agent_node[to]) else {
-                    continue;
-                };
-                let on_cycle =
-                    components.of[from] == components.of[to] && components.on_cycle(from);
-                self.edge(EdgeKind::DependsOn, first, waiting).on_cycle = on_cycle;
-            }
-        }
-        let mut held = Vec::new();
-        // One resolver for the topology: an archetype's defaults are resolved once, and its ids
-        // are taken once, however many agents inherit them.
-        let grants = GrantResolver::new(lookup, workspace);
-        let mut archetypes_taken: HashSet<String> = HashSet::new();
-        for (i, agent) in topology.agents.iter().enumerate() {
-            if !drawn(i) {
-                continue;
-            }
-            let effective = grants.effective_skills(file, agent, &mut Vec::new());
-            // Only ids granted one by one may be composed skills: `server:` and `pack:` grants
-            // hand out `mcp_tool`, command and topology skills.
-            held.extend(effective.own_ids_granted_one_by_one().map(str::to_owned));
-            if let Some(defaults) = effective.inherited() {
-                if archetypes_taken.insert(defaults.archetype().to_owned()) {
-                    held.extend(defaults.ids_granted_one_by_one().map(str::to_owned));
-                }
-            }
-            let Some(block) = &agent.requires else {
-                continue;
-            };
-            let rules = requires::build(lookup, workspace, block, &effective);
-            if rules.skills.is_empty() {
-                continue;
-            }
-            self.requires(cluster, agent.label(), &rules);
-        }
-        held
-    }
-
-    fn requires(&mut self, topology: usize, agent: &str, rules: &requires::RequiresGraph) {
-        let cluster = self.cluster(ClusterKind::Requires, agent, Some(topology));
-        let first = self.graph.nodes.len();
-        for (i, skill) in rules.skills.iter().enumerate() {
-            let node = self.node(NodeKind::Skill, skill, cluster);
-            let kind = rules.types[i];
-            let guards = !rules.graph.edges[i].is_empty();
-            let state = &mut self.graph.nodes[node].state;
-            state.cycle = rules.on_cycle(i);
-            state.blocked = rules.blocked[i].is_some();
-            state.not_enforced = guards && kind.is_some_and(|t| !t.is_gated());
-            self.graph.nodes[node].implementation = kind;
-        }
-        // A skill named as a prerequisite that the runtime never records.
-        for prerequisites in &rules.graph.edges {
-            for &p in prerequisites {
-                if rules.types[p].is_some_and(|t| !t.records_calls()) {
-                    self.graph.nodes[first + p].state.unsatisfiable = true;
-                }
-            }
-        }
-        let mut place = 0;
-        for node in rules.graph.dependency_order() {
-            if rules.blocked[node].is_none() && !rules.on_cycle(node) {
-                place += 1;
-                self.graph.nodes[first + node].call_order = Some(place);
-            }
-        }
-        for (guarded, prerequisites) in rules.graph.edges.iter().enumerate() {
-            let reason = rules.blocked[guarded].as_ref().map(|b| match b {
-                Blocked::NeverRecorded { prerequisite, .. }
-                | Blocked::Cycle { prerequisite }
-                | Blocked::Transitive { prerequisite } => *prerequisite,
-            });
-            for &p in prerequisites {
-                let on_cycle =
-                    rules.components.of[guarded] == rules.components.of[p] && rules.on_cycle(p);
-                let edge = self.edge(EdgeKind::Requires, first + p, first + guarded);
-                edge.on_cycle = on_cycle;
-                edge.blocking = reason == Some(p);
-            }
-        }
-    }
-
-    /// The composed skills `ids` (those that are composed) of a workspace and everything they
-    /// compose, each once.
-    fn composes(&mut self, lookup: &Lookup<'_>, index: &Index, workspace: FileId, ids: &[String]) {
-        let graph = composes_graph(lookup, workspace);
-        let mut seen = vec![false; graph.ids.len()];
-        let mut queue: VecDeque<usize> = VecDeque::new();
-        for id in ids {
-            if let Some(node) = graph.node(id) {
-                if !seen[node] {
-                    seen[node] = true;
-                    queue.push_back(node);
-                }
-            }
-        }
-        if queue.is_empty() {
-            return;
-        }
-        let name = workspace_name(index, workspace);
-        let cluster = self.cluster(ClusterKind::Composes, &name, None);
-        // Breadth first from the roots, so the order is the roots' then their parts'.
-        let mut order = Vec::new();
-        while let Some(node) = queue.pop_front() {
-            order.push(node);
-            for part in graph.parts(node) {
-                if let Some(to) = graph.node(part) {
-                    if !seen[to] {
-                        seen[to] = true;
-                        queue.push_back(to);
-                    }
-                }
-            }
-        }
-        let mut drawn: HashMap<usize, usize> = HashMap::new();
-        for &node in &order {
-            let n = self.node(NodeKind::Composed, &graph.ids[node], cluster);
-            self.graph.nodes[n].implementation = Some(ImplementationType::Composed);
-            let on_cycle = graph.on_cycle(node);
-            self.graph.nodes[n].state.cycle = on_cycle;
-            self.graph.nodes[n].state.blocked =
-                !on_cycle && graph.unbuildable(&graph.ids[node]).is_some();
-            drawn.insert(node, n);
-        }
-        let mut leaves: HashMap<String, usize> = HashMap::new();
-        for &node in &order {
-            for (k, part) in graph.parts(node).enumerate() {
-                let (to, on_cycle) = match graph.node(part) {
-                    Some(to) => (drawn[&to], graph.same_loop(node, to)),
-                    None => {
-                        let leaf = match leaves.get(part) {
-                            Some(&leaf) => leaf,
-                            None => {
-                                let leaf = self.node(NodeKind::Part, part, cluster);
-                                self.graph.nodes[leaf].implementation =
-                                    crate::semantics::registry::skill_named(
-                                        lookup, workspace, part,
-                                    )
-                                    .and_then(|s| s.implementation);
-                                self.graph.nodes[leaf].state.missing = graph.is_missing(part);
-                                leaves.insert(part.to_owned(), leaf);
-                                leaf
-                            }
-                        };
-                        (leaf, false)
-                    }
-                };
-                let edge = self.edge(EdgeKind::Composes, drawn[&node], to);
-                edge.step = Some(k + 1);
-                edge.on_cycle = on_cycle;
-            }
-        }
-    }
-
-    /// The chains of SKILL.md files at or below the roots, and every skill they reach.
-    fn chains(&mut self, lookup: &Lookup<'_>, index: &Index, in_scope: &dyn Fn(&Path) -> bool) {
-        let graph = crate::semantics::chain::chain_graph(lookup);
-        let mut seen = vec![false; graph.len()];
-        let mut queue: VecDeque<usize> = VecDeque::new();
-        // Numbered in path order, so the roots come in path order.
-        for (node, seen) in seen.iter_mut().enumerate() {
-            let in_roots = index
-                .file(graph.file(node))
-                .is_some_and(|f| in_scope(&f.path));
-            if in_roots && graph.calls(node).next().is_some() {
-                *seen = true;
-                queue.push_back(node);
-            }
-        }
-        if queue.is_empty() {
-            return;
-        }
-        let cluster = self.cluster(ClusterKind::Chains, "", None);
-        let mut order = Vec::new();
-        while let Some(node) = queue.pop_front() {
-            order.push(node);
-            for (to, _) in graph.calls(node) {
-                if !seen[to] {
-                    seen[to] = true;
-                    queue.push_back(to);
-                }
-            }
-        }
-        let mut drawn = vec![usize::MAX; graph.len()];
-        for &node in &order {
-            let n = self.node(NodeKind::SkillMd, graph.name(node), cluster);
-            let asynchronous = index
-                .file(graph.file(node))
-                .and_then(crate::semantics::chain::chain_of)
-                .is_some_and(|chain| chain.runs_async());
-            let on_cycle = graph.on_cycle(node);
-            let entry = &mut self.graph.nodes[n];
-            entry.asynchronous = asynchronous;
-            entry.state.cycle = on_cycle;
-            entry.state.blocked = !on_cycle && graph.reaches_loop(node);
-            drawn[node] = n;
-        }
-        for &node in &order {
-            let asynchronous = self.graph.nodes[drawn[node]].asynchronous;
-            for (to, entry) in graph.calls(node) {
-                let on_cycle = graph.same_loop(node, to);
-                let edge = self.edge(EdgeKind::Chain, drawn[node], drawn[to]);
-                edge.asynchronous = asynchronous;
-                edge.step = (!asynchronous).then_some(entry + 1);
-                edge.on_cycle = on_cycle;
-            }
-        }
-    }
-}
-
-/// `topologies/estate.yaml`: a file's path below its workspace's folder, with `/`.
-fn relative_source(index: &Index, workspace: FileId, file: FileId) -> Option<String> {
-    let folder = index.file(workspace)?.path.parent()?;
-    let path = &index.file(file)?.path;
-    let relative = path.strip_prefix(folder).unwrap_or(path);
-    let parts: Vec<String> = relative
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    Some(parts.join("/"))
-}
-
-/// A workspace as the picture names it: its manifest's id, else its folder.
-fn workspace_name(index: &Index, workspace: FileId) -> String {
-    let Some(entry) = index.file(workspace) else {
-        return String::new();
-    };
-    if let Content::SwarmKit(Artifact::Workspace(manifest)) = &entry.parsed.content {
-        if let Some(id) = &manifest.id {
-            return id.value.clone();
-        }
-    }
-    entry
-        .path
-        .parent()
-        .and_then(Path::file_name)
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-}
-
 /// The children of each cluster and the nodes directly in it, for renderers that nest.
 pub(crate) struct Layout {
     pub top: Vec<usize>,
@@ -845,12 +563,24 @@ pub(crate) fn node_caption(node: &GraphNode) -> (String, Option<String>) {
             second.push(style.as_str().replace('-', " "));
         }
     }
+    if let Some(code) = node.code {
+        second.push(code.name().to_owned());
+    }
     let second = (!second.is_empty()).then(|| second.join(", "));
     (first, second)
 }
 
 /// An edge's caption, if it has one.
 pub(crate) fn edge_caption(edge: &GraphEdge) -> Option<String> {
+    if let Some(observed) = edge.observed {
+        return Some(if observed.agent_runs == 0 {
+            "no runs recorded".to_owned()
+        } else if observed.runs == 0 {
+            "never reached".to_owned()
+        } else {
+            format!("refused {}", observed.refused)
+        });
+    }
     if edge.asynchronous {
         return Some("async".to_owned());
     }

@@ -206,7 +206,7 @@ fn a_requires_cycle_is_styled_on_its_skills_and_edges_and_has_no_call_order() {
         "      x: [y]\n      y: [x]\n      z: [x]\n",
     );
     let graph = everything(&index);
-    expect![[r##"
+    expect![[r#"
         flowchart LR
           subgraph c0["topology t (topologies/t.yaml)"]
             n0["a<br>agent"]
@@ -221,7 +221,7 @@ fn a_requires_cycle_is_styled_on_its_skills_and_edges_and_has_no_call_order() {
             legend1["blocked: can never run, something it needs never succeeds"]
             legend2["unsatisfiable: never recorded as called (not an mcp_tool)"]
             legend3["not enforced: no gate checks its prerequisites"]
-            legend4["missing: no such skill"]
+            legend4["missing: no such skill, or one the agent does not hold"]
             legend_arrow0["thin arrow: call before (requires), or a chain's call, numbered in chain order"]
             legend_arrow1["thick arrow: finishes before the next agent starts (depends_on)"]
             legend_arrow2["dotted arrow: composes, numbered in composes order"]
@@ -245,7 +245,7 @@ fn a_requires_cycle_is_styled_on_its_skills_and_edges_and_has_no_call_order() {
           class legend4 missing
           linkStyle 0,1 stroke:#c62828,stroke-width:2px
           linkStyle 2 stroke:#e65100,stroke-width:2px,stroke-dasharray:5 5
-    "##]]
+    "#]]
     .assert_eq(&mermaid::render(&graph));
     assert!(graph.nodes.iter().all(|n| n.call_order.is_none()));
 }
@@ -286,7 +286,7 @@ fn a_blocked_skill_and_its_unsatisfiable_prerequisite_with_the_call_order_of_the
             legend1 [label="blocked: can never run, something it needs never succeeds", fillcolor="#ffe0b2", color="#e65100", penwidth=2];
             legend2 [label="unsatisfiable: never recorded as called (not an mcp_tool)", fillcolor="#e1d5f0", color="#6a1b9a", penwidth=2];
             legend3 [label="not enforced: no gate checks its prerequisites", fillcolor="#eeeeee", color="#757575", penwidth=2];
-            legend4 [label="missing: no such skill", fillcolor="#ffffff", color="#9e9e9e", penwidth=2];
+            legend4 [label="missing: no such skill, or one the agent does not hold", fillcolor="#ffffff", color="#9e9e9e", penwidth=2];
             legend_arrow0 [label="thin arrow: call before (requires), or a chain's call, numbered in chain order", shape=plaintext, style=""];
             legend_arrow1 [label="thick arrow: finishes before the next agent starts (depends_on)", shape=plaintext, style=""];
             legend_arrow2 [label="dotted arrow: composes, numbered in composes order", shape=plaintext, style=""];
@@ -299,6 +299,110 @@ fn a_blocked_skill_and_its_unsatisfiable_prerequisite_with_the_call_order_of_the
         }
     "##]]
     .assert_eq(&dot::render(&graph));
+}
+
+/// An agent whose rules name skills it does not hold, one binding arguments, and a guarded
+/// skill it does not hold whose prerequisite it holds.
+fn rules_over_missing_skills() -> Index {
+    one_agent(
+        &[("list", "mcp_tool"), ("get", "mcp_tool")],
+        "      get: [list, lst]\n      deploy: [get]\n      ship: [build, lst]\n      get(id=1): [list]\n",
+    )
+}
+
+#[test]
+fn every_rule_written_is_drawn_and_its_missing_ends_carry_their_code() {
+    let index = rules_over_missing_skills();
+    let graph = everything(&index);
+    let unknown = codes::AGENT_REQUIRES_UNKNOWN_SKILL;
+    let names: Vec<(&str, Option<Code>)> = graph
+        .nodes
+        .iter()
+        .filter(|n| n.kind == NodeKind::Skill)
+        .map(|n| (n.name.as_str(), n.code))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("get", None),
+            ("list", None),
+            ("lst", Some(unknown)),
+            ("deploy", Some(unknown)),
+            ("ship", Some(unknown)),
+            ("build", Some(unknown)),
+            ("get(id=1)", Some(codes::AGENT_REQUIRES_PARAMETERISED)),
+        ]
+    );
+    for (name, code) in &names {
+        let drawn = node(&graph, NodeKind::Skill, name);
+        assert_eq!(drawn.state.missing, code.is_some(), "{name}");
+        // Only what the analysis orders has a call order.
+        assert_eq!(drawn.call_order.is_some(), code.is_none(), "{name}");
+    }
+    // Every prerequisite written is an edge: (from, to) by name, each once (`lst` twice).
+    let edges: Vec<(&str, &str)> = graph
+        .edges
+        .iter()
+        .map(|e| {
+            (
+                graph.nodes[e.from].name.as_str(),
+                graph.nodes[e.to].name.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        edges,
+        [
+            ("list", "get"),
+            ("lst", "get"),
+            ("get", "deploy"),
+            ("build", "ship"),
+            ("lst", "ship"),
+            ("list", "get(id=1)"),
+        ]
+    );
+    // Each code is one the rules report on that agent.
+    let reported: Vec<Code> = index
+        .files()
+        .flat_map(|f| index.diagnostics(f.id))
+        .map(|d| d.code)
+        .collect();
+    for code in names.iter().filter_map(|(_, code)| *code) {
+        assert!(reported.contains(&code), "{code}: {reported:?}");
+    }
+    // Linked in every format.
+    let url = crate::rules::catalogue::doc_url(unknown);
+    assert!(
+        url.ends_with("docs/rules.md#agentrequires-unknown-skill"),
+        "{url}"
+    );
+    let lst = graph.nodes.iter().position(|n| n.name == "lst").unwrap();
+    let text = mermaid::render(&graph);
+    assert!(
+        text.contains(&format!("  click n{lst} href \"{url}\" \"{unknown}\"\n")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("lst<br>missing, {unknown}")),
+        "{text}"
+    );
+    check_mermaid_subset(&text);
+    let text = dot::render(&graph);
+    assert!(
+        text.contains(&format!(
+            "n{lst} [label=\"lst\\nmissing, {unknown}\", fillcolor=\"#ffffff\", color=\"#9e9e9e\", penwidth=2, URL=\"{url}\", tooltip=\"{unknown}\"];"
+        )),
+        "{text}"
+    );
+    let value = json::value(&graph);
+    let drawn = &value["nodes"][lst];
+    assert_eq!(drawn["code"], unknown.name());
+    assert_eq!(drawn["code_url"], url.as_str());
+    assert_eq!(drawn["states"], serde_json::json!(["missing"]));
+    // The editor's command draws the topology open in the editor with the same builder.
+    let path = Path::new("/ws/topologies/t.yaml");
+    let for_editor = build(&index, &Selection::for_document(&index, path, None)).unwrap();
+    assert_eq!(for_editor, graph);
 }
 
 #[test]
@@ -698,6 +802,22 @@ fn check_mermaid_subset(text: &str) {
             assert!(id(node) && id(class), "{line}");
             continue;
         }
+        if let Some(rest) = statement.strip_prefix("click ") {
+            let (node, rest) = rest.split_once(" href \"").expect("click node href");
+            let (url, tooltip) = rest.split_once("\" \"").expect("click url tooltip");
+            assert!(
+                id(node) && url.starts_with("https://") && !url.contains(['"', ' ']),
+                "{line}"
+            );
+            let tooltip = tooltip.strip_suffix('"').expect("a quoted tooltip");
+            assert!(
+                tooltip
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')),
+                "{line}"
+            );
+            continue;
+        }
         if let Some(rest) = statement.strip_prefix("linkStyle ") {
             let (list, _) = rest.split_once(' ').expect("linkStyle list style");
             assert!(
@@ -773,6 +893,7 @@ fn graphviz_renders_the_dot_output() {
         dot::render(&demo_graph()),
         dot::render(&everything(&hostile_index())),
         dot::render(&OrderingGraph::default()),
+        dot::render(&everything(&rules_over_missing_skills())),
     ] {
         let svg = run_with_input(Command::new("dot").arg("-Tsvg"), &text);
         assert!(svg.contains("<svg"), "{svg}");
@@ -801,6 +922,10 @@ fn mermaid_parser_accepts_the_output() {
         (
             "hostile.mmd",
             mermaid::render(&everything(&hostile_index())),
+        ),
+        (
+            "missing.mmd",
+            mermaid::render(&everything(&rules_over_missing_skills())),
         ),
         ("empty.mmd", mermaid::render(&OrderingGraph::default())),
     ] {

@@ -1,0 +1,147 @@
+//! The gate, observed: SwarmKit's audit log read back against the `requires:` rules written in
+//! a workspace (`skillgraph audit`, the hover and inlay hints on a rule, the ordering graph's
+//! `--observed` labels).
+//!
+//! This is the pure half: counts are a function of (rows, rules as written now). Reading the
+//! log (SQLite or PostgreSQL, where the runtime puts it) is I/O at the edge, in `audit_log`,
+//! which streams rows into a [`Tally`] grouped by (run, agent) in timestamp order.
+//!
+//! What a row means is the runtime's (swarmkit-runtime 1.265.0, checked 2026-12-04):
+//! - one `skill.executed` row per tool call (`_record_skill_executed`,
+//!   `langgraph_compiler/_tool_loop.py`; `_Registration._audit`, `mcp/_gateway.py`);
+//! - a prerequisite refusal carries the sentence `prerequisites.refusal` writes
+//!   (`prerequisites.py`), in `policy_reason` on the model path and only in the payload's
+//!   `outputs.result` on the harness path ([`rows`]);
+//! - the ledger is per (run, agent) and holds the skills whose call returned without an MCP
+//!   error result (`note_satisfied`, called from `execute_skill` in
+//!   `langgraph_compiler/_skill_executor.py` and `governed_mcp_call` in `mcp/_governed.py`),
+//!   which only `mcp_tool` skills reach: the project's own reading of that fact,
+//!   `ImplementationType::records_calls`, decides the replay's ledger.
+
+pub mod rows;
+pub mod rules;
+mod tally;
+
+use std::borrow::Cow;
+
+pub use rules::{written_rules, AgentRules, WorkspaceRules, WrittenRule};
+pub use tally::Tally;
+
+/// One row of `audit_events`, as the edge read it. Every field may be missing (NULL, or a column
+/// of another type); a row without a run or an agent belongs to no (run, agent) pair and is
+/// skipped.
+#[derive(Clone, Debug, Default)]
+pub struct AuditRow<'a> {
+    pub event_id: Option<Cow<'a, str>>,
+    pub event_type: Option<Cow<'a, str>>,
+    pub run_id: Option<Cow<'a, str>>,
+    pub agent_id: Option<Cow<'a, str>>,
+    pub topology_id: Option<Cow<'a, str>>,
+    pub skill_id: Option<Cow<'a, str>>,
+    pub timestamp: Option<Cow<'a, str>>,
+    pub policy_decision: Option<Cow<'a, str>>,
+    pub policy_reason: Option<Cow<'a, str>>,
+    /// The payload's `outputs.result` (see [`rows::result_of_payload`]).
+    pub result: Option<Cow<'a, str>>,
+}
+
+/// At most this many replay examples are kept per rule: the first calls by (run, event).
+pub const MAX_EXAMPLES: usize = 10;
+
+/// What the log says about one rule.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// (run, agent) pairs in which the rule's agent, in its topology, recorded any event.
+    pub agent_runs: u64,
+    /// Pairs in which it called the guarded skill.
+    pub runs: u64,
+    /// Calls of the guarded skill, allowed or refused.
+    pub calls: u64,
+    /// Prerequisite refusals of the guarded skill.
+    pub refused: u64,
+    /// Pairs whose last refusal was followed by an allowed call of the guarded skill.
+    pub recovered: u64,
+    /// Pairs whose last refusal had no allowed call of the guarded skill after it.
+    pub gave_up: u64,
+    /// Refusals naming as missing only skills that had an allowed, non-error call earlier in the
+    /// pair: the runtime did not record them (an `llm_prompt` prerequisite, say).
+    pub refused_after_prerequisites: u64,
+    pub replay: Replay,
+}
+
+/// The agent's observed pairs run through the rules as written now.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Replay {
+    pub runs: u64,
+    /// Pairs in which a call of the guarded skill that the runtime allowed would now be refused.
+    pub would_refuse: u64,
+    pub examples: Vec<Example>,
+}
+
+/// The first call of a pair that the rules as written now would refuse.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Example {
+    pub run: String,
+    pub event: String,
+    pub skill: String,
+    /// The prerequisites missing from the replayed ledger at that call.
+    pub missing: Vec<String>,
+}
+
+/// Prerequisite refusals whose rule is no longer written.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct Unmatched {
+    pub topology: String,
+    pub agent: String,
+    pub skill: String,
+    pub refused: u64,
+}
+
+/// The finished tally of one workspace: per rule (parallel to the rules of each
+/// [`AgentRules`], agent by agent) and the refusals no rule claims.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Observed {
+    /// `counts[agent][rule]`.
+    pub counts: Vec<Vec<Counts>>,
+    pub unmatched: Vec<Unmatched>,
+    /// Rows skipped because they name no run or no agent.
+    pub rows_without_pair: u64,
+}
+
+impl Observed {
+    /// The one-line summary shown on a rule in the editor: `refused 7 · recovered 4`, or
+    /// `never reached in 12 runs`.
+    pub fn summary(counts: &Counts) -> String {
+        if counts.agent_runs == 0 {
+            return "no runs recorded".to_owned();
+        }
+        if counts.runs == 0 {
+            return format!("never reached in {}", runs(counts.agent_runs));
+        }
+        let mut parts = vec![
+            format!("called in {} of {}", counts.runs, runs(counts.agent_runs)),
+            format!("refused {}", counts.refused),
+        ];
+        if counts.refused > 0 {
+            parts.push(format!("recovered {}", counts.recovered));
+            parts.push(format!("gave up {}", counts.gave_up));
+        }
+        if counts.refused_after_prerequisites > 0 {
+            parts.push(format!(
+                "{} after its prerequisites ran",
+                counts.refused_after_prerequisites
+            ));
+        }
+        if counts.replay.would_refuse > 0 {
+            parts.push(format!(
+                "as written now would refuse {}",
+                runs(counts.replay.would_refuse)
+            ));
+        }
+        parts.join(" · ")
+    }
+}
+
+fn runs(n: u64) -> String {
+    format!("{n} {}", if n == 1 { "run" } else { "runs" })
+}

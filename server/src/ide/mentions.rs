@@ -1,0 +1,323 @@
+//! Go to definition and hover on a mention in prose (`/name`, `/plugin:name`, `$name` in a
+//! SKILL.md body or a prose file the hosts load), and on a subagent's `skills:` entry.
+
+use super::answers::{CompletionItem, CompletionKind, Completions, HoverResult};
+use crate::diagnostic::FileId;
+use crate::index::{Content, Index, Lookup};
+use crate::semantics::mentions::{mention_at, skills_in_scope, targets};
+use crate::syntax::TextRange;
+
+/// The SKILL.md files the name under the cursor means, with the range of each's `name`.
+pub fn definition(index: &Index, file: FileId, offset: u32) -> Option<Vec<(FileId, TextRange)>> {
+    let entry = index.file(file)?;
+    let lookup = Lookup::new(index);
+    let found = if let Some(mention) = mention_at(entry, offset) {
+        targets(&lookup, entry, &mention)
+            .into_iter()
+            .map(|(_, e)| e)
+            .collect::<Vec<_>>()
+    } else {
+        let Content::Prose(prose) = &entry.parsed.content else {
+            return None;
+        };
+        let skill = prose
+            .skills
+            .iter()
+            .find(|s| s.range.start <= offset && offset <= s.range.end)?;
+        skills_in_scope(&lookup, &entry.path, &skill.value)
+    };
+    Some(
+        found
+            .into_iter()
+            .map(|e| {
+                let range = match &e.parsed.content {
+                    Content::SkillMd(s) => s.name_range().unwrap_or_default(),
+                    _ => TextRange::default(),
+                };
+                (e.id, range)
+            })
+            .collect(),
+    )
+}
+
+/// The skill named by the mention or the subagent preload at `offset`, if it names one.
+pub fn target_at(index: &Index, file: FileId, offset: u32) -> Option<&crate::index::FileEntry> {
+    let targets = definition(index, file, offset)?;
+    targets.first().and_then(|(id, _)| index.file(*id))
+}
+
+/// Where the name of the mention or preload at `offset` is written.
+pub fn name_range_at(index: &Index, file: FileId, offset: u32) -> Option<TextRange> {
+    let entry = index.file(file)?;
+    if let Some(mention) = mention_at(entry, offset) {
+        return Some(mention.name);
+    }
+    let Content::Prose(prose) = &entry.parsed.content else {
+        return None;
+    };
+    prose
+        .skills
+        .iter()
+        .find(|s| s.range.start <= offset && offset <= s.range.end)
+        .map(|s| s.range)
+}
+
+/// Every mention and subagent preload in the index that names `target`, in any file: one pass
+/// over the files with mentions or preloads, for a references request.
+pub fn references_to(index: &Index, target: &crate::index::FileEntry) -> Vec<(FileId, TextRange)> {
+    let Content::SkillMd(skill) = &target.parsed.content else {
+        return Vec::new();
+    };
+    let Some(name) = skill.normalized_name() else {
+        return Vec::new();
+    };
+    let lookup = Lookup::new(index);
+    let mut out = Vec::new();
+    for entry in index.files() {
+        let preloads = match &entry.parsed.content {
+            Content::Prose(prose) => prose.skills.as_slice(),
+            Content::SkillMd(_) => &[],
+            _ => continue,
+        };
+        let names_it = |written: &str| {
+            written == name
+                && skills_in_scope(&lookup, &entry.path, written)
+                    .iter()
+                    .any(|e| e.id == target.id)
+        };
+        for mention in crate::semantics::mentions::mentions_of(entry) {
+            if mention.plugin.is_none() && names_it(mention.name(&entry.text)) {
+                out.push((entry.id, mention.name));
+            }
+        }
+        for preload in preloads {
+            if names_it(&preload.value) {
+                out.push((entry.id, preload.range));
+            }
+        }
+    }
+    out
+}
+
+/// The skill a mention names: its description, where it is defined, and which hosts load it.
+pub fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
+    let entry = index.file(file)?;
+    let mention = mention_at(entry, offset)?;
+    let lookup = Lookup::new(index);
+    let found = targets(&lookup, entry, &mention);
+    let (_, skill) = found.first()?;
+    let Content::SkillMd(md) = &skill.parsed.content else {
+        return None;
+    };
+    let name = md.normalized_name().unwrap_or_default();
+    let mut markdown = format!("**skill `{name}`**");
+    if let Some(description) = md.description.as_ref().and_then(|d| d.text()) {
+        markdown.push_str("\n\n");
+        markdown.push_str(&description.value);
+    }
+    markdown.push_str(&format!("\n\nDefined in `{}`", skill.path.display()));
+    if found.len() > 1 {
+        markdown.push_str(&format!(" (and {} more)", found.len() - 1));
+    }
+    let hosts = crate::rules::skill_hosts::hosts_of(&lookup, &skill.path);
+    if !hosts.hosts.is_empty() {
+        markdown.push_str(&format!(
+            "\n\nLoaded by {} ({})",
+            crate::model::hosts::host_list(&hosts.hosts),
+            hosts.why()
+        ));
+    }
+    Some(HoverResult {
+        markdown,
+        range: mention.range,
+    })
+}
+
+/// Completion of a mention being typed after `/` or `$` in a SKILL.md body or a prose file:
+/// the skills in scope (and, after `/`, the legacy commands of the same project). One pass over
+/// the index's files per request; nothing is kept.
+pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completions> {
+    let entry = index.file(file)?;
+    let body_from = match &entry.parsed.content {
+        Content::Prose(prose) => prose.body_start,
+        Content::SkillMd(skill) => {
+            crate::model::skill_links::body_start(&entry.text, &skill.frontmatter)? as u32
+        }
+        _ => return None,
+    };
+    let bytes = entry.text.as_bytes();
+    let offset = offset as usize;
+    if offset > bytes.len() || (offset as u32) < body_from {
+        return None;
+    }
+    let mut start = offset;
+    while start > 0
+        && (bytes[start - 1].is_ascii_alphanumeric() || b"-_:".contains(&bytes[start - 1]))
+    {
+        start -= 1;
+    }
+    let sigil = *bytes.get(start.checked_sub(1)?)?;
+    if sigil != b'/' && sigil != b'$' {
+        return None;
+    }
+    let before = start.checked_sub(2).map(|i| bytes[i]);
+    if before.is_some_and(|b| !(b.is_ascii_whitespace() || b"([{\"'`*_>,;|".contains(&b))) {
+        return None;
+    }
+    let project = entry.path.ancestors().skip(1).find_map(|dir| {
+        let hidden = dir
+            .file_name()
+            .is_some_and(|n| n.as_encoded_bytes().first() == Some(&b'.'));
+        hidden.then(|| dir.parent()).flatten()
+    });
+    let in_scope = |path: &std::path::Path| project.is_none_or(|p| path.starts_with(p));
+    let mut items: Vec<CompletionItem> = Vec::new();
+    for other in index.files() {
+        if !in_scope(&other.path) {
+            continue;
+        }
+        match &other.parsed.content {
+            Content::SkillMd(skill) => {
+                if let Some(name) = skill.normalized_name() {
+                    items.push(CompletionItem {
+                        label: name,
+                        documentation: skill
+                            .description
+                            .as_ref()
+                            .and_then(|d| d.text())
+                            .map(|d| d.value.clone()),
+                        detail: Some(other.path.display().to_string()),
+                        kind: CompletionKind::Skill,
+                    });
+                }
+            }
+            Content::Prose(_)
+                if sigil == b'/'
+                    && other.role
+                        == crate::index::FileRole::Prose(
+                            crate::model::hosts::prose::ProseKind::Command,
+                        ) =>
+            {
+                if let Some(stem) = other.path.file_stem().and_then(|s| s.to_str()) {
+                    items.push(CompletionItem {
+                        label: stem.to_owned(),
+                        documentation: None,
+                        detail: Some(format!("command: {}", other.path.display())),
+                        kind: CompletionKind::Skill,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    items.sort_by(|a, b| a.label.cmp(&b.label));
+    items.dedup_by(|a, b| a.label == b.label);
+    Some(Completions {
+        range: TextRange::new(start as u32, offset as u32),
+        items,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::fixture;
+
+    const SKILLS: &str = "//- /c/skills/release-notes/SKILL.md
+---
+name: release-notes
+description: Writes the release notes.
+---
+Body.
+";
+
+    #[test]
+    fn definition_and_hover_from_a_mention_in_a_skill_body() {
+        let text = format!(
+            "{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: ship\ndescription: Ships.\n---\nThen run `/release-no$0tes`.\n"
+        );
+        let f = fixture(&text);
+        let targets = super::definition(&f.index, f.cursor_file, f.offset).unwrap();
+        assert_eq!(targets.len(), 1);
+        let path = &f.index.file(targets[0].0).unwrap().path;
+        assert_eq!(path.to_str(), Some("/c/skills/release-notes/SKILL.md"));
+        let hover = super::hover(&f.index, f.cursor_file, f.offset).unwrap();
+        assert!(
+            hover.markdown.contains("Writes the release notes."),
+            "{}",
+            hover.markdown
+        );
+        assert!(hover.markdown.contains("/c/skills/release-notes/SKILL.md"));
+    }
+
+    #[test]
+    fn definition_from_claude_md_and_a_subagent_preload() {
+        let text = "//- /p/.claude/skills/lint/SKILL.md
+---
+name: lint
+description: Lints.
+---
+Body.
+//- /p/.claude/agents/r.md
+---
+name: r
+description: R.
+skills: [li$0nt]
+---
+Body.
+";
+        let f = fixture(text);
+        let targets = super::definition(&f.index, f.cursor_file, f.offset).unwrap();
+        assert_eq!(targets.len(), 1);
+        let hover = super::hover(&f.index, f.cursor_file, f.offset);
+        assert!(hover.is_none(), "a preload's hover is the field's");
+        let text = "//- /p/.claude/skills/lint/SKILL.md
+---
+name: lint
+description: Lints.
+---
+Body.
+//- /p/CLAUDE.md
+Always run /li$0nt first.
+";
+        let f = fixture(text);
+        let hover = super::hover(&f.index, f.cursor_file, f.offset).unwrap();
+        assert!(
+            hover.markdown.contains("Loaded by Claude Code"),
+            "{}",
+            hover.markdown
+        );
+    }
+
+    #[test]
+    fn completion_after_a_slash_or_a_dollar_in_the_body() {
+        let text = format!(
+            "{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: ship\ndescription: Ships.\n---\nThen run /rel$0\n"
+        );
+        let f = fixture(&text);
+        let got = super::completion(&f.index, f.cursor_file, f.offset).unwrap();
+        let labels: Vec<&str> = got.items.iter().map(|i| i.label.as_str()).collect();
+        assert_eq!(labels, ["release-notes", "ship"]);
+        let written = &f.index.file(f.cursor_file).unwrap().text
+            [got.range.start as usize..got.range.end as usize];
+        assert_eq!(written, "rel");
+        // Not in a path, not in the frontmatter.
+        let text = format!(
+            "{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: ship\ndescription: Ships.\n---\nSee src/re$0\n"
+        );
+        let f = fixture(&text);
+        assert!(super::completion(&f.index, f.cursor_file, f.offset).is_none());
+        let text = format!("{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: /sh$0\n---\n");
+        let f = fixture(&text);
+        assert!(super::completion(&f.index, f.cursor_file, f.offset).is_none());
+    }
+
+    #[test]
+    fn nothing_on_prose_that_is_no_mention() {
+        let text = format!(
+            "{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: ship\ndescription: Ships.\n---\nSee /usr/b$0in.\n"
+        );
+        let f = fixture(&text);
+        assert!(super::definition(&f.index, f.cursor_file, f.offset).is_none());
+        assert!(super::hover(&f.index, f.cursor_file, f.offset).is_none());
+    }
+}

@@ -1,0 +1,129 @@
+//! Mentions in prose through the real server: a `/name` in `CLAUDE.md` goes to the skill's
+//! SKILL.md, hovers with its description, lists every mention and preload as references, renames
+//! them all in one edit and completes after `/`; a subagent's preload goes to the skill too; a
+//! separator slip is published as a diagnostic on a file the editor never opened.
+
+use serde_json::{json, Value};
+use skillgraph_e2e::{file_uri, write_fixture, Client};
+
+fn capabilities() -> Value {
+    json!({
+        "general": {"positionEncodings": ["utf-16"]},
+        "workspace": {
+            "didChangeWatchedFiles": {"dynamicRegistration": true},
+            "workspaceEdit": {"documentChanges": true, "resourceOperations": ["rename"]},
+        },
+    })
+}
+
+#[test]
+fn a_mention_in_claude_md_goes_to_the_skill_and_a_slip_is_published() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write_fixture(
+        root,
+        "//- /.claude/skills/release-notes/SKILL.md
+---
+name: release-notes
+description: Writes the release notes from the merged pull requests.
+---
+Body.
+//- /CLAUDE.md
+# Project
+Before tagging, run `/release-notes`.
+Then /release_notes again.
+//- /.claude/agents/writer.md
+---
+name: writer
+description: Writes.
+skills: [release-notes]
+---
+Use /release-notes.
+",
+    );
+    let (mut client, _) = Client::start(root, capabilities());
+    let claude_md = file_uri(&root.join("CLAUDE.md"));
+    let skill = file_uri(&root.join(".claude/skills/release-notes/SKILL.md"));
+
+    let (diagnostics, _) = client.diagnostics(&claude_md);
+    let codes: Vec<&str> = diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(codes, ["skillmd.mention-near-miss"], "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["range"]["start"]["line"], 2);
+
+    let definition = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": claude_md}, "position": {"line": 1, "character": 25}}),
+    );
+    assert_eq!(definition["uri"], skill, "{definition:?}");
+
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": claude_md}, "position": {"line": 1, "character": 25}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.contains("merged pull requests"), "{hover:?}");
+
+    let completion = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": claude_md}, "position": {"line": 2, "character": 6}}),
+    );
+    let items = completion
+        .get("items")
+        .unwrap_or(&completion)
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let labels: Vec<&str> = items.iter().filter_map(|i| i["label"].as_str()).collect();
+    assert_eq!(labels, ["release-notes"], "{completion:?}");
+
+    // References from the mention: the skill's name, both mentions of CLAUDE.md that name it
+    // exactly, the preload and the mention in the subagent.
+    let references = client.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": claude_md}, "position": {"line": 1, "character": 25},
+               "context": {"includeDeclaration": true}}),
+    );
+    let mut places: Vec<String> = references
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let uri = l["uri"].as_str().unwrap();
+            let file = uri.rsplit('/').next().unwrap().to_owned();
+            format!("{file}:{}", l["range"]["start"]["line"])
+        })
+        .collect();
+    places.sort();
+    assert_eq!(
+        places,
+        ["CLAUDE.md:1", "SKILL.md:1", "writer.md:3", "writer.md:5"],
+        "{references:?}"
+    );
+
+    // Rename from the mention: one edit for every place, and the folder moves.
+    let edit = client.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": claude_md}, "position": {"line": 1, "character": 25},
+               "newName": "changelog"}),
+    );
+    let changes = edit["documentChanges"].as_array().unwrap();
+    let text_edits: usize = changes
+        .iter()
+        .filter_map(|c| c["edits"].as_array())
+        .map(|e| e.len())
+        .sum();
+    assert_eq!(text_edits, 4, "{edit:?}");
+    assert!(changes.iter().any(|c| c["kind"] == "rename"), "{edit:?}");
+
+    // From a subagent's preload too.
+    let writer = file_uri(&root.join(".claude/agents/writer.md"));
+    let definition = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": writer}, "position": {"line": 3, "character": 12}}),
+    );
+    assert_eq!(definition["uri"], skill, "{definition:?}");
+    client.shutdown();
+}
