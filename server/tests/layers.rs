@@ -58,7 +58,7 @@ const TREE_READERS: &[(&str, &str, &str)] = &[
         "SKILL.md's file-local checks, run during analysis",
     ),
     (
-        "rules/skill_md.rs",
+        "rules/skill_md/frontmatter_errors.rs",
         "syntax_diagnostics",
         "the frontmatter's YAML errors, from check_local",
     ),
