@@ -205,7 +205,7 @@ fn bundled_of_listing(listing: &Change) -> Option<Change> {
 }
 
 /// Lists one skill folder afresh (the language server, when files appear, change or go in it),
-/// as [`skill_files_among`] lists it, with what its files say.
+/// as `skill_files_among` lists it, with what its files say.
 pub fn skill_files(dir: &Path) -> Vec<Change> {
     let listing = skill_listing(dir);
     let bundled = bundled_of_listing(&listing);

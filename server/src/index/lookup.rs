@@ -235,7 +235,7 @@ impl<'a> Lookup<'a> {
     }
 
     /// The value `compute` makes from the index, computed once per state of `key`'s
-    /// contributions and shared by every check (see [`Memos`]); records the read of `key`.
+    /// contributions and shared by every check (see `Memos`); records the read of `key`.
     pub fn memo<T: std::any::Any + Send + Sync>(
         &self,
         key: Key,

@@ -345,7 +345,7 @@ impl Index {
     }
 
     /// Files contributing to a key, in id order (a whole-file key has one at most: the file at
-    /// its path, see [`Key::whole_file`]).
+    /// its path, see `Key::whole_file`).
     pub fn contributors(&self, key: &Key) -> impl Iterator<Item = FileId> + '_ {
         let whole_file = key
             .whole_file()
