@@ -1,5 +1,6 @@
 //! The `check` command's driver: discover, index, gather diagnostics in path order, and build
-//! the report the output formats render.
+//! the report the output formats render. It must not know how a format looks (that is `cli`'s)
+//! nor what a rule decides (that is `rules`').
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -1,4 +1,5 @@
-//! Finding and reading the files to check, at the edge: the core never touches the disk.
+//! Finding and reading the files to check, at the edge: the core never touches the disk. It
+//! knows which files may be ours by their names, never what they mean.
 //!
 //! Walks each root with the `ignore` crate (honouring `.gitignore`), reads the files whose names
 //! say they may be ours (`index::classify::OUR_FILES`: YAML files, `SKILL.md`, `skillgraph.toml`

@@ -1,5 +1,6 @@
 //! The `skillgraph` command: `check` for terminals and CI, `graph` to draw the ordering rules,
-//! `lsp` for editors.
+//! `lsp` for editors. It reads the arguments and hands over to the library; it checks nothing
+//! itself.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;

@@ -1,6 +1,7 @@
 //! The output formats of `skillgraph check`: human, json, sarif, github. Each renders a
 //! [`Report`]; positions are converted from byte offsets here, at the edge. Also the formats of
-//! `skillgraph graph` (`graph`) and `skillgraph audit` (`audit`).
+//! `skillgraph graph` (`graph`) and `skillgraph audit` (`audit`). It must not know how a
+//! diagnostic is found: it renders what the engine hands it.
 
 pub mod audit;
 pub mod diff;
