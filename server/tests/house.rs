@@ -7,6 +7,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+#[path = "support/sources.rs"]
+mod sources;
+
 /// The most lines of logic one source file may hold.
 const MAX_LOGIC_LINES: usize = 800;
 
@@ -206,28 +209,10 @@ fn oversized(files: &[(PathBuf, String)], limit: usize) -> Vec<String> {
         .collect()
 }
 
-fn source_files(src: &Path) -> Vec<(PathBuf, String)> {
-    let mut out = Vec::new();
-    let mut stack = vec![src.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("server/src is readable") {
-            let path = entry.expect("a directory entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let text = std::fs::read_to_string(&path).expect("a source file is UTF-8");
-                out.push((path.strip_prefix(src).expect("below src").to_owned(), text));
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 #[test]
 fn no_source_file_is_over_the_limit() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let files = source_files(&src);
+    let files: Vec<(PathBuf, String)> = sources::source_files(&src).into_iter().collect();
     assert!(files.len() > 50, "found only {} source files", files.len());
     let problems = oversized(&files, MAX_LOGIC_LINES);
     assert!(problems.is_empty(), "{}", problems.join("\n"));

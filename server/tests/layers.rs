@@ -8,6 +8,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+#[path = "support/sources.rs"]
+mod sources;
+
 /// The engine's top-level modules by layer, from the bottom. A module may name modules of its
 /// own layer and of the layers below.
 const LAYERS: &[&[&str]] = &[
@@ -796,26 +799,13 @@ fn shortest_circle(edges: &Edges, tangle: &[String]) -> Vec<String> {
     tangle.to_vec()
 }
 
+/// The library's files: the binary is a crate of its own, reaching the library as
+/// `skillgraph::`, and `lib.rs` only declares the modules.
 fn source_files(src: &Path) -> BTreeMap<PathBuf, String> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![src.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("server/src is readable") {
-            let path = entry.expect("a directory entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let relative = path.strip_prefix(src).expect("below src").to_path_buf();
-                // The binary is a crate of its own, reaching the library as `skillgraph::`.
-                if relative == Path::new("main.rs") || relative == Path::new("lib.rs") {
-                    continue;
-                }
-                let text = std::fs::read_to_string(&path).expect("a source file is UTF-8");
-                out.insert(relative, text);
-            }
-        }
-    }
-    out
+    let mut files = sources::source_files(src);
+    files.remove(Path::new("main.rs"));
+    files.remove(Path::new("lib.rs"));
+    files
 }
 
 #[test]

@@ -37,16 +37,17 @@ struct JsonRelated<'r> {
     message: &'r str,
 }
 
+/// A range as the JSON outputs write it: where it starts and ends, as a line and a column.
 #[derive(Serialize)]
-struct Range {
-    start: Position,
-    end: Position,
+pub(super) struct Range {
+    pub(super) start: Position,
+    pub(super) end: Position,
 }
 
 #[derive(Serialize)]
-struct Position {
-    line: u32,
-    character: u32,
+pub(super) struct Position {
+    pub(super) line: u32,
+    pub(super) character: u32,
 }
 
 #[derive(Serialize)]

@@ -15,7 +15,7 @@ use super::output::Sharing;
 use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix, PathRename, Severity};
 use crate::graph::path::{render_counted, MAX_HOPS, MAX_RELATED};
-use crate::index::{Content, Key, Lookup};
+use crate::index::{Content, FileEntry, Key, Lookup};
 use crate::model::hosts::{host_list, Host};
 use crate::model::skill_md::{
     is_metadata_extension_key, nfkc, normalize_name, skill_root, FieldValue, SkillMd,
@@ -527,11 +527,22 @@ fn check_metadata(file: FileId, metadata: Node<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Where `strict` is written in a config file's text (for the related location).
-fn strict_key_range(text: &str) -> TextRange {
-    text.find("strict").map_or(TextRange::empty(0), |at| {
+/// `diagnostic` made an error by strict mode, related to where `strict` is written in the
+/// config file that sets it (when the setting comes from a file, not the editor).
+fn strict_error(mut diagnostic: Diagnostic, config_file: Option<&FileEntry>) -> Diagnostic {
+    diagnostic = diagnostic.with_severity(Severity::Error);
+    let Some(config_file) = config_file else {
+        return diagnostic;
+    };
+    let text = &config_file.text;
+    let strict = text.find("strict").map_or(TextRange::empty(0), |at| {
         TextRange::new(at as u32, (at + "strict".len()) as u32)
-    })
+    });
+    diagnostic.with_related(
+        config_file.id,
+        strict,
+        "strict mode (`skill-md.strict = true`) is set in this skillgraph.toml",
+    )
 }
 
 /// The cross-file checks of a SKILL.md: unknown fields (they read the config) and duplicate names.
@@ -639,14 +650,7 @@ fn check_name_mismatch(
     }
     if let Some((config_file, config)) = settings_for(lookup, path) {
         if config.strict {
-            diagnostic = diagnostic.with_severity(Severity::Error);
-            if let Some(config_file) = config_file {
-                diagnostic = diagnostic.with_related(
-                    config_file.id,
-                    strict_key_range(&config_file.text),
-                    "strict mode (`skill-md.strict = true`) is set in this skillgraph.toml",
-                );
-            }
+            diagnostic = strict_error(diagnostic, config_file);
         }
     }
     out.push(diagnostic);

@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use super::strict_key_range;
-use crate::diagnostic::{codes, Diagnostic, FileId, Fix, Severity};
+use super::strict_error;
+use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::index::Lookup;
 use crate::model::skill_md::{known_field, FieldOrigin, Shape, SkillMd, KNOWN_FIELDS};
 use crate::semantics::config::settings_for;
@@ -64,14 +64,7 @@ pub(super) fn check_unknown_fields(
         match &config {
             Some((config_file, _)) if strict => {
                 message.push_str("; list it in `skill-md.extra-fields` to accept it");
-                diagnostic = diagnostic.with_severity(Severity::Error);
-                if let Some(config_file) = config_file {
-                    diagnostic = diagnostic.with_related(
-                        config_file.id,
-                        strict_key_range(&config_file.text),
-                        "strict mode (`skill-md.strict = true`) is set in this skillgraph.toml",
-                    );
-                }
+                diagnostic = strict_error(diagnostic, *config_file);
             }
             _ => message
                 .push_str("; list it in `skill-md.extra-fields` of skillgraph.toml if it is meant"),
