@@ -137,6 +137,13 @@ pub(crate) mod fixture {
     use crate::diagnostic::{codes, Code, Diagnostic, FileId, Related, Severity};
     use crate::syntax::{LineIndex, TextRange};
 
+    /// What a format's `render` writes, as text.
+    pub fn rendered(render: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> String {
+        let mut out = Vec::new();
+        render(&mut out).expect("writing to memory");
+        String::from_utf8(out).expect("the formats write UTF-8")
+    }
+
     pub const CRLF: FileId = FileId(0);
     pub const EMOJI: FileId = FileId(1);
 

@@ -42,7 +42,7 @@ use lookup::SkillResolutions;
 use tracking::Contributors;
 
 use crate::diagnostic::{Diagnostic, FileId, Severity};
-use crate::model::swarmkit::ArtifactKind;
+use crate::model::swarmkit::{Artifact, ArtifactKind, Topology};
 use crate::syntax::interpolate::Variables;
 use crate::syntax::LineIndex;
 
@@ -291,6 +291,23 @@ impl Index {
     /// order).
     pub fn files(&self) -> impl Iterator<Item = &FileEntry> {
         self.files.values().map(Arc::as_ref)
+    }
+
+    /// Every topology of a workspace (not one too deep below its manifest to be checked), in id
+    /// order, as (its path, its file, its workspace's manifest, the topology).
+    pub fn topologies(&self) -> impl Iterator<Item = (&Path, FileId, FileId, &Topology)> {
+        self.files()
+            .filter_map(|f| match (&f.role, &f.parsed.content) {
+                (
+                    FileRole::SwarmKit {
+                        workspace,
+                        too_deep: false,
+                        ..
+                    },
+                    Content::SwarmKit(Artifact::Topology(t)),
+                ) => Some((f.path.as_path(), f.id, *workspace, t)),
+                _ => None,
+            })
     }
 
     /// Files whose role is ours (SwarmKit artifacts, manifests, SKILL.md, configs).

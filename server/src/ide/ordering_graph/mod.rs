@@ -393,19 +393,8 @@ pub fn build(index: &Index, selection: &Selection) -> Result<OrderingGraph, Sele
 
     // Topologies at or below the roots, in path order.
     let mut topologies: Vec<(&Path, FileId, FileId, &Topology)> = index
-        .files()
-        .filter(|f| in_scope(&f.path))
-        .filter_map(|f| match (&f.role, &f.parsed.content) {
-            (
-                FileRole::SwarmKit {
-                    workspace,
-                    too_deep: false,
-                    ..
-                },
-                Content::SwarmKit(Artifact::Topology(t)),
-            ) => Some((f.path.as_path(), f.id, *workspace, t)),
-            _ => None,
-        })
+        .topologies()
+        .filter(|(path, ..)| in_scope(path))
         .collect();
     topologies.sort_by(|a, b| a.0.cmp(b.0));
     if let Some(name) = &selection.topology {
