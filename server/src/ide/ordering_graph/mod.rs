@@ -522,6 +522,30 @@ impl Layout {
         }
         layout
     }
+
+    /// Writes the nodes in their nesting, for a renderer whose clusters close with `close`
+    /// (`}`, `end`): each top cluster opened, its nodes, each child cluster (opened, its nodes,
+    /// closed), closed; then the nodes in no cluster.
+    pub fn write_nested(
+        &self,
+        out: &mut String,
+        graph: &OrderingGraph,
+        open_cluster: fn(&mut String, &OrderingGraph, usize, usize),
+        nodes: fn(&mut String, &OrderingGraph, &[usize], usize),
+        close: &str,
+    ) {
+        for &top in &self.top {
+            open_cluster(out, graph, top, 1);
+            nodes(out, graph, &self.members[top], 2);
+            for &child in &self.children[top] {
+                open_cluster(out, graph, child, 2);
+                nodes(out, graph, &self.members[child], 3);
+                out.push_str(&format!("    {close}\n"));
+            }
+            out.push_str(&format!("  {close}\n"));
+        }
+        nodes(out, graph, &self.loose, 1);
+    }
 }
 
 /// How a node is captioned: its call order, name and implementation type.

@@ -3,6 +3,7 @@
 //! (`key: value: more`, a tab in the indentation) with the edit that quotes the value. It reads
 //! the text and the parsed document only, never the fields they hold.
 
+use super::super::swarmkit_file::duplicate_key;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::syntax::{TextRange, YamlDocument, YamlErrorKind};
 
@@ -60,18 +61,12 @@ pub(super) fn syntax_diagnostics(
         out.push(Diagnostic::new(code, file, error.range, message));
     }
     for duplicate in &yaml.duplicate_keys {
-        out.push(
-            Diagnostic::new(
-                codes::YAML_DUPLICATE_KEY,
-                file,
-                duplicate.second,
-                format!(
-                    "`{}` is already a field of this mapping; hosts keep only one of the two values, so merge them or rename one",
-                    duplicate.key
-                ),
-            )
-            .with_related(file, duplicate.first, format!("`{}` first written here", duplicate.key)),
-        );
+        out.push(duplicate_key(
+            file,
+            duplicate,
+            "field",
+            "hosts keep only one of the two values",
+        ));
     }
 }
 
