@@ -735,9 +735,9 @@ fn module_circles(files: &BTreeMap<PathBuf, String>, allowed: &[(&str, &[&str])]
 }
 
 /// The files of a module reached from `start` through `edges`.
-fn reached(edges: &Edges, start: &String) -> BTreeSet<String> {
+fn reached(edges: &Edges, start: &str) -> BTreeSet<String> {
     let mut seen = BTreeSet::new();
-    let mut stack = vec![start.clone()];
+    let mut stack = vec![start.to_owned()];
     while let Some(node) = stack.pop() {
         for next in edges.get(&node).into_iter().flat_map(|t| t.keys()) {
             if seen.insert(next.clone()) {
