@@ -1,7 +1,8 @@
 //! Making `oneOf` and `anyOf` readable: instead of "not valid under any of the schemas", the
 //! reporter picks the branch the author meant (by the fields it requires, by a discriminating
 //! constant, by the value's type) and explains that branch's errors, or lists the accepted
-//! forms. It knows the schema's shapes and the validator's errors, not the document's syntax.
+//! forms. Also how a schema's accepted forms are described (`describe`), which the reporter's
+//! other messages use too.
 
 use jsonschema::error::{ValidationError, ValidationErrorKind};
 use serde_json::Value;
