@@ -1,5 +1,6 @@
 //! The `check` command's driver: discover, index, gather diagnostics in path order, and build
-//! the report the output formats render.
+//! the report the output formats render. It must not know how a format looks (that is `cli`'s)
+//! nor what a rule decides (that is `rules`').
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -349,7 +350,7 @@ impl CheckOutcome {
 
     /// Applies the fixes `mode` allows of the files in scope, in memory, and checks again, until
     /// none is left or [`MAX_FIX_PASSES`] passes are done; the diagnostics are then those of the
-    /// fixed texts. Only fixes [`CheckOutcome::fix_applies`] accepts are taken. A folder rename
+    /// fixed texts. Only fixes `CheckOutcome::fix_applies` accepts are taken. A folder rename
     /// moves the index's files under it (their edits of the same pass applied first). Nothing
     /// is written: the caller renames the folders and writes `files` (or shows them as a diff).
     pub fn apply_fixes(&mut self, mode: FixMode) -> FixOutcome {

@@ -1,5 +1,6 @@
 //! What every check produces: a diagnostic with a code, a severity, a tight byte range in one
-//! file, a message for the person reading it, and related places in other files.
+//! file, a message for the person reading it, and related places in other files. It must not
+//! know any rule or output format: codes are listed here, what they mean is `rules`'.
 
 pub mod fixes;
 

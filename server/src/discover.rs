@@ -1,4 +1,5 @@
-//! Finding and reading the files to check, at the edge: the core never touches the disk.
+//! Finding and reading the files to check, at the edge: the core never touches the disk. It
+//! knows which files may be ours by their names, never what they mean.
 //!
 //! Walks each root with the `ignore` crate (honouring `.gitignore`), reads the files whose names
 //! say they may be ours (`index::classify::OUR_FILES`: YAML files, `SKILL.md`, `skillgraph.toml`
@@ -205,7 +206,7 @@ fn bundled_of_listing(listing: &Change) -> Option<Change> {
 }
 
 /// Lists one skill folder afresh (the language server, when files appear, change or go in it),
-/// as [`skill_files_among`] lists it, with what its files say.
+/// as `skill_files_among` lists it, with what its files say.
 pub fn skill_files(dir: &Path) -> Vec<Change> {
     let listing = skill_listing(dir);
     let bundled = bundled_of_listing(&listing);

@@ -1,5 +1,6 @@
 //! Applying fixes to texts, without I/O: the edits of one file merged into its new text, and the
-//! choice of which safe fixes `check --fix` applies together in one pass.
+//! choice of which safe fixes `check --fix` applies together in one pass. It must not know why a
+//! fix is offered, nor write a file: its callers do.
 
 use std::collections::BTreeMap;
 

@@ -5,8 +5,9 @@
 //! `diagnostic`, `model` (trees to typed artifacts), `index` (the file set, id tables and
 //! incremental re-checking, running the checks it is handed), `semantics` (what a workspace
 //! means), `rules` (diagnostics), `ide` (hover, definition, ...). `cli` and `lsp` are the two
-//! faces (with `mcp`, the engine for agents); only `lsp` knows LSP types, and only the faces and `discover` do I/O. Imports run
-//! down the layers (`server/tests/layers.rs`; docs/architecture.md, "Layers").
+//! faces (with `mcp`, the engine for agents); only `lsp` knows LSP types, and only the faces
+//! and `discover` do I/O. Imports run down the layers (`server/tests/layers.rs`;
+//! docs/architecture.md, "Layers").
 
 pub mod audit;
 pub mod audit_log;

@@ -1,5 +1,6 @@
 //! The `skillgraph` command: `check` for terminals and CI, `graph` to draw the ordering rules,
-//! `lsp` for editors.
+//! `lsp` for editors. It reads the arguments and hands over to the library; it checks nothing
+//! itself.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -253,6 +254,19 @@ fn existing_paths(mut paths: Vec<PathBuf>) -> Option<Vec<PathBuf>> {
     (!paths.is_empty()).then_some(paths)
 }
 
+/// The paths checked as `check` reads them (`check::run_scoped_check_with`), or the status to
+/// exit with when they could not be read, having said why.
+fn scoped_check(
+    paths: &[PathBuf],
+    stdin: Option<(PathBuf, Vec<u8>)>,
+    probe_versions: bool,
+) -> Result<skillgraph::check::CheckOutcome, ExitCode> {
+    skillgraph::check::run_scoped_check_with(paths, stdin, probe_versions).map_err(|message| {
+        eprintln!("skillgraph: {message}");
+        ExitCode::from(2)
+    })
+}
+
 /// Keeps the files and folders among `paths`, saying why each other one goes.
 fn keep_checkable(paths: &mut Vec<PathBuf>) {
     paths.retain(|path| match std::fs::metadata(path) {
@@ -283,12 +297,9 @@ fn graph(
         return ExitCode::from(2);
     };
     // Read as `check` reads them: each path within the workspace or skill root around it.
-    let outcome = match skillgraph::check::run_scoped_check(&paths, None) {
+    let outcome = match scoped_check(&paths, None, false) {
         Ok(outcome) => outcome,
-        Err(message) => {
-            eprintln!("skillgraph: {message}");
-            return ExitCode::from(2);
-        }
+        Err(status) => return status,
     };
     let selection = skillgraph::ide::ordering_graph::Selection {
         roots: paths
@@ -359,12 +370,9 @@ fn audit(
             return ExitCode::from(2);
         }
     };
-    let outcome = match skillgraph::check::run_scoped_check(&paths, None) {
+    let outcome = match scoped_check(&paths, None, false) {
         Ok(outcome) => outcome,
-        Err(message) => {
-            eprintln!("skillgraph: {message}");
-            return ExitCode::from(2);
-        }
+        Err(status) => return status,
     };
     let roots: Vec<PathBuf> = paths
         .iter()
@@ -463,13 +471,9 @@ fn check(
     if paths.is_empty() && given > 0 && stdin.is_none() {
         return ExitCode::from(2);
     }
-    let mut outcome = match skillgraph::check::run_scoped_check_with(&paths, stdin, probe_versions)
-    {
+    let mut outcome = match scoped_check(&paths, stdin, probe_versions) {
         Ok(outcome) => outcome,
-        Err(message) => {
-            eprintln!("skillgraph: {message}");
-            return ExitCode::from(2);
-        }
+        Err(status) => return status,
     };
     if fixes != Fixes::None {
         let fixed = outcome.apply_fixes(mode);

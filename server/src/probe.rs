@@ -1,7 +1,7 @@
 //! Finding out what the machine offers the command packs of a workspace, at the edge: whether
 //! each binary a pack requires is on `PATH`, and, when asked, the version its `--version`
 //! prints. The answers go to the core as data (`index::Settings::executables`); see
-//! `model::machine` for how they are judged.
+//! `model::machine` for how they are judged. It must not judge them itself.
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;

@@ -1,4 +1,5 @@
-//! "Did you mean" suggestions: the closest known id within a small edit distance.
+//! "Did you mean" suggestions: the closest known id within a small edit distance. It knows
+//! strings only, never where the ids come from.
 //!
 //! The distance is Levenshtein's over characters with an adjacent transposition counted as one
 //! edit (optimal string alignment). A plausible typo is at most two edits away, and fewer than a

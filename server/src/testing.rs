@@ -150,6 +150,17 @@ pub fn changes_of(files: Vec<FixtureFile>) -> Vec<Change> {
         .collect()
 }
 
+/// The changes that index these (path, text) files.
+pub fn set_files(files: &[(&str, &str)]) -> Vec<Change> {
+    files
+        .iter()
+        .map(|(path, text)| Change::Set {
+            path: PathBuf::from(path),
+            text: (*text).to_owned(),
+        })
+        .collect()
+}
+
 /// The changes that index every file of a fixture (which marks no cursor).
 pub fn changes(fixture: &str) -> Vec<Change> {
     changes_of(parse_fixture(fixture))

@@ -246,7 +246,7 @@ fn bad_logs_are_reported_and_the_rest_goes_on() {
     let mut bad = Vec::new();
     let mut make = |name: &str, setup: &dyn Fn(&Path)| {
         let workspace = dir.path().join(name);
-        support::copy_dir(&fixture("never-reached").join("workspace"), &workspace);
+        support::copy_tree(&fixture("never-reached").join("workspace"), &workspace);
         std::fs::create_dir_all(workspace.join(".swarmkit")).unwrap();
         setup(&workspace.join(".swarmkit/audit.sqlite"));
         bad.push(workspace);

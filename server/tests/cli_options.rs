@@ -2,6 +2,10 @@
 
 use std::process::Command;
 
+#[path = "support/copy.rs"]
+mod copy;
+use copy::copy_tree;
+
 fn skillgraph(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_skillgraph"))
         .args(args)
@@ -78,19 +82,6 @@ fn problems(json: &[u8], root: &std::path::Path) -> Vec<(String, String)> {
         .collect();
     all.sort();
     all
-}
-
-fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// `--fix` on a copy of the demo removes exactly the problems a safe fix exists for (and the

@@ -9,7 +9,7 @@ use skillgraph::check::check_changes;
 use skillgraph::diagnostic::Severity;
 use skillgraph::index::{Change, Index, Lookup};
 use skillgraph::semantics::chain::{resolve, Target};
-use skillgraph::testing::{batch_snapshot, shuffled, Replay};
+use skillgraph::testing::{batch_snapshot, set_files, shuffled, Replay};
 
 #[derive(Debug)]
 struct Found {
@@ -21,18 +21,8 @@ struct Found {
     related: Vec<String>,
 }
 
-fn changes(files: &[(&str, &str)]) -> Vec<Change> {
-    files
-        .iter()
-        .map(|(path, text)| Change::Set {
-            path: PathBuf::from(path),
-            text: (*text).to_owned(),
-        })
-        .collect()
-}
-
 fn check(files: &[(&str, &str)]) -> Vec<Found> {
-    let outcome = check_changes(changes(files), PathBuf::from("/"));
+    let outcome = check_changes(set_files(files), PathBuf::from("/"));
     let text_of = |file, range: skillgraph::syntax::TextRange| {
         let entry = outcome.index.file(file).expect("file");
         entry.text[range.start as usize..range.end as usize].to_owned()
@@ -205,7 +195,7 @@ fn fixing_a_tool_list_clears_its_diagnostics_incrementally() {
         "dependencies:\n  tools: [dispute_chargeback_v2]\n",
     );
     let mut index = Index::new(&skillgraph::rules::CHECKS);
-    index.apply(changes(&[
+    index.apply(set_files(&[
         ("/r/skillgraph.toml", CONFIG),
         ("/r/lists/orders.json", "{}"),
         ("/r/skills/refund/SKILL.md", &text),
@@ -223,10 +213,10 @@ fn fixing_a_tool_list_clears_its_diagnostics_incrementally() {
         codes(&index),
         ["skillmd.dependencies-unsatisfied", "tools.invalid-list"]
     );
-    index.apply(changes(&[("/r/lists/orders.json", ORDERS)]));
+    index.apply(set_files(&[("/r/lists/orders.json", ORDERS)]));
     assert!(codes(&index).is_empty(), "{:?}", codes(&index));
     // The config no longer names the list: the tool is gone again.
-    index.apply(changes(&[(
+    index.apply(set_files(&[(
         "/r/skillgraph.toml",
         "[tools]\navailable = [\"x\"]\n",
     )]));
@@ -450,7 +440,7 @@ fn chain_depth() {
 #[test]
 fn editing_a_chain_elsewhere_updates_the_cycle() {
     let mut index = Index::new(&skillgraph::rules::CHECKS);
-    index.apply(changes(&[
+    index.apply(set_files(&[
         ("/r/s/a/SKILL.md", &skill("a", "metadata:\n  chain: [b]\n")),
         ("/r/s/b/SKILL.md", &skill("b", "metadata:\n  chain: [c]\n")),
         ("/r/s/c/SKILL.md", &skill("c", "")),
@@ -463,14 +453,14 @@ fn editing_a_chain_elsewhere_updates_the_cycle() {
             .count()
     };
     assert_eq!(count(&index), 0);
-    index.apply(changes(&[(
+    index.apply(set_files(&[(
         "/r/s/c/SKILL.md",
         &skill("c", "metadata:\n  chain: [a]\n"),
     )]));
     assert_eq!(count(&index), 1);
     let a = index.file_id(Path::new("/r/s/a/SKILL.md")).unwrap();
     assert_eq!(index.diagnostics(a)[0].code, "skillmd.chain-cycle");
-    index.apply(changes(&[(
+    index.apply(set_files(&[(
         "/r/s/b/SKILL.md",
         &skill("b", "metadata:\n  chain: [c2]\n"),
     )]));
@@ -643,7 +633,7 @@ fn one_file_at_a_time_in_any_order_matches_one_batch() {
             skill("top", "metadata:\n  chain: [outer]\n  max_depth: 1\n  precondition: [nope]\n"),
         ),
     ];
-    let all = changes(
+    let all = set_files(
         &files
             .iter()
             .map(|(p, t)| (*p, t.as_str()))

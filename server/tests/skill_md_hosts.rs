@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use skillgraph::check::check_changes;
 use skillgraph::diagnostic::Severity;
-use skillgraph::index::Change;
+use skillgraph::testing::set_files;
 
 #[derive(Debug)]
 struct Found {
@@ -19,14 +19,7 @@ struct Found {
 }
 
 fn check(files: &[(&str, &str)]) -> Vec<Found> {
-    let changes = files
-        .iter()
-        .map(|(path, text)| Change::Set {
-            path: PathBuf::from(path),
-            text: (*text).to_owned(),
-        })
-        .collect();
-    let outcome = check_changes(changes, PathBuf::from("/"));
+    let outcome = check_changes(set_files(files), PathBuf::from("/"));
     outcome
         .diagnostics
         .iter()

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use skillgraph::check::check_changes;
 use skillgraph::diagnostic::Severity;
 use skillgraph::index::{Change, Index};
+use skillgraph::testing::set_files;
 
 #[derive(Debug)]
 struct Found {
@@ -19,18 +20,8 @@ struct Found {
     related: usize,
 }
 
-fn changes(files: &[(&str, &str)]) -> Vec<Change> {
-    files
-        .iter()
-        .map(|(path, text)| Change::Set {
-            path: PathBuf::from(path),
-            text: (*text).to_owned(),
-        })
-        .collect()
-}
-
 fn check(files: &[(&str, &str)]) -> Vec<Found> {
-    let outcome = check_changes(changes(files), PathBuf::from("/"));
+    let outcome = check_changes(set_files(files), PathBuf::from("/"));
     outcome
         .diagnostics
         .iter()
@@ -506,7 +497,7 @@ fn unknown_fields_strict_mode_follows_skills_ref() {
 #[test]
 fn strict_mode_follows_config_edits() {
     let mut index = Index::new(&skillgraph::rules::CHECKS);
-    index.apply(changes(&[(
+    index.apply(set_files(&[(
         "/r/skills/pdf/SKILL.md",
         "---\nname: pdf\ndescription: d\nmodel: opus\n---\n",
     )]));
@@ -514,7 +505,7 @@ fn strict_mode_follows_config_edits() {
         .file_id(std::path::Path::new("/r/skills/pdf/SKILL.md"))
         .unwrap();
     assert!(index.diagnostics(skill).is_empty());
-    let affected = index.apply(changes(&[(
+    let affected = index.apply(set_files(&[(
         "/r/skillgraph.toml",
         "[skill-md]\nstrict = true\n",
     )]));
@@ -567,7 +558,7 @@ fn duplicate_name_under_one_root_reports_both() {
 #[test]
 fn duplicate_name_is_incremental() {
     let mut index = Index::new(&skillgraph::rules::CHECKS);
-    index.apply(changes(&[
+    index.apply(set_files(&[
         (
             "/r/skills/a/SKILL.md",
             "---\nname: a\ndescription: d\n---\n",
@@ -587,7 +578,7 @@ fn duplicate_name_is_incremental() {
     let c = index
         .file_id(std::path::Path::new("/r/skills/c/SKILL.md"))
         .unwrap();
-    let affected = index.apply(changes(&[(
+    let affected = index.apply(set_files(&[(
         "/r/skills/b/SKILL.md",
         "---\nname: a\ndescription: d\n---\n",
     )]));
@@ -598,7 +589,7 @@ fn duplicate_name_is_incremental() {
     );
     let codes: Vec<_> = index.diagnostics(a).iter().map(|d| d.code.name()).collect();
     assert_eq!(codes, ["skillmd.duplicate-name"]);
-    index.apply(changes(&[(
+    index.apply(set_files(&[(
         "/r/skills/b/SKILL.md",
         "---\nname: b\ndescription: d\n---\n",
     )]));

@@ -12,16 +12,17 @@ pub fn copy_fixture(name: &str, into: &Path) {
     let from = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(name);
-    copy_dir(&from, into);
+    copy_tree(&from, into);
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+/// Copies the folder `from` into `to` (made when missing), recursively.
+pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let target = to.join(entry.file_name());
         if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
+            copy_tree(&entry.path(), &target);
         } else {
             std::fs::copy(entry.path(), &target).unwrap();
         }

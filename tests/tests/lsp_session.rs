@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{binary, file_uri, Client};
+use skillgraph_e2e::{binary, copy_tree, file_uri, Client};
 
 const EDITS: usize = 1_000;
 const CHECKPOINT_EVERY: usize = 250;
@@ -382,19 +382,6 @@ fn check_diagnostics(root: &Path, documents: &[Document]) -> BTreeMap<String, Su
         summary.sort();
     }
     by_file
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 fn yaml_files(root: &Path, relative: &str, into: &mut Vec<String>) {

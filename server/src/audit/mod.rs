@@ -1,6 +1,7 @@
 //! The gate, observed: SwarmKit's audit log read back against the `requires:` rules written in
 //! a workspace (`skillgraph audit`, the hover and inlay hints on a rule, the ordering graph's
-//! `--observed` labels).
+//! `--observed` labels). It must not know where the log is or how it is stored: rows come in as
+//! values, and the faces decide how a count is shown.
 //!
 //! This is the pure half: counts are a function of (rows, rules as written now). Reading the
 //! log (SQLite or PostgreSQL, where the runtime puts it) is I/O at the edge, in `audit_log`,

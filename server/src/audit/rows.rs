@@ -84,7 +84,7 @@ fn refusal_in_result(text: &str) -> Option<(String, Vec<String>)> {
 }
 
 /// A result the ledger does not record although the call was allowed: a FastMCP error result
-/// (see [`MCP_ERROR`]), or a model-path failure, which `execute_skill` returns as `[skill:<id>]
+/// (see `MCP_ERROR`), or a model-path failure, which `execute_skill` returns as `[skill:<id>]
 /// MCP call failed…`, `… timed out…` or the lookup error, all starting `[skill:`.
 pub fn is_error_result(text: &str) -> bool {
     text.starts_with(MCP_ERROR) || text.starts_with("[skill:")

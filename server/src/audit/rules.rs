@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::FileId;
-use crate::index::{Content, FileRole, Index, Lookup};
-use crate::model::swarmkit::{Artifact, ImplementationType};
+use crate::index::{Index, Lookup};
+use crate::model::swarmkit::ImplementationType;
 use crate::semantics::grants::GrantResolver;
 use crate::semantics::registry::skill_named;
 use crate::semantics::requires::{self, RequiresGraph};
@@ -67,18 +67,7 @@ impl AgentRules {
 pub fn written_rules(index: &Index, roots: &[PathBuf]) -> Vec<WorkspaceRules> {
     let in_scope = |path: &Path| roots.is_empty() || roots.iter().any(|r| path.starts_with(r));
     let mut topologies: Vec<_> = index
-        .files()
-        .filter_map(|f| match (&f.role, &f.parsed.content) {
-            (
-                FileRole::SwarmKit {
-                    workspace,
-                    too_deep: false,
-                    ..
-                },
-                Content::SwarmKit(Artifact::Topology(t)),
-            ) => Some((f.path.as_path(), f.id, *workspace, t)),
-            _ => None,
-        })
+        .topologies()
         .filter(|(path, _, workspace, _)| {
             in_scope(path)
                 || index

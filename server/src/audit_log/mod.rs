@@ -2,6 +2,7 @@
 //! and its rows, streamed from SQLite (`sqlite`) or PostgreSQL (`postgres`, the default
 //! feature of the same name) into the pure count, `audit::Tally`. Nothing here writes: SQLite
 //! is opened read-only (`query_only` besides), PostgreSQL is read in a read-only transaction.
+//! It must not know what a row means for a rule: that is `audit`'s, which it only feeds.
 //!
 //! Both read the same columns of `audit_events` (swarmkit-runtime 1.265.0,
 //! `audit/_tables.py`), sorted by (run, agent, timestamp, event) in byte order, so a pair's rows

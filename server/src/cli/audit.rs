@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::json::{Position, Range};
 use crate::audit::{written_rules, Counts, Observed, Tally, Unmatched, WorkspaceRules};
 use crate::audit_log::{self, Location, SourceStats};
 use crate::index::Index;
@@ -171,18 +172,6 @@ struct JsonExample<'a> {
     event: &'a str,
     skill: &'a str,
     missing: &'a [String],
-}
-
-#[derive(Serialize)]
-struct Range {
-    start: Position,
-    end: Position,
-}
-
-#[derive(Serialize)]
-struct Position {
-    line: u32,
-    character: u32,
 }
 
 /// One rule with what was observed, located in its file.

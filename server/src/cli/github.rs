@@ -79,9 +79,7 @@ mod tests {
     use crate::diagnostic::Code;
 
     fn render_to_string(report: &Report) -> String {
-        let mut out = Vec::new();
-        render(report, &mut out).unwrap();
-        String::from_utf8(out).unwrap()
+        fixture::rendered(|out| render(report, out))
     }
 
     #[test]

@@ -354,9 +354,7 @@ mod tests {
     use crate::diagnostic::FileId;
 
     fn render_to_string(report: &Report, color: bool) -> String {
-        let mut out = Vec::new();
-        render(report, &mut out, color).unwrap();
-        String::from_utf8(out).unwrap()
+        fixture::rendered(|out| render(report, out, color))
     }
 
     #[test]

@@ -37,16 +37,17 @@ struct JsonRelated<'r> {
     message: &'r str,
 }
 
+/// A range as the JSON outputs write it: where it starts and ends, as a line and a column.
 #[derive(Serialize)]
-struct Range {
-    start: Position,
-    end: Position,
+pub(super) struct Range {
+    pub(super) start: Position,
+    pub(super) end: Position,
 }
 
 #[derive(Serialize)]
-struct Position {
-    line: u32,
-    character: u32,
+pub(super) struct Position {
+    pub(super) line: u32,
+    pub(super) character: u32,
 }
 
 #[derive(Serialize)]
@@ -124,9 +125,7 @@ mod tests {
     use crate::cli::fixture;
 
     fn render_to_string(report: &Report) -> String {
-        let mut out = Vec::new();
-        render(report, &mut out).unwrap();
-        String::from_utf8(out).unwrap()
+        fixture::rendered(|out| render(report, out))
     }
 
     #[test]

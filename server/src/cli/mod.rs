@@ -1,6 +1,7 @@
 //! The output formats of `skillgraph check`: human, json, sarif, github. Each renders a
 //! [`Report`]; positions are converted from byte offsets here, at the edge. Also the formats of
-//! `skillgraph graph` (`graph`) and `skillgraph audit` (`audit`).
+//! `skillgraph graph` (`graph`) and `skillgraph audit` (`audit`). It must not know how a
+//! diagnostic is found: it renders what the engine hands it.
 
 pub mod audit;
 pub mod diff;
@@ -135,6 +136,13 @@ pub(crate) mod fixture {
     use super::{Report, ReportFile};
     use crate::diagnostic::{codes, Code, Diagnostic, FileId, Related, Severity};
     use crate::syntax::{LineIndex, TextRange};
+
+    /// What a format's `render` writes, as text.
+    pub fn rendered(render: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> String {
+        let mut out = Vec::new();
+        render(&mut out).expect("writing to memory");
+        String::from_utf8(out).expect("the formats write UTF-8")
+    }
 
     pub const CRLF: FileId = FileId(0);
     pub const EMOJI: FileId = FileId(1);

@@ -273,12 +273,8 @@ mod tests {
     use crate::cli::fixture;
 
     fn render_to_string(report: &Report) -> String {
-        let mut out = Vec::new();
-        render(report, &mut out).unwrap();
         // Keep the snapshot independent of the crate's version.
-        String::from_utf8(out)
-            .unwrap()
-            .replace(env!("CARGO_PKG_VERSION"), "[VERSION]")
+        fixture::rendered(|out| render(report, out)).replace(env!("CARGO_PKG_VERSION"), "[VERSION]")
     }
 
     #[test]

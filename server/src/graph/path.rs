@@ -153,7 +153,9 @@ mod tests {
 
     #[test]
     fn numbers_get_separators() {
+        assert_eq!(thousands(0), "0");
         assert_eq!(thousands(7), "7");
+        assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1_000), "1,000");
         assert_eq!(thousands(1_234_567), "1,234,567");
     }

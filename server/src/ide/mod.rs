@@ -1,7 +1,8 @@
 //! The IDE features: hover, go to definition, find references, rename, highlights, inlay hints,
 //! code lenses, document symbols, completion.
 //! Pure functions of (index, file, byte offset) returning byte ranges; they know nothing of the
-//! protocol, which `lsp` converts at the edge.
+//! protocol, which `lsp` converts at the edge. They decide nothing is wrong: what is wrong is
+//! the rules' to say, and the YAML tree is read only where `server/tests/layers.rs` lists it.
 
 mod answers;
 pub mod completion;

@@ -11,7 +11,8 @@ use crate::syntax::interpolate::Variables;
 use crate::syntax::LineIndex;
 
 use super::caches::ConfigDirs;
-use super::tracking::{contribute, note_whole_file, ChangedKeys, CheckResult};
+use super::keys::ChangedKeys;
+use super::tracking::{contribute, note_whole_file, CheckResult};
 use super::{
     analysis, classify, keys, parallel_map, workspace_of_role, Change, Content, FileEntry,
     FileRole, Index, Key, Lookup, ParsedFile, Settings,

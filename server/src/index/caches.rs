@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::diagnostic::FileId;
 
-use super::tracking::ChangedKeys;
+use super::keys::ChangedKeys;
 use super::Key;
 
 /// The nearest-config answer of each directory asked about, shared by the index and its

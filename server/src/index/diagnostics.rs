@@ -97,7 +97,7 @@ impl Index {
 
     /// The `skillgraph.toml` nearest above `path` (its own folder first), if any: the one walk
     /// every config question goes through. The index reads the levels of a file's diagnostics
-    /// from it; the checks ask through [`Lookup::nearest_config_file`], which records the walk,
+    /// from it; the checks ask through [`Lookup::nearest_config_file`](crate::index::Lookup::nearest_config_file), which records the walk,
     /// and `semantics::config` adds the editor's settings where no file is found.
     pub fn nearest_config_file(&self, path: &Path) -> Option<&FileEntry> {
         let config_of = |id: FileId| {

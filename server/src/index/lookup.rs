@@ -10,7 +10,7 @@ use crate::diagnostic::FileId;
 use crate::model::defined_skills::SkillInfo;
 use crate::model::swarmkit::ArtifactKind;
 
-use super::tracking::ChangedKeys;
+use super::keys::ChangedKeys;
 use super::{Content, FileEntry, Index, Key, ParsedFile, TableHasher};
 
 /// What one check resolved a skill id to, keyed by the `Key::Def` read for it. An entry stays
@@ -235,7 +235,7 @@ impl<'a> Lookup<'a> {
     }
 
     /// The value `compute` makes from the index, computed once per state of `key`'s
-    /// contributions and shared by every check (see [`Memos`]); records the read of `key`.
+    /// contributions and shared by every check (see `Memos`); records the read of `key`.
     pub fn memo<T: std::any::Any + Send + Sync>(
         &self,
         key: Key,

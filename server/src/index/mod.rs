@@ -42,7 +42,7 @@ use lookup::SkillResolutions;
 use tracking::Contributors;
 
 use crate::diagnostic::{Diagnostic, FileId, Severity};
-use crate::model::swarmkit::ArtifactKind;
+use crate::model::swarmkit::{Artifact, ArtifactKind, Topology};
 use crate::syntax::interpolate::Variables;
 use crate::syntax::LineIndex;
 
@@ -293,6 +293,23 @@ impl Index {
         self.files.values().map(Arc::as_ref)
     }
 
+    /// Every topology of a workspace (not one too deep below its manifest to be checked), in id
+    /// order, as (its path, its file, its workspace's manifest, the topology).
+    pub fn topologies(&self) -> impl Iterator<Item = (&Path, FileId, FileId, &Topology)> {
+        self.files()
+            .filter_map(|f| match (&f.role, &f.parsed.content) {
+                (
+                    FileRole::SwarmKit {
+                        workspace,
+                        too_deep: false,
+                        ..
+                    },
+                    Content::SwarmKit(Artifact::Topology(t)),
+                ) => Some((f.path.as_path(), f.id, *workspace, t)),
+                _ => None,
+            })
+    }
+
     /// Files whose role is ours (SwarmKit artifacts, manifests, SKILL.md, configs).
     pub fn checked_file_count(&self) -> usize {
         // A SwarmKit artifact outside every workspace is checked too (for its missing manifest).
@@ -345,7 +362,7 @@ impl Index {
     }
 
     /// Files contributing to a key, in id order (a whole-file key has one at most: the file at
-    /// its path, see [`Key::whole_file`]).
+    /// its path, see `Key::whole_file`).
     pub fn contributors(&self, key: &Key) -> impl Iterator<Item = FileId> + '_ {
         let whole_file = key
             .whole_file()

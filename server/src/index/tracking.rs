@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, FileId};
 
+use super::keys::ChangedKeys;
 use super::lookup::SkillResolutions;
-use super::{keys, FileEntry, FileRole, Index, Key, KeySet, Table};
+use super::{keys, FileEntry, FileRole, Index, Key, Table};
 
 /// What one file's cross-file checks found and read.
 pub(super) struct CheckResult {
@@ -106,46 +107,6 @@ pub(super) fn contribute(
     }
     tables.insert(key.clone(), Contributors::One(id, fingerprint));
     true
-}
-
-/// The keys one batch changed. A batch into an empty index (the initial indexing, and every
-/// `check`) changes every key it files, and nothing has read any of them yet, so the set only
-/// says "all" instead of cloning and hashing each of them (about 30,000 at 10,000 skills, on the
-/// main thread, while the workers wait).
-#[derive(Default)]
-pub(super) struct ChangedKeys {
-    pub(super) all: bool,
-    pub(super) keys: KeySet,
-}
-
-impl ChangedKeys {
-    pub(super) fn all() -> Self {
-        ChangedKeys {
-            all: true,
-            keys: KeySet::default(),
-        }
-    }
-
-    pub(super) fn note(&mut self, key: &Key) {
-        if !self.all {
-            self.keys.insert(key.clone());
-        }
-    }
-
-    pub(super) fn insert(&mut self, key: Key) {
-        if !self.all {
-            self.keys.insert(key);
-        }
-    }
-
-    pub(super) fn contains(&self, key: &Key) -> bool {
-        self.all || self.keys.contains(key)
-    }
-
-    /// Whether a key of this shape changed (any key, when all did).
-    pub(super) fn any(&self, shape: impl Fn(&Key) -> bool) -> bool {
-        self.all || self.keys.iter().any(shape)
-    }
 }
 
 impl Index {

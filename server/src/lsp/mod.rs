@@ -1,4 +1,6 @@
-//! The language server: tower-lsp-server glue, and the one place LSP types appear.
+//! The language server: tower-lsp-server glue, and the one place LSP types appear. It must not
+//! decide what a workspace means: every answer comes from `ide` or `rules` over an index
+//! snapshot, and is only converted here.
 //!
 //! The rooms: `state` (the state, its lock and publishing diagnostics), `documents` (open
 //! documents), `handlers` (requests, as plain functions of an index snapshot; `edits` for those

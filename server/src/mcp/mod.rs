@@ -1,5 +1,6 @@
 //! `skillgraph mcp`: the engine for agents, over the Model Context Protocol on stdin/stdout
-//! (the official Rust SDK, `rmcp`).
+//! (the official Rust SDK, `rmcp`). It must not answer anything the other faces do not: each
+//! tool calls what `check`, `cli` or `ide` already give, and knows no LSP type.
 //!
 //! - Tools (`tools`): `check`, `explain`, `graph`, `fixes`, each the answer a face already gives
 //!   (`check --format json`, the hover, `skillgraph graph`, `check --diff`), bounded at about

@@ -6,7 +6,7 @@
 //! of a folder follows no link (`discover`), and the check reads nothing above a root
 //! (`check::run_fenced_check`).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// The roots, resolved (absolute, links followed), in the order given.
 #[derive(Clone, Debug)]
@@ -112,17 +112,7 @@ impl Roots {
 /// `path` with `.` dropped and `..` taking off the component before it, as written, without
 /// asking the disk (`/r/a/../../etc` is `/etc`).
 fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
+    crate::model::tools::join_lexically(Path::new(""), path)
 }
 
 /// The local path of a `file://` URI (an MCP client's root), percent-decoded; `None` for

@@ -36,7 +36,7 @@ pub struct Config {
 }
 
 /// The patterns of the overrides, compiled once when the config is read, in glob sets of up to
-/// [`PATTERNS_PER_SET`] patterns of consecutive overrides: one match per set finds every
+/// `PATTERNS_PER_SET` patterns of consecutive overrides: one match per set finds every
 /// override of it that applies, instead of one match per override (twenty thousand overrides
 /// and two thousand files were forty million matches, 17 s). Where a set's patterns together
 /// pass the matcher's size limit, its overrides get a matcher each. Made from the overrides it

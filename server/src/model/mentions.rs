@@ -79,6 +79,22 @@ const UNIX_FOLDERS: &[&[u8]] = &[
     b"workspace",
 ];
 
+/// The mentions of `text[start..]` (a body after its frontmatter), with ranges in the whole of
+/// `text`.
+pub fn scan_from(text: &str, start: usize) -> Vec<Mention> {
+    let shift =
+        |range: TextRange| TextRange::new(range.start + start as u32, range.end + start as u32);
+    scan(&text[start..])
+        .into_iter()
+        .map(|m| Mention {
+            range: shift(m.range),
+            plugin: m.plugin.map(shift),
+            name: shift(m.name),
+            sigil: m.sigil,
+        })
+        .collect()
+}
+
 /// Every mention in `text`, in order. Linear in the text's length.
 pub fn scan(text: &str) -> Vec<Mention> {
     let bytes = text.as_bytes();

@@ -1,6 +1,7 @@
 //! Spanned trees -> typed artifacts. Lowering never fails: whatever shape the YAML has, we take
 //! what we can read and leave the rest to the schema and shape checks, so one broken field never
-//! hides the ids and references around it.
+//! hides the ids and references around it. It reads one file at a time and must not know the
+//! others: what an id resolves to is `index`'s and `semantics`' business.
 
 pub mod arguments;
 pub mod bundled;

@@ -6,7 +6,7 @@
 //! and the mentions of its body. Lowering never fails.
 
 use super::hosts::prose::ProseKind;
-use super::mentions::{scan, Mention};
+use super::mentions::{scan_from, Mention};
 use super::{scalar_list, spanned_scalar, SpannedStr};
 use crate::syntax::{Frontmatter, TextRange, YamlDocument};
 
@@ -39,21 +39,7 @@ impl Prose {
             }
             _ => 0,
         };
-        let shift = |range: TextRange| {
-            TextRange::new(
-                range.start + body_start as u32,
-                range.end + body_start as u32,
-            )
-        };
-        let mentions = scan(&text[body_start..])
-            .into_iter()
-            .map(|m| Mention {
-                range: shift(m.range),
-                plugin: m.plugin.map(shift),
-                name: shift(m.name),
-                sigil: m.sigil,
-            })
-            .collect();
+        let mentions = scan_from(text, body_start);
         let mut prose = Prose {
             kind,
             frontmatter,

@@ -76,19 +76,6 @@ impl BodyCost {
     }
 }
 
-/// "1,234".
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,13 +108,5 @@ mod tests {
         let cost = BodyCost::of(&text, 8);
         assert_eq!((cost.lines, cost.chars), (1, 2_000_000));
         assert_eq!(cost.tokens(), 500_000);
-    }
-
-    #[test]
-    fn thousands_separators() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1234), "1,234");
-        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 }

@@ -125,8 +125,14 @@ fn line_column_offset(text: &str, line: usize, column: usize) -> usize {
 /// and `..` folded away lexically. The directory is kept as the index knows it, so the result
 /// compares equal to the path the file was handed in under.
 pub fn tool_list_path(config_dir: &Path, entry: &str) -> PathBuf {
-    let mut out = config_dir.to_path_buf();
-    for component in Path::new(entry).components() {
+    join_lexically(config_dir, Path::new(entry))
+}
+
+/// `relative` after `base`, with `.` dropped and `..` taking off the component before it, as
+/// written, without asking the disk (`/r/a` and `../../etc` are `/etc`).
+pub fn join_lexically(base: &Path, relative: &Path) -> PathBuf {
+    let mut out = base.to_path_buf();
+    for component in relative.components() {
         match component {
             Component::CurDir => {}
             Component::ParentDir => {

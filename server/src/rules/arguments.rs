@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::index::Lookup;
 use crate::model::arguments::{

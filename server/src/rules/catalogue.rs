@@ -99,6 +99,13 @@ mod tests {
     use crate::diagnostic::codes;
 
     #[test]
+    fn every_ranked_code_is_in_the_catalogue() {
+        for (code, _) in super::super::output::PRIORITY {
+            assert!(lookup(*code).is_some(), "{code}");
+        }
+    }
+
+    #[test]
     fn codes_are_unique_and_documented() {
         let mut seen = std::collections::HashSet::new();
         for rule in all() {

@@ -1,7 +1,7 @@
 //! Legacy slash commands (`<project>/.claude/commands/**/<name>.md`): they share the `/name`
 //! namespace with skills, and Claude Code documents which one runs when both exist.
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic};
 use crate::index::{Content, FileEntry, Key, Lookup};
 use crate::model::hosts::prose::SKILL_WINS_OVER_COMMAND;

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::index::{Content, FileEntry, Lookup};
 use crate::model::mentions::{near_miss, Mention, Sigil};

@@ -1,5 +1,7 @@
 //! Checks. One file per rule family; each check is a function of the index (or of one lowered
 //! file) returning diagnostics, and each family lists its codes in a `RULES` table beside it.
+//! It must not know the editor, the protocol or the disk, nor read the YAML tree outside the
+//! places `server/tests/layers.rs` lists.
 
 pub mod agents;
 pub mod archetypes;

@@ -2,10 +2,11 @@
 //! spec's and Anthropic's guidance (`model::hosts::BODY_TOKENS`, `BODY_LINES`), measured by
 //! `model::skill_body`.
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
+use crate::graph::path::thousands;
 use crate::model::hosts::{BODY_LINES, BODY_TOKENS};
-use crate::model::skill_body::{thousands, BodyCost, CHARS_PER_TOKEN};
+use crate::model::skill_body::{BodyCost, CHARS_PER_TOKEN};
 use crate::model::skill_links::body_start;
 use crate::model::skill_md::SkillMd;
 

@@ -15,17 +15,20 @@ use super::output::Sharing;
 use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix, PathRename, Severity};
 use crate::graph::path::{render_counted, MAX_HOPS, MAX_RELATED};
-use crate::index::{Content, Key, Lookup};
+use crate::index::{Content, FileEntry, Key, Lookup};
 use crate::model::hosts::{host_list, Host};
 use crate::model::skill_md::{
-    is_metadata_extension_key, known_field, nfkc, normalize_name, skill_root, FieldOrigin,
-    FieldValue, Shape, SkillMd, KNOWN_FIELDS,
+    is_metadata_extension_key, nfkc, normalize_name, skill_root, FieldValue, SkillMd,
 };
 use crate::semantics::config::settings_for;
 use crate::syntax::yaml::Style;
-use crate::syntax::{
-    Frontmatter, Node, NodeKind, ScalarValue, TextRange, YamlDocument, YamlErrorKind,
-};
+use crate::syntax::{Frontmatter, Node, NodeKind, ScalarValue, TextRange, YamlDocument};
+
+mod frontmatter_errors;
+mod unknown_fields;
+
+use frontmatter_errors::{no_frontmatter, syntax_diagnostics};
+use unknown_fields::check_unknown_fields;
 
 pub const MAX_NAME_CHARS: usize = 64;
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
@@ -237,135 +240,6 @@ pub(crate) fn check_local(
     super::chain::check_local(file, extensions, &mut out);
     super::precondition::check_local(file, extensions, &mut out);
     out
-}
-
-fn no_frontmatter(file: FileId, text: &str) -> Diagnostic {
-    let bom = crate::syntax::bom_len(text);
-    let first = &text[bom..];
-    let line_len = first.find(['\n', '\r']).unwrap_or(first.len());
-    let line = &first[..line_len];
-    let range = TextRange::new(bom as u32, (bom + line_len) as u32);
-    let message = if line.trim().is_empty() && first[line_len..].trim_start().starts_with("---") {
-        "the frontmatter must start on the first line; remove the blank lines above `---`"
-            .to_owned()
-    } else if line.starts_with("---") {
-        format!("the first line must be exactly `---`, found `{}`; put the frontmatter's first field on the next line", line.trim_end())
-    } else {
-        "a SKILL.md must start with a `---` line opening its YAML frontmatter; add `---`, `name: ...`, `description: ...` and `---` at the top".to_owned()
-    };
-    Diagnostic::new(codes::SKILLMD_NO_FRONTMATTER, file, range, message)
-}
-
-fn syntax_diagnostics(file: FileId, text: &str, yaml: &YamlDocument, out: &mut Vec<Diagnostic>) {
-    for error in &yaml.errors {
-        if error.kind == YamlErrorKind::Syntax {
-            if let Some((range, message, fix)) = plain_yaml_cause(text, error.range, &error.message)
-            {
-                let mut diagnostic =
-                    Diagnostic::new(codes::SKILLMD_YAML_PARSE, file, range, message);
-                diagnostic.fixes.extend(fix.map(|(range, quoted)| {
-                    Fix::replace("Quote the value", file, range, quoted)
-                        .preferred()
-                        .safe()
-                }));
-                out.push(diagnostic);
-                continue;
-            }
-        }
-        let message = match error.kind {
-            YamlErrorKind::Syntax => match error.message.strip_prefix("this is not valid YAML: ") {
-                Some(problem) => format!("the frontmatter is not valid YAML: {problem}"),
-                None => error.message.clone(),
-            },
-            _ => error.message.clone(),
-        };
-        // The alias limits are the YAML layer's, whatever file the YAML is in.
-        let code = match error.kind {
-            YamlErrorKind::AliasExpansion => codes::YAML_ALIAS_EXPANSION,
-            YamlErrorKind::AliasDepth => codes::YAML_ALIAS_DEPTH,
-            _ => codes::SKILLMD_YAML_PARSE,
-        };
-        out.push(Diagnostic::new(code, file, error.range, message));
-    }
-    for duplicate in &yaml.duplicate_keys {
-        out.push(
-            Diagnostic::new(
-                codes::YAML_DUPLICATE_KEY,
-                file,
-                duplicate.second,
-                format!(
-                    "`{}` is already a field of this mapping; hosts keep only one of the two values, so merge them or rename one",
-                    duplicate.key
-                ),
-            )
-            .with_related(file, duplicate.first, format!("`{}` first written here", duplicate.key)),
-        );
-    }
-}
-
-/// The likely cause of a frontmatter syntax error in plain words, where it is: the two mistakes
-/// real SKILL.md files make most (`key: value: more`, and a tab in the indentation), which the
-/// parser reports in its own terms and, for the tab, at the end of the line before.
-/// The third part is the edit that quotes the value, when the value is all on its line.
-type Cause = (TextRange, String, Option<(TextRange, String)>);
-
-fn plain_yaml_cause(text: &str, at: TextRange, parser: &str) -> Option<Cause> {
-    let start = (at.start as usize).min(text.len());
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let tab_at_error = parser.contains("found character that cannot start any token")
-        && text[start..].starts_with('\t');
-    if parser.contains("found a tab") || tab_at_error {
-        let tab = start + text[start..].find('\t')?;
-        let tab_line_start = text[..tab].rfind('\n').map_or(0, |i| i + 1);
-        let line_no = text[..tab].matches('\n').count() + 1;
-        let range = TextRange::new(tab as u32, tab as u32 + 1);
-        let message = if text[tab_line_start..tab].trim().is_empty() {
-            format!("the frontmatter is not valid YAML: line {line_no} is indented with a tab, and YAML indents with spaces only; replace the tab with spaces")
-        } else {
-            format!("the frontmatter is not valid YAML: a tab on line {line_no} follows an unquoted value; replace it with a space, or quote the value")
-        };
-        return Some((range, message, None));
-    }
-    if parser.contains("mapping values are not allowed") && text[start..].starts_with(':') {
-        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        let line = &text[line_start..line_end];
-        let (key, value) = line.split_once(": ")?;
-        let value_start = line_start + key.len() + 2 + (value.len() - value.trim_start().len());
-        let key = key.trim();
-        let value = value.trim();
-        if key.is_empty() || key.starts_with('-') || value.starts_with(['"', '\'']) {
-            return None;
-        }
-        let quoted = if value.contains('"') {
-            format!("'{}'", value.replace('\'', "''"))
-        } else {
-            format!("\"{}\"", value.replace('\\', "\\\\"))
-        };
-        let example = if quoted.chars().count() <= 80 {
-            format!("`{key}: {quoted}`")
-        } else {
-            "the whole value in double quotes".to_owned()
-        };
-        // The edit is offered only when the value ends on its line: a plain value continued on
-        // more indented lines below would be cut in two by the quotes.
-        let next_line = text.get(line_end + 1..).and_then(|t| t.split('\n').next());
-        let key_indent = line.len() - line.trim_start().len();
-        let continued = next_line.is_some_and(|next| {
-            !next.trim().is_empty() && next.len() - next.trim_start().len() > key_indent
-        });
-        let comment = value.contains(" #");
-        let edit = (!continued && !comment).then(|| {
-            let value_range =
-                TextRange::new(value_start as u32, (value_start + value.len()) as u32);
-            (value_range, quoted.clone())
-        });
-        return Some((
-            at,
-            format!("the frontmatter is not valid YAML: the value of `{key}` holds `: `, which YAML reads as the start of another field; quote the value: {example}"),
-            edit,
-        ));
-    }
-    None
 }
 
 /// Is `c` a letter or digit in the sense of Python's `str.isalnum` (general category L* or N*)?
@@ -653,11 +527,22 @@ fn check_metadata(file: FileId, metadata: Node<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Where `strict` is written in a config file's text (for the related location).
-fn strict_key_range(text: &str) -> TextRange {
-    text.find("strict").map_or(TextRange::empty(0), |at| {
+/// `diagnostic` made an error by strict mode, related to where `strict` is written in the
+/// config file that sets it (when the setting comes from a file, not the editor).
+fn strict_error(mut diagnostic: Diagnostic, config_file: Option<&FileEntry>) -> Diagnostic {
+    diagnostic = diagnostic.with_severity(Severity::Error);
+    let Some(config_file) = config_file else {
+        return diagnostic;
+    };
+    let text = &config_file.text;
+    let strict = text.find("strict").map_or(TextRange::empty(0), |at| {
         TextRange::new(at as u32, (at + "strict".len()) as u32)
-    })
+    });
+    diagnostic.with_related(
+        config_file.id,
+        strict,
+        "strict mode (`skill-md.strict = true`) is set in this skillgraph.toml",
+    )
 }
 
 /// The cross-file checks of a SKILL.md: unknown fields (they read the config) and duplicate names.
@@ -765,199 +650,10 @@ fn check_name_mismatch(
     }
     if let Some((config_file, config)) = settings_for(lookup, path) {
         if config.strict {
-            diagnostic = diagnostic.with_severity(Severity::Error);
-            if let Some(config_file) = config_file {
-                diagnostic = diagnostic.with_related(
-                    config_file.id,
-                    strict_key_range(&config_file.text),
-                    "strict mode (`skill-md.strict = true`) is set in this skillgraph.toml",
-                );
-            }
+            diagnostic = strict_error(diagnostic, config_file);
         }
     }
     out.push(diagnostic);
-}
-
-fn check_unknown_fields(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    skill: &SkillMd,
-    out: &mut Vec<Diagnostic>,
-) {
-    let config = settings_for(lookup, path);
-    let strict = config.as_ref().is_some_and(|(_, config)| config.strict);
-    let moving = MoveContext::default();
-    for field in &skill.fields {
-        let key = field.key.value.as_str();
-        if config
-            .as_ref()
-            .is_some_and(|(_, config)| config.accepts_extra_field(key))
-        {
-            continue;
-        }
-        let known = known_field(key);
-        if known.is_some_and(|k| k.origin == FieldOrigin::Spec) {
-            continue;
-        }
-        if !strict && known.is_some() {
-            continue;
-        }
-        let mut suggestion = None;
-        let mut message = match known {
-            Some(known) => format!(
-                "`{key}` is {}, not a spec field; strict mode (as `skills-ref`) rejects it",
-                known.origin.describe(known.hosts)
-            ),
-            None if key == "version" => "`version` is not a frontmatter field of the spec or of any known host, and `skills-ref` rejects it; move it under `metadata:` as `version: \"...\"`".to_owned(),
-            None => {
-                let candidates = KNOWN_FIELDS.iter().map(|k| k.key);
-                let folded = key.to_lowercase().replace('_', "-");
-                // `tools:` means `allowed-tools`, though `hooks` is fewer edits away.
-                let allowed = format!("allowed-{folded}");
-                suggestion = known_field(&folded)
-                    .or_else(|| known_field(&allowed))
-                    .map(|k| k.key)
-                    .or_else(|| super::suggest::closest(&folded, candidates));
-                match suggestion {
-                    Some(best) => format!("`{key}` is not a known frontmatter field, so hosts ignore it; did you mean `{best}`?"),
-                    None => format!("`{key}` is not a frontmatter field of the spec or of any known host, so hosts ignore it"),
-                }
-            }
-        };
-        let mut diagnostic =
-            Diagnostic::new(codes::SKILLMD_UNKNOWN_FIELD, file, field.key.range, "");
-        match &config {
-            Some((config_file, _)) if strict => {
-                message.push_str("; list it in `skill-md.extra-fields` to accept it");
-                diagnostic = diagnostic.with_severity(Severity::Error);
-                if let Some(config_file) = config_file {
-                    diagnostic = diagnostic.with_related(
-                        config_file.id,
-                        strict_key_range(&config_file.text),
-                        "strict mode (`skill-md.strict = true`) is set in this skillgraph.toml",
-                    );
-                }
-            }
-            _ => message
-                .push_str("; list it in `skill-md.extra-fields` of skillgraph.toml if it is meant"),
-        }
-        diagnostic.message = message;
-        if let Some(entry) = lookup.file(file) {
-            let taken = |name: &str| skill.field(name).is_some();
-            let rename = suggestion.filter(|best| !taken(best)).and_then(|best| {
-                super::fixes::replace_scalar(&entry.text, file, field.key.range, key, best).map(
-                    |fix| Fix {
-                        title: format!("Rename `{key}` to `{best}`"),
-                        ..fix
-                    },
-                )
-            });
-            // A field a host reads is not moved away from it.
-            let moved = known
-                .is_none()
-                .then(|| move_under_metadata(file, &entry.text, skill, field, &moving))
-                .flatten();
-            let preferred_is_rename = rename.is_some();
-            diagnostic.fixes.extend(rename.map(Fix::preferred));
-            // With no spelling to suggest, moving the field is what the message asks for, so
-            // `check --fix` may do it; beside a suggested rename it is one choice of two.
-            diagnostic.fixes.extend(moved.map(|fix| {
-                if preferred_is_rename {
-                    fix
-                } else {
-                    fix.preferred().safe()
-                }
-            }));
-        }
-        out.push(diagnostic);
-    }
-}
-
-/// "Move `version` under `metadata:`": the field's lines removed and the field added, its value
-/// quoted as a string, at the end of the `metadata` mapping (written in block style), or in a new
-/// `metadata:` at the end of the frontmatter. Only for a top-level field whose value is a
-/// scalar (metadata values are strings) not already a key of `metadata`.
-/// What moving fields under `metadata:` needs of the whole file, found once for all of its
-/// fields: a frontmatter may hold a hundred thousand unknown fields, each offered the move.
-#[derive(Default)]
-struct MoveContext<'s> {
-    /// The file's line ending.
-    newline: std::cell::OnceCell<&'static str>,
-    /// The keys already under `metadata:`.
-    metadata_keys: std::cell::OnceCell<std::collections::HashSet<&'s str>>,
-}
-
-fn move_under_metadata<'s>(
-    file: FileId,
-    text: &str,
-    skill: &'s SkillMd,
-    field: &crate::model::skill_md::Field,
-    moving: &MoveContext<'s>,
-) -> Option<Fix> {
-    let Frontmatter::Closed { close, .. } = &skill.frontmatter else {
-        return None;
-    };
-    if !skill.is_mapping {
-        return None;
-    }
-    let key = field.key.value.as_str();
-    let value = &field.value;
-    if value.aliased || !matches!(value.shape, Shape::Scalar(_)) || skill.is_flow {
-        return None;
-    }
-    let value_text = value.shape.scalar()?;
-    // The field's whole lines: from its key's line to the end of its value's.
-    let (line_start, indent) = super::fixes::line_of(text, field.key.range.start);
-    if !indent.is_empty() || line_start != field.key.range.start as usize {
-        return None;
-    }
-    let value_end = value.range.end.max(field.key.range.end) as usize;
-    let line_end = text[value_end..]
-        .find('\n')
-        .map_or(text.len(), |i| value_end + i + 1);
-    let removal = TextRange::new(line_start as u32, line_end as u32);
-    let newline = *moving
-        .newline
-        .get_or_init(|| if text.contains("\r\n") { "\r\n" } else { "\n" });
-    let entry = format!("{key}: {}", super::fixes::double_quoted(value_text));
-    let fix = Fix::replace(format!("Move `{key}` under `metadata:`"), file, removal, "");
-    match skill.field("metadata").map(|m| &m.value) {
-        Some(metadata)
-            if metadata.shape == Shape::Mapping && !metadata.flow && !metadata.aliased =>
-        {
-            let taken = moving.metadata_keys.get_or_init(|| {
-                metadata
-                    .entries
-                    .iter()
-                    .filter_map(|e| e.key.as_deref())
-                    .collect()
-            });
-            if taken.contains(key) {
-                return None;
-            }
-            let last = metadata.entries.last()?;
-            let (_, metadata_indent) = super::fixes::line_of(text, last.key_range.start);
-            let end = last.value_range.end.max(last.key_range.end) as usize;
-            let at = text[end..]
-                .find(['\r', '\n'])
-                .map_or(text.len(), |i| end + i);
-            if (line_start..line_end).contains(&at) {
-                return None;
-            }
-            Some(fix.with_edit(
-                file,
-                TextRange::empty(at as u32),
-                format!("{newline}{metadata_indent}{entry}"),
-            ))
-        }
-        Some(_) => None,
-        None => Some(fix.with_edit(
-            file,
-            TextRange::empty(close.start),
-            format!("metadata:{newline}  {entry}{newline}"),
-        )),
-    }
 }
 
 fn check_duplicate_name(

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::index::{Content, FileEntry, Key, Lookup};
 use crate::model::hosts::plugins::{is_builtin_subagent, subagent_field, BUILTIN_SUBAGENTS};

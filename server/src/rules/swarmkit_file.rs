@@ -5,6 +5,7 @@ use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::FileRole;
 use crate::model::swarmkit::ArtifactKind;
+use crate::syntax::yaml::DuplicateKey;
 use crate::syntax::{TextRange, YamlDocument, YamlErrorKind};
 
 pub const RULES: &[RuleDoc] = &[
@@ -212,20 +213,33 @@ pub(crate) fn syntax_diagnostics(file: FileId, yaml: &YamlDocument) -> Vec<Diagn
         ));
     }
     for duplicate in &yaml.duplicate_keys {
-        out.push(
-            Diagnostic::new(
-                codes::YAML_DUPLICATE_KEY,
-                file,
-                duplicate.second,
-                format!(
-                    "`{}` is already a key of this mapping; SwarmKit keeps only this later value and drops the earlier one, so merge them or rename one",
-                    duplicate.key
-                ),
-            )
-            .with_related(file, duplicate.first, format!("`{}` first written here", duplicate.key)),
-        );
+        out.push(duplicate_key(
+            file,
+            duplicate,
+            "key",
+            "SwarmKit keeps only this later value and drops the earlier one",
+        ));
     }
     out
+}
+
+/// `yaml.duplicate-key`, on the second of two equal keys of a mapping and related to the first:
+/// "`name` is already a {noun} of this mapping; {kept}, so merge them or rename one", where
+/// `kept` says which value the file's reader keeps.
+pub(super) fn duplicate_key(
+    file: FileId,
+    duplicate: &DuplicateKey,
+    noun: &str,
+    kept: &str,
+) -> Diagnostic {
+    let key = &duplicate.key;
+    Diagnostic::new(
+        codes::YAML_DUPLICATE_KEY,
+        file,
+        duplicate.second,
+        format!("`{key}` is already a {noun} of this mapping; {kept}, so merge them or rename one"),
+    )
+    .with_related(file, duplicate.first, format!("`{key}` first written here"))
 }
 
 /// The first line's range, where file-level diagnostics without a better place go.

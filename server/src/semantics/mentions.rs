@@ -6,9 +6,8 @@ use std::path::Path;
 
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileEntry, Key, Lookup};
-use crate::model::mentions::{scan, Mention};
+use crate::model::mentions::{scan_from, Mention};
 use crate::model::skill_links::body_start;
-use crate::syntax::TextRange;
 
 /// The mentions of a file, with ranges in the whole file: a SKILL.md's body, or a prose file's.
 pub fn mentions_of(entry: &FileEntry) -> Vec<Mention> {
@@ -18,18 +17,7 @@ pub fn mentions_of(entry: &FileEntry) -> Vec<Mention> {
             let Some(start) = body_start(&entry.text, &skill.frontmatter) else {
                 return Vec::new();
             };
-            let shift = |range: TextRange| {
-                TextRange::new(range.start + start as u32, range.end + start as u32)
-            };
-            scan(&entry.text[start..])
-                .into_iter()
-                .map(|m| Mention {
-                    range: shift(m.range),
-                    plugin: m.plugin.map(shift),
-                    name: shift(m.name),
-                    sigil: m.sigil,
-                })
-                .collect()
+            scan_from(&entry.text, start)
         }
         _ => Vec::new(),
     }

@@ -3,7 +3,8 @@
 //! answers the rules judge and the IDE shows alike. Every query reads other files through
 //! [`crate::index::Lookup`], so its reads are recorded for incremental re-checking. The rules
 //! decide what is wrong; the one exception is grant resolution (see [`grants`]), which reports
-//! what it meets on its walk.
+//! what it meets on its walk. It must not know the editor, the protocol or how a diagnostic is
+//! shown.
 
 pub mod chain;
 pub mod composes;

@@ -6,6 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "../support/copy.rs"]
+mod copy;
+pub use copy::copy_tree;
+
 pub const SCENARIOS: &[&str] = &[
     "recover",
     "give-up",
@@ -21,25 +25,11 @@ pub fn fixture(scenario: &str) -> PathBuf {
         .join(scenario)
 }
 
-/// Copies a folder, recursively.
-pub fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// A scenario's workspace in a temporary folder, its log where the runtime writes it.
 pub fn workspace_with_log(scenario: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let workspace = dir.path().join(scenario);
-    copy_dir(&fixture(scenario).join("workspace"), &workspace);
+    copy_tree(&fixture(scenario).join("workspace"), &workspace);
     std::fs::create_dir_all(workspace.join(".swarmkit")).unwrap();
     std::fs::copy(
         fixture(scenario).join("audit.sqlite"),

@@ -13,17 +13,7 @@ pub fn render(graph: &OrderingGraph) -> String {
     let mut out = String::from(
         "digraph ordering {\n  rankdir=LR;\n  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\"];\n",
     );
-    for &top in &layout.top {
-        open_cluster(&mut out, graph, top, 1);
-        nodes(&mut out, graph, &layout.members[top], 2);
-        for &child in &layout.children[top] {
-            open_cluster(&mut out, graph, child, 2);
-            nodes(&mut out, graph, &layout.members[child], 3);
-            out.push_str("    }\n");
-        }
-        out.push_str("  }\n");
-    }
-    nodes(&mut out, graph, &layout.loose, 1);
+    layout.write_nested(&mut out, graph, open_cluster, nodes, "}");
     legend(&mut out);
     for edge in &graph.edges {
         let mut attributes = Vec::new();

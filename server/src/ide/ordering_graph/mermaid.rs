@@ -11,17 +11,7 @@ use super::{edge_caption, node_caption, EdgeKind, Layout, OrderingGraph, ARROWS,
 pub fn render(graph: &OrderingGraph) -> String {
     let layout = Layout::of(graph);
     let mut out = String::from("flowchart LR\n");
-    for &top in &layout.top {
-        open_cluster(&mut out, graph, top, 1);
-        nodes(&mut out, graph, &layout.members[top], 2);
-        for &child in &layout.children[top] {
-            open_cluster(&mut out, graph, child, 2);
-            nodes(&mut out, graph, &layout.members[child], 3);
-            out.push_str("    end\n");
-        }
-        out.push_str("  end\n");
-    }
-    nodes(&mut out, graph, &layout.loose, 1);
+    layout.write_nested(&mut out, graph, open_cluster, nodes, "end");
     legend(&mut out);
     let mut cyclic = Vec::new();
     let mut blocking = Vec::new();

@@ -393,19 +393,8 @@ pub fn build(index: &Index, selection: &Selection) -> Result<OrderingGraph, Sele
 
     // Topologies at or below the roots, in path order.
     let mut topologies: Vec<(&Path, FileId, FileId, &Topology)> = index
-        .files()
-        .filter(|f| in_scope(&f.path))
-        .filter_map(|f| match (&f.role, &f.parsed.content) {
-            (
-                FileRole::SwarmKit {
-                    workspace,
-                    too_deep: false,
-                    ..
-                },
-                Content::SwarmKit(Artifact::Topology(t)),
-            ) => Some((f.path.as_path(), f.id, *workspace, t)),
-            _ => None,
-        })
+        .topologies()
+        .filter(|(path, ..)| in_scope(path))
         .collect();
     topologies.sort_by(|a, b| a.0.cmp(b.0));
     if let Some(name) = &selection.topology {
@@ -532,6 +521,30 @@ impl Layout {
             }
         }
         layout
+    }
+
+    /// Writes the nodes in their nesting, for a renderer whose clusters close with `close`
+    /// (`}`, `end`): each top cluster opened, its nodes, each child cluster (opened, its nodes,
+    /// closed), closed; then the nodes in no cluster.
+    pub fn write_nested(
+        &self,
+        out: &mut String,
+        graph: &OrderingGraph,
+        open_cluster: fn(&mut String, &OrderingGraph, usize, usize),
+        nodes: fn(&mut String, &OrderingGraph, &[usize], usize),
+        close: &str,
+    ) {
+        for &top in &self.top {
+            open_cluster(out, graph, top, 1);
+            nodes(out, graph, &self.members[top], 2);
+            for &child in &self.children[top] {
+                open_cluster(out, graph, child, 2);
+                nodes(out, graph, &self.members[child], 3);
+                out.push_str(&format!("    {close}\n"));
+            }
+            out.push_str(&format!("  {close}\n"));
+        }
+        nodes(out, graph, &self.loose, 1);
     }
 }
 

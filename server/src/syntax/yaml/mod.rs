@@ -15,7 +15,7 @@
 //!
 //! Memory: one arena of nodes (32 bytes each), one arena of child ids, and one string holding the
 //! text of every scalar, so a scalar costs the bytes it holds plus its node. A document whose
-//! large mappings are searched by key also holds a table of their keys (see [`KeyTables`]).
+//! large mappings are searched by key also holds a table of their keys (see `KeyTables`).
 //!
 //! By stage: `build` (text to tree), this file (the document and its arenas), `node` (reading
 //! it), `scalar` (what a scalar means). It knows nothing of skills, agents or the LSP.
@@ -155,7 +155,7 @@ pub struct YamlDocument {
     root: Option<NodeId>,
     pub errors: Vec<YamlError>,
     pub duplicate_keys: Vec<DuplicateKey>,
-    /// The keys of the large mappings, made on the first lookup in one (see [`KeyTables`]).
+    /// The keys of the large mappings, made on the first lookup in one (see `KeyTables`).
     key_tables: OnceLock<KeyTables>,
 }
 

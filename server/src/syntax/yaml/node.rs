@@ -150,7 +150,7 @@ impl<'a> Node<'a> {
     }
 
     /// The first entry whose key is the scalar `key`. O(1) in a large mapping (see
-    /// [`KeyTables`]).
+    /// `KeyTables`).
     pub fn entry(self, key: &str) -> Option<(Node<'a>, Node<'a>)> {
         let mapping = self.resolved();
         let entry_ids = mapping.entry_ids();
@@ -198,7 +198,7 @@ impl<'a> Node<'a> {
     }
 
     /// Converts to JSON for schema validation. Aliases expand here; the builder capped what the
-    /// whole document expands to ([`MAX_ALIAS_EXPANSION`] nodes, [`MAX_DEPTH`] levels), so the
+    /// whole document expands to ([`MAX_ALIAS_EXPANSION`](super::MAX_ALIAS_EXPANSION) nodes, [`MAX_DEPTH`](super::MAX_DEPTH) levels), so the
     /// result is proportional to the text. Iterative: an explicit stack of open collections.
     pub fn to_json(self) -> serde_json::Value {
         use serde_json::Value;

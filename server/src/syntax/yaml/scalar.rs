@@ -28,7 +28,7 @@ impl<'a> ScalarValue<'a> {
     }
 
     /// A scalar's text read with the YAML 1.2 core schema: only a plain scalar can be anything
-    /// but a string. What [`Node::value`] gives, for text kept after the tree is gone.
+    /// but a string. What [`Node::value`](super::Node::value) gives, for text kept after the tree is gone.
     pub fn interpret(text: &'a str, style: Style) -> ScalarValue<'a> {
         if style != Style::Plain {
             return ScalarValue::Str(text);
