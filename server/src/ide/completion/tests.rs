@@ -981,3 +981,32 @@ fn a_blank_line_answers_as_a_typed_prefix_would() {
         assert_eq!(blank, typed, "{place}");
     }
 }
+
+#[test]
+fn after_a_dollar_arguments_come_before_skills_and_hide_a_skill_of_their_name() {
+    let text = "//- /p/.claude/skills/fix/SKILL.md
+---
+name: fix
+description: Fixes an issue.
+arguments: [issue, branch]
+argument-hint: \"[issue] [branch] [reviewer]\"
+---
+Fix $issue on $1 for $2, then $ARGUMENTS $$0
+//- /p/.claude/skills/issue/SKILL.md
+---
+name: issue
+description: I.
+---
+Body.
+";
+    let f = fixture(text);
+    let got = completion(&f.index, f.cursor_file, f.offset).unwrap();
+    let labels: Vec<&str> = got.items.iter().map(|i| i.label.as_str()).collect();
+    assert_eq!(labels, ["issue", "branch", "ARGUMENTS", "2", "fix"]);
+    assert_eq!(got.items[0].kind, CompletionKind::Argument);
+    // After `/`, only skills.
+    let f = fixture(&text.replace(" $$0", " /$0"));
+    let got = completion(&f.index, f.cursor_file, f.offset).unwrap();
+    let labels: Vec<&str> = got.items.iter().map(|i| i.label.as_str()).collect();
+    assert_eq!(labels, ["fix", "issue"]);
+}
