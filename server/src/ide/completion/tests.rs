@@ -1010,3 +1010,30 @@ Body.
     let labels: Vec<&str> = got.items.iter().map(|i| i.label.as_str()).collect();
     assert_eq!(labels, ["fix", "issue"]);
 }
+
+#[test]
+fn the_portable_form_completes_as_the_nested_one() {
+    let chain = format!(
+        "//- /r/s/chain/SKILL.md\n---\nname: chain\ndescription: d\nmetadata:\n  chain: \"unit, sm$0\"\n---\n{CHAIN_SKILLS}"
+    );
+    assert_eq!(labels_of(&chain), ["unit", "smoke"]);
+    let tools = "//- /r/skillgraph.toml\n[tools]\navailable = [\"get_order\", \"get_status\"]\n//- /r/s/gate/SKILL.md\n---\nname: gate\ndescription: d\nmetadata:\n  PLACE\n---\n";
+    let at = |place: &str| labels_of(&tools.replace("PLACE", place));
+    assert_eq!(
+        at("dependencies: \"tools.all: get_$0\""),
+        ["get_order", "get_status"]
+    );
+    assert_eq!(at("dependencies: \"tools.$0\""), ["all", "any"]);
+    assert_eq!(
+        at("dependencies: \"$0\""),
+        ["tools", "resources", "prompts"]
+    );
+    assert_eq!(
+        at("precondition: \"get_order; tool: $0\""),
+        ["get_order", "get_status"]
+    );
+    assert_eq!(
+        at("precondition: \"state: order.status $0\""),
+        ["eq", "neq", "in", "exists"]
+    );
+}
