@@ -98,3 +98,117 @@ Body.
     );
     client.shutdown();
 }
+
+/// Applies a `WorkspaceEdit`'s edits of one document (given as `changes`) to `text`; positions
+/// are UTF-16, which for this ASCII text are bytes.
+fn apply(text: &str, edits: &[Value]) -> String {
+    let offset = |p: &Value| {
+        let line = p["line"].as_u64().unwrap() as usize;
+        let character = p["character"].as_u64().unwrap() as usize;
+        text.split_inclusive('\n')
+            .take(line)
+            .map(str::len)
+            .sum::<usize>()
+            + character
+    };
+    let mut edits: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|e| {
+            (
+                offset(&e["range"]["start"]),
+                offset(&e["range"]["end"]),
+                e["newText"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    edits.sort();
+    let mut out = String::new();
+    let mut at = 0;
+    for (start, end, new) in edits {
+        out.push_str(&text[at..start]);
+        out.push_str(new);
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+#[test]
+fn the_portable_quick_fix_and_rewrite_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let nested = "---
+name: refund
+description: Refunds an order.
+dependencies:
+  tools: [get_order]
+metadata:
+  chain: [verify]
+---
+Refund it.
+";
+    write_fixture(
+        root,
+        &format!(
+            "//- /skillgraph.toml\n[tools]\navailable = [\"get_order\"]\n//- /.agents/skills/refund/SKILL.md\n{nested}//- /.agents/skills/verify/SKILL.md\n---\nname: verify\ndescription: Verifies.\n---\nV.\n//- /skills/plain/SKILL.md\n{}",
+            nested.replace("name: refund", "name: plain")
+        ),
+    );
+    let (mut client, _) = Client::start(root, capabilities());
+    let skill = file_uri(&root.join(".agents/skills/refund/SKILL.md"));
+    let (diagnostics, _) = client.diagnostics(&skill);
+    let host: Vec<&Value> = diagnostics
+        .iter()
+        .filter(|d| d["code"] == "skillmd.extension-host")
+        .collect();
+    assert_eq!(host.len(), 1, "{diagnostics:#?}");
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": skill},
+            "range": host[0]["range"],
+            "context": {"diagnostics": [host[0]], "only": ["quickfix"]},
+        }),
+    );
+    let fix = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"].as_str().unwrap().contains("portable form"))
+        .expect("the portable fix");
+    let portable = apply(nested, fix["edit"]["changes"][&skill].as_array().unwrap());
+    assert_eq!(
+        portable,
+        "---\nname: refund\ndescription: Refunds an order.\nmetadata:\n  chain: \"verify\"\n  dependencies: \"tools: get_order\"\n---\nRefund it.\n"
+    );
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": skill, "languageId": "markdown", "version": 1, "text": portable}}),
+    );
+    let (diagnostics, _) = client.diagnostics(&skill);
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+
+    // No host known for `skills/plain`: the same rewrite is a refactoring on the key.
+    let plain = file_uri(&root.join("skills/plain/SKILL.md"));
+    client.diagnostics(&plain);
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": plain},
+            "range": {"start": {"line": 6, "character": 3}, "end": {"line": 6, "character": 3}},
+            "context": {"diagnostics": [], "only": ["refactor.rewrite"]},
+        }),
+    );
+    let rewrite = &actions.as_array().expect("a rewrite")[0];
+    assert_eq!(rewrite["kind"], "refactor.rewrite");
+    let text = nested.replace("name: refund", "name: plain");
+    let portable = apply(
+        &text,
+        rewrite["edit"]["changes"][&plain].as_array().unwrap(),
+    );
+    assert!(
+        portable.contains("  chain: \"verify\"\n  dependencies: \"tools: get_order\"\n"),
+        "{portable}"
+    );
+    client.shutdown();
+}
