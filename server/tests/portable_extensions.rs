@@ -376,3 +376,27 @@ fn the_content_is_indexed_alike() {
         assert_eq!(unknown, ["notify"], "{found:#?}");
     }
 }
+
+#[test]
+fn check_fix_unsafe_fixes_writes_the_portable_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let skill_dir = dir.path().join(".agents/skills/refund");
+    std::fs::create_dir_all(&skill_dir).unwrap();
+    let file = skill_dir.join("SKILL.md");
+    std::fs::write(&file, NESTED).unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_skillgraph"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    // A guess is not applied by `--fix` alone.
+    run(&["check", "--fix", "."]);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), NESTED);
+    run(&["check", "--fix", "--unsafe-fixes", "."]);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), PORTABLE);
+    let output = run(&["check", "--format", "json", "."]);
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(!report.contains("skillmd.extension-host"), "{report}");
+}
