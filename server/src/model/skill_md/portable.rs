@@ -425,7 +425,8 @@ fn state_value(text: &str, at: usize, place: &Place) -> (Value, Vec<Value>) {
 // Writing the portable form from the nested one.
 
 /// A scalar as the portable grammar writes it inside a predicate: plain when it reads back as
-/// the same value, else in single quotes (a string that reads as a number, or holds `;`).
+/// the same value, else in single quotes (a string that reads as a number); `None` for text
+/// holding a separator (`;`, `,`, brackets, parentheses), which no quoting keeps whole.
 fn write_scalar(value: &Value) -> Option<String> {
     let text = value.text.as_deref()?;
     match value.shape {
@@ -434,10 +435,13 @@ fn write_scalar(value: &Value) -> Option<String> {
                 ScalarValue::interpret(text, crate::syntax::yaml::Style::Plain),
                 ScalarValue::Str(_)
             );
+            // The separators are not quoted away (the reading splits before it unquotes).
+            if text.contains([';', ',', '[', ']', '(', ')']) {
+                return None;
+            }
             let safe = plain_reads_same
                 && !text.is_empty()
-                && !text.starts_with(['\'', '['])
-                && !text.contains([';', ',', '[', ']', '(', ')'])
+                && !text.starts_with('\'')
                 && text.trim() == text;
             Some(if safe {
                 text.to_owned()
@@ -728,6 +732,11 @@ mod tests {
         assert_eq!(option_value(&value("4")).shape, Shape::Int(4));
         assert_eq!(option_value(&value("failure")).shape, Shape::Str);
         assert_eq!(write_option(&value("4")), None);
+        // A separator inside a state's value cannot be written.
+        assert_eq!(write_scalar(&value("a;b")), None);
+        assert_eq!(write_scalar(&value("3")).as_deref(), Some("'3'"));
+        assert_eq!(write_scalar(&value("it's")).as_deref(), Some("it's"));
+        assert_eq!(write_scalar(&value("'x")).as_deref(), Some("'''x'"));
     }
 
     #[test]
