@@ -248,13 +248,26 @@ fn chain_shape_and_option_conflicts() {
     assert_eq!(conflict[0].severity, Severity::Warning);
     assert_eq!(found.len(), 6, "{found:#?}");
 
+    // A string is the portable form (docs/skill-md.md): `unit` is a chain of one entry.
+    let found = check(&[
+        (
+            "/r/skills/chain-test/SKILL.md",
+            &skill("chain-test", "metadata:\n  chain: unit\n"),
+        ),
+        ("/r/skills/unit/SKILL.md", &skill("unit", "")),
+    ]);
+    assert!(of(&found, "skillmd.chain-shape").is_empty(), "{found:#?}");
     let found = check(&[(
         "/r/skills/chain-test/SKILL.md",
-        &skill("chain-test", "metadata:\n  chain: unit\n"),
+        &skill("chain-test", "metadata:\n  chain: 3\n"),
     )]);
     let shape = of(&found, "skillmd.chain-shape");
-    assert_eq!(texts(&shape), ["unit"]);
-    assert!(shape[0].message.contains("`chain: [unit]`"));
+    assert_eq!(texts(&shape), ["3"]);
+    assert!(
+        shape[0].message.contains("found an integer"),
+        "{}",
+        shape[0].message
+    );
 }
 
 #[test]

@@ -1058,7 +1058,7 @@ fn code_actions_fix_in_utf16_and_utf8_and_rename_only_when_the_client_can() {
         let (mut client, init) = Client::start(root, capabilities);
         assert_eq!(
             init["capabilities"]["codeActionProvider"]["codeActionKinds"],
-            json!(["quickfix"])
+            json!(["quickfix", "refactor.rewrite"])
         );
         let topology = file_uri(&root.join(TOPOLOGY));
         client.diagnostics(&topology);

@@ -181,6 +181,7 @@ codes! {
     SKILLMD_DESCRIPTION_LENGTH = "skillmd.description-length", Error;
     SKILLMD_DESCRIPTION_XML = "skillmd.description-xml", Error;
     SKILLMD_DUPLICATE_NAME = "skillmd.duplicate-name", Error;
+    SKILLMD_EXTENSION_HOST = "skillmd.extension-host", Warning;
     SKILLMD_FIELD_VALUE = "skillmd.field-value", Warning;
     SKILLMD_LINK_OUTSIDE = "skillmd.link-outside", Warning;
     SKILLMD_LISTING_BUDGET = "skillmd.listing-budget", Warning;

@@ -30,6 +30,8 @@ pub enum CompletionKind {
     /// A tool of the tool inventory (SKILL.md `dependencies.tools`, `action_tool`, a
     /// precondition's tool).
     Tool,
+    /// An argument of a SKILL.md body (Claude Code's `$name`, `$ARGUMENTS`, `$N`).
+    Argument,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -287,6 +287,27 @@ mod tests {
     }
 
     #[test]
+    fn the_portable_form_hovers_and_leads_as_the_nested_one() {
+        let smoke = "//- /r/s/e2e/smoke/SKILL.md\n---\nname: smoke\ndescription: d\n---\n";
+        let text = hover_text(&format!("//- /r/s/chain/SKILL.md\n---\nname: chain\ndescription: d\nmetadata:\n  chain: \"unit, sm$0oke\"\n---\n{smoke}"));
+        assert!(text.contains("2 of 2 (run in order)"), "{text}");
+        assert!(text.contains("resolves to `e2e/smoke/SKILL.md`"), "{text}");
+        let f = fixture(&format!("//- /r/s/chain/SKILL.md\n---\nname: chain\ndescription: d\nmetadata:\n  chain: 'sm$0oke'\n---\n{smoke}"));
+        let (target, _) = definition(&f.index, f.cursor_file, f.offset).expect("a target");
+        assert_eq!(
+            f.index.file(target).unwrap().path,
+            Path::new("/r/s/e2e/smoke/SKILL.md")
+        );
+        let text = hover_text("//- /r/s/gate/SKILL.md\n---\nname: gate\ndescription: d\nmetadata:\n  precondition: \"get_order; tool: get_st$0atus\"\n---\n");
+        assert!(
+            text.contains("holds once `get_status` has been called"),
+            "{text}"
+        );
+        let text = hover_text("//- /r/s/refund/SKILL.md\n---\nname: refund\ndescription: d\nmetadata:\n  dependencies: \"tools.all: Re$0ad get_order\"\n---\n");
+        assert!(text.contains("Not evaluated: no tool inventory"), "{text}");
+    }
+
+    #[test]
     fn a_chain_option_key_is_explained_from_the_table() {
         let text = hover_text("//- /r/s/chain/SKILL.md\n---\nname: chain\ndescription: d\nmetadata:\n  chain: [unit]\n  early_ex$0it_on: failure\n---\n");
         let option = crate::model::skill_md::extensions::chain_option("early_exit_on").unwrap();

@@ -13,6 +13,10 @@ use crate::semantics::registry::{self, Origin};
 use crate::semantics::requires::{build, RequiresGraph};
 
 pub fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
+    // Claude Code substitutes an argument before anything reads the body as a mention.
+    if let Some(argument) = super::skill_load::placeholder_hover(index, file, offset) {
+        return Some(argument);
+    }
     if let Some(mention) = super::mentions::hover(index, file, offset) {
         return Some(mention);
     }
@@ -167,6 +171,9 @@ fn skill_md_hover(
         if let Some(d) = skill.description.as_ref().and_then(|d| d.text()) {
             let _ = write!(text, "\n\n{}", d.value.trim());
         }
+        let entry = index.file(file)?;
+        text.push_str("\n\n---\n\n");
+        text.push_str(&super::skill_load::load_cost(index, entry, skill));
         return Some(HoverResult {
             markdown: text,
             range,

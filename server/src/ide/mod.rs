@@ -19,6 +19,7 @@ pub mod references;
 pub mod rename;
 mod schema_shape;
 mod skill_files;
+pub(crate) mod skill_load;
 pub mod symbols;
 
 pub use answers::{CompletionItem, CompletionKind, Completions, HoverResult, Symbol, SymbolKind};

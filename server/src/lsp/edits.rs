@@ -108,13 +108,16 @@ pub fn code_actions(
     params: &CodeActionParams,
     rename_files: bool,
 ) -> Option<CodeActionResponse> {
-    if let Some(only) = &params.context.only {
-        let wants_quickfix = only
-            .iter()
-            .any(|kind| CodeActionKind::QUICKFIX.as_str().starts_with(kind.as_str()));
-        if !wants_quickfix {
-            return None;
-        }
+    let wants = |wanted: &CodeActionKind| {
+        params.context.only.as_ref().is_none_or(|only| {
+            only.iter()
+                .any(|kind| wanted.as_str().starts_with(kind.as_str()))
+        })
+    };
+    let wants_quickfix = wants(&CodeActionKind::QUICKFIX);
+    let wants_rewrite = wants(&CodeActionKind::REFACTOR_REWRITE);
+    if !wants_quickfix && !wants_rewrite {
+        return None;
     }
     let path = convert::path_of(&params.text_document.uri)?;
     let file = index.file_id(&path)?;
@@ -124,7 +127,11 @@ pub fn code_actions(
     // A bare cursor (an empty range, as editors send when asked for the fixes "here") stands for
     // its line: the fixes of everything reported on it are offered.
     let cursor_line = (params.range.start == params.range.end).then_some(params.range.start.line);
-    for diagnostic in index.diagnostics(file) {
+    for diagnostic in index
+        .diagnostics(file)
+        .into_iter()
+        .filter(|_| wants_quickfix)
+    {
         let on_cursor_line = cursor_line.is_some_and(|line| {
             let at = convert::range(index, file, diagnostic.range, enc);
             at.start.line <= line && line <= at.end.line
@@ -148,6 +155,36 @@ pub fn code_actions(
                 is_preferred: fix.preferred.then_some(true),
                 ..Default::default()
             }));
+        }
+    }
+    // On an extension's key written in the nested form: the rewrite into the portable form,
+    // unless a host diagnostic there offers it already.
+    if wants_rewrite {
+        if let Some(entry) = index.file(file) {
+            if let crate::index::Content::SkillMd(skill) = &entry.parsed.content {
+                let offered = actions.iter().any(|a| {
+                    matches!(a, CodeActionOrCommand::CodeAction(a) if a.kind == Some(CodeActionKind::QUICKFIX)
+                        && a.diagnostics.as_ref().is_some_and(|d| d.iter().any(|d| {
+                            d.code == Some(NumberOrString::String(
+                                crate::diagnostic::codes::SKILLMD_EXTENSION_HOST.name().to_owned(),
+                            ))
+                        })))
+                });
+                let rewrite = (!offered)
+                    .then(|| crate::rules::portable::rewrite_at(&entry.text, file, skill, start))
+                    .flatten();
+                if let Some(edit) = rewrite
+                    .as_ref()
+                    .and_then(|fix| workspace_edit(index, fix, enc))
+                {
+                    actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                        title: rewrite.map(|f| f.title).unwrap_or_default(),
+                        kind: Some(CodeActionKind::REFACTOR_REWRITE),
+                        edit: Some(edit),
+                        ..Default::default()
+                    }));
+                }
+            }
         }
     }
     (!actions.is_empty()).then_some(actions)

@@ -125,6 +125,7 @@ pub fn completion(
                 crate::ide::CompletionKind::File => CompletionItemKind::FILE,
                 crate::ide::CompletionKind::Folder => CompletionItemKind::FOLDER,
                 crate::ide::CompletionKind::Tool => CompletionItemKind::METHOD,
+                crate::ide::CompletionKind::Argument => CompletionItemKind::VARIABLE,
             }),
             detail: item.detail,
             documentation: item.documentation.map(|value| {

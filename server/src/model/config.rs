@@ -335,7 +335,7 @@ struct RawSkillMd {
     #[serde(rename = "extra-fields", default)]
     extra_fields: Vec<String>,
     /// The hosts that load the skills below, instead of the ones their folders imply:
-    /// claude-code, claude-api, copilot, codex, opencode, gemini-cli, cursor.
+    /// claude-code, claude-api, copilot, codex, opencode, gemini-cli, cursor, crush.
     // Spanned, so an unknown host is reported where it is written.
     #[serde(default)]
     #[cfg_attr(test, schemars(with = "Option<Vec<String>>"))]

@@ -20,6 +20,7 @@ pub const CODEX_DOCS: &str = "https://developers.openai.com/codex/skills";
 pub const OPENCODE_DOCS: &str = "https://opencode.ai/docs/skills/";
 pub const GEMINI_DOCS: &str = "https://geminicli.com/docs/cli/using-agent-skills/";
 pub const CURSOR_DOCS: &str = "https://cursor.com/docs/context/skills";
+pub const CRUSH_DOCS: &str = "https://github.com/charmbracelet/crush";
 
 /// Subagents, plugin and marketplace manifests.
 pub mod plugins;
@@ -38,6 +39,8 @@ pub enum Host {
     OpenCode,
     GeminiCli,
     Cursor,
+    /// Charm's Crush (no project folder of its own is documented: named by `[skill-md] hosts`).
+    Crush,
 }
 
 impl Host {
@@ -49,6 +52,7 @@ impl Host {
         Host::OpenCode,
         Host::GeminiCli,
         Host::Cursor,
+        Host::Crush,
     ];
 
     /// The name used in `[skill-md] hosts` and in messages' ids.
@@ -61,6 +65,7 @@ impl Host {
             Host::OpenCode => "opencode",
             Host::GeminiCli => "gemini-cli",
             Host::Cursor => "cursor",
+            Host::Crush => "crush",
         }
     }
 
@@ -74,6 +79,7 @@ impl Host {
             Host::OpenCode => "OpenCode",
             Host::GeminiCli => "Gemini CLI",
             Host::Cursor => "Cursor",
+            Host::Crush => "Crush",
         }
     }
 
@@ -87,6 +93,7 @@ impl Host {
             Host::OpenCode => OPENCODE_DOCS,
             Host::GeminiCli => GEMINI_DOCS,
             Host::Cursor => CURSOR_DOCS,
+            Host::Crush => CRUSH_DOCS,
         }
     }
 
@@ -619,6 +626,81 @@ pub const CLAUDE_CODE_ARGUMENT_FACTS: &[ArgumentFact] = &[
         source: CLAUDE_CODE_DOCS,
         checked: LOAD_FACTS_CHECKED,
     },
+];
+
+/// The date the extension facts below were checked.
+pub const EXTENSION_FACTS_CHECKED: &str = "2026-12-04";
+
+/// Where a proposal writes an extension, as a strict reader sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExtensionForm {
+    /// A field at the top level that the spec does not define (`dependencies`).
+    TopLevelField,
+    /// A `metadata` value that is a list or a mapping (`metadata.chain`, `metadata.precondition`).
+    MetadataCollection,
+}
+
+/// What a host does with a skill written in a form it reads strictly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Consequence {
+    /// The skill is not loaded (or not installed).
+    Skipped,
+    /// The skill loads, with a warning.
+    Warned,
+}
+
+/// One host's strict reading of the extensions' nested form.
+#[derive(Debug)]
+pub struct ExtensionFact {
+    pub host: Host,
+    pub form: ExtensionForm,
+    pub consequence: Consequence,
+    /// What the host does, for messages and docs.
+    pub what: &'static str,
+    pub source: &'static str,
+    pub checked: &'static str,
+}
+
+/// The hosts that refuse or warn about the nested form of the extensions (the portable form,
+/// `model::skill_md::portable`, is what each of them loads).
+pub const EXTENSION_FACTS: &[ExtensionFact] = &[
+    ExtensionFact {
+        host: Host::Codex,
+        form: ExtensionForm::TopLevelField,
+        consequence: Consequence::Skipped,
+        what: "Codex's skill installer accepts only `name`, `description`, `license`, `allowed-tools` and `metadata` at the top level and refuses any other key (\"Unexpected key(s) in SKILL.md frontmatter\")",
+        source: "https://github.com/mattpocock/skills/issues/360",
+        checked: EXTENSION_FACTS_CHECKED,
+    },
+    ExtensionFact {
+        host: Host::Copilot,
+        form: ExtensionForm::TopLevelField,
+        consequence: Consequence::Warned,
+        what: "VS Code's SKILL.md validator warns on a top-level field outside the spec's (`name`, `description`, `license`, `compatibility`, `metadata`)",
+        source: "https://github.com/microsoft/vscode/issues/294520",
+        checked: EXTENSION_FACTS_CHECKED,
+    },
+    ExtensionFact {
+        host: Host::Crush,
+        form: ExtensionForm::MetadataCollection,
+        consequence: Consequence::Skipped,
+        what: "Crush reads `metadata` as a map of strings; a list or mapping value fails to decode (\"cannot unmarshal !!seq into string\") and the skill is dropped from discovery, with a warning only in crush.log",
+        source: "https://github.com/charmbracelet/crush/issues/3331; https://github.com/charmbracelet/crush/pull/3787 (the fix, open)",
+        checked: EXTENSION_FACTS_CHECKED,
+    },
+];
+
+/// The reference validator `skills-ref` (not a host, but what spec-strict hosts follow), as
+/// installed from PyPI: version 0.1.1, run on the nested and the portable forms.
+pub const SKILLS_REF_EXTENSION_FACTS: &[(&str, &str)] = &[
+    (
+        "`agentskills validate` fails on a top-level `dependencies`: \"Unexpected fields in frontmatter: dependencies\" (`skills_ref/validator.py`, `_validate_metadata_fields` against `ALLOWED_FIELDS`)",
+        "https://pypi.org/project/skills-ref/0.1.1/",
+    ),
+    (
+        "`metadata` values are turned into strings with Python's `str` (`skills_ref/parser.py`, `parse_frontmatter`), so a nested `chain: [a, b]` reaches a host that uses it as the text \"['a', 'b']\"; the portable form passes unchanged",
+        "https://pypi.org/project/skills-ref/0.1.1/",
+    ),
 ];
 
 #[cfg(test)]

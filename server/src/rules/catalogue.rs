@@ -45,7 +45,7 @@ impl RuleDoc {
 }
 
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 29] {
+fn families() -> [&'static [RuleDoc]; 30] {
     [
         super::RULES,
         super::swarmkit_file::RULES,
@@ -74,6 +74,7 @@ fn families() -> [&'static [RuleDoc]; 29] {
         super::dependencies::RULES,
         super::chain::RULES,
         super::precondition::RULES,
+        super::portable::RULES,
         super::tools::RULES,
         super::suppress::RULES,
     ]

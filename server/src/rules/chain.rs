@@ -88,14 +88,11 @@ pub(crate) fn check_local(file: FileId, extensions: &Extensions, out: &mut Vec<D
     };
     let list = &chain.value;
     if !list.is_list() {
-        let hint = list
-            .as_str()
-            .and_then(super::fixes::flow_list)
-            .map_or_else(String::new, |list| format!("; write `chain: {list}`"));
+        // A string is the portable form, read as a list (`model::skill_md::portable`).
         out.push(shape(
             list.range,
             format!(
-                "`metadata.chain` must be a list of skill names, found {}{hint}",
+                "`metadata.chain` must be a list of skill names (or a string of them separated by commas), found {}",
                 super::tools::article(list.type_name())
             ),
         ));

@@ -21,6 +21,7 @@ pub mod mentions;
 pub mod missing_workspace;
 pub mod output;
 pub mod output_schema;
+pub mod portable;
 pub mod precondition;
 pub mod requires;
 pub mod rule_doc;
@@ -106,6 +107,7 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
         skill_body::check(file, &entry.text, skill, &mut out);
         bundled_files::check(lookup, file, &entry.path, &entry.text, skill, &mut out);
         arguments::check(lookup, file, &entry.path, &entry.text, skill, &mut out);
+        portable::check(lookup, file, &entry.path, &entry.text, skill, &mut out);
         let extensions = &skill.extensions;
         dependencies::check(lookup, file, &entry.path, extensions, &mut out);
         chain::check(lookup, file, &entry.path, extensions, &mut out);

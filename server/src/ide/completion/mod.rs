@@ -28,7 +28,20 @@ use crate::diagnostic::FileId;
 use crate::index::{Content, Index};
 
 pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completions> {
-    if let Some(mentions) = crate::ide::mentions::completion(index, file, offset) {
+    if let Some(mut mentions) = crate::ide::mentions::completion(index, file, offset) {
+        // After `$` in a SKILL.md body, the skill's own arguments come first: Claude Code
+        // substitutes them before the body is read for mentions.
+        if let Some(entry) = index.file(file).filter(|e| {
+            mentions.range.start > 0 && e.text.as_bytes()[mentions.range.start as usize - 1] == b'$'
+        }) {
+            let arguments = crate::ide::skill_load::argument_items(index, entry);
+            if !arguments.is_empty() {
+                mentions
+                    .items
+                    .retain(|m| !arguments.iter().any(|a| a.label == m.label));
+                mentions.items.splice(0..0, arguments);
+            }
+        }
         return Some(mentions);
     }
     let entry = index.file(file)?;

@@ -59,6 +59,9 @@ pub(super) fn completion(
         return None;
     }
     let text = &entry.text;
+    if let Some(portable) = portable_value(index, entry, skill, offset) {
+        return Some(portable);
+    }
     let line = line_at(text, offset)?;
     if line.word.start as usize == line.start {
         // A top-level key being typed (at the start of its line): the known ones not written yet.
@@ -205,6 +208,94 @@ pub(super) fn extension_value(
         _ => false,
     };
     wants_tools.then(|| inventory_tools(index, entry, line.word))?
+}
+
+/// Inside a string written in the portable form (`model::skill_md::portable`): what the
+/// same place of the nested form offers. The chain's skills in `metadata.chain`; in
+/// `metadata.dependencies` the types before `:` and the tools after a `tools` one; in
+/// `metadata.precondition` the tools (at a predicate's start or after `tool:`) and a state's
+/// operators (its second word).
+fn portable_value(
+    index: &Index,
+    entry: &FileEntry,
+    skill: &SkillMd,
+    offset: u32,
+) -> Option<Completions> {
+    let metadata = &skill.field("metadata")?.value;
+    let (key, value) = metadata
+        .entries
+        .iter()
+        .find(|e| e.value_range.contains_inclusive(offset))
+        .map(|e| (e.key.as_deref(), e.value_range))?;
+    let text = &entry.text;
+    let written = text.get(value.start as usize..value.end as usize)?;
+    // Only inside the quotes of a string.
+    let quoted = written.len() >= 2 && (written.starts_with('"') || written.starts_with('\''));
+    if !quoted || offset <= value.start || offset >= value.end {
+        return None;
+    }
+    let is_word = |c: char| !(c.is_whitespace() || ",;:'\"[]".contains(c));
+    let at = offset as usize;
+    let start = text[value.start as usize + 1..at]
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| is_word(*c))
+        .last()
+        .map_or(at, |(i, _)| value.start as usize + 1 + i);
+    let end = at
+        + text[at..value.end as usize - 1]
+            .chars()
+            .take_while(|c| is_word(*c))
+            .map(char::len_utf8)
+            .sum::<usize>();
+    let range = TextRange::new(start as u32, end as u32);
+    // The part of the string before the word: from the last `;` (or `,` in a chain).
+    let before = &text[value.start as usize + 1..start];
+    let part = before.rsplit(';').next().unwrap_or("").trim_start();
+    match key? {
+        "chain" if skill.extensions.chain.as_ref().is_some_and(|c| c.portable) => {
+            Some(Completions {
+                range,
+                items: chain_targets(index, entry),
+            })
+        }
+        "dependencies" => match part.split_once(':') {
+            None => {
+                // Up to the cursor, a type and maybe `.` and the start of a group.
+                let typed = text[value.start as usize + 1..at]
+                    .rsplit(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start();
+                if let Some((kind, group)) = typed.split_once('.') {
+                    let range = TextRange::new((at - group.len()) as u32, range.end);
+                    let what = format!("dependency group of `{kind}`");
+                    return documented_values(range, DEPENDENCY_GROUPS, &what);
+                }
+                documented_values(range, DEPENDENCY_TYPES, "dependency type")
+            }
+            Some((head, _)) if head.trim().split('.').next() == Some("tools") => {
+                inventory_tools(index, entry, range)
+            }
+            Some(_) => None,
+        },
+        "precondition" => {
+            if let Some(state) = part.strip_prefix("state:") {
+                let words = state.split_whitespace().count();
+                return (words == 1 && state.ends_with(char::is_whitespace))
+                    .then(|| documented_values(range, PRECONDITION_OPS, "state predicate operator"))
+                    .flatten();
+            }
+            let tool_place = part.is_empty()
+                || part
+                    .strip_prefix("tool:")
+                    .is_some_and(|t| t.trim().is_empty());
+            tool_place
+                .then(|| inventory_tools(index, entry, range))
+                .flatten()
+        }
+        _ => None,
+    }
 }
 
 /// The tools of the skill's inventory, each saying where it comes from. No inventory, no items.

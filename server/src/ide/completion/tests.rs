@@ -981,3 +981,59 @@ fn a_blank_line_answers_as_a_typed_prefix_would() {
         assert_eq!(blank, typed, "{place}");
     }
 }
+
+#[test]
+fn after_a_dollar_arguments_come_before_skills_and_hide_a_skill_of_their_name() {
+    let text = "//- /p/.claude/skills/fix/SKILL.md
+---
+name: fix
+description: Fixes an issue.
+arguments: [issue, branch]
+argument-hint: \"[issue] [branch] [reviewer]\"
+---
+Fix $issue on $1 for $2, then $ARGUMENTS $$0
+//- /p/.claude/skills/issue/SKILL.md
+---
+name: issue
+description: I.
+---
+Body.
+";
+    let f = fixture(text);
+    let got = completion(&f.index, f.cursor_file, f.offset).unwrap();
+    let labels: Vec<&str> = got.items.iter().map(|i| i.label.as_str()).collect();
+    assert_eq!(labels, ["issue", "branch", "ARGUMENTS", "2", "fix"]);
+    assert_eq!(got.items[0].kind, CompletionKind::Argument);
+    // After `/`, only skills.
+    let f = fixture(&text.replace(" $$0", " /$0"));
+    let got = completion(&f.index, f.cursor_file, f.offset).unwrap();
+    let labels: Vec<&str> = got.items.iter().map(|i| i.label.as_str()).collect();
+    assert_eq!(labels, ["fix", "issue"]);
+}
+
+#[test]
+fn the_portable_form_completes_as_the_nested_one() {
+    let chain = format!(
+        "//- /r/s/chain/SKILL.md\n---\nname: chain\ndescription: d\nmetadata:\n  chain: \"unit, sm$0\"\n---\n{CHAIN_SKILLS}"
+    );
+    assert_eq!(labels_of(&chain), ["unit", "smoke"]);
+    let tools = "//- /r/skillgraph.toml\n[tools]\navailable = [\"get_order\", \"get_status\"]\n//- /r/s/gate/SKILL.md\n---\nname: gate\ndescription: d\nmetadata:\n  PLACE\n---\n";
+    let at = |place: &str| labels_of(&tools.replace("PLACE", place));
+    assert_eq!(
+        at("dependencies: \"tools.all: get_$0\""),
+        ["get_order", "get_status"]
+    );
+    assert_eq!(at("dependencies: \"tools.$0\""), ["all", "any"]);
+    assert_eq!(
+        at("dependencies: \"$0\""),
+        ["tools", "resources", "prompts"]
+    );
+    assert_eq!(
+        at("precondition: \"get_order; tool: $0\""),
+        ["get_order", "get_status"]
+    );
+    assert_eq!(
+        at("precondition: \"state: order.status $0\""),
+        ["eq", "neq", "in", "exists"]
+    );
+}

@@ -111,6 +111,8 @@ pub struct Extensions {
     pub precondition: Option<Predicate>,
     /// `metadata.action_tool`.
     pub action_tool: Option<Value>,
+    /// `metadata.precondition` is written as a string (`super::portable`).
+    pub precondition_portable: bool,
 }
 
 impl Extensions {
@@ -149,6 +151,8 @@ pub struct Dependencies {
     pub key: TextRange,
     pub value: Value,
     pub types: Vec<DependencyType>,
+    /// Written as a string under `metadata` (`super::portable`), not at the top level.
+    pub portable: bool,
 }
 
 /// One entry of `dependencies` (`tools: [...]`, `tools: {all: [...], any: [...]}`).
@@ -193,6 +197,7 @@ impl Dependencies {
             key: key.range(),
             value: Value::of(value),
             types,
+            portable: false,
         }
     }
 
@@ -437,6 +442,8 @@ pub struct Chain {
     pub entries: Vec<SpannedStr>,
     /// The options set under `metadata`, in the order written.
     pub options: Vec<OptionSetting>,
+    /// Written as a string (`super::portable`): its options' string values are read by type.
+    pub portable: bool,
 }
 
 /// One chain option as written.
@@ -450,13 +457,7 @@ pub struct OptionSetting {
 impl Chain {
     fn lower(key: Node<'_>, list: Node<'_>, metadata: Node<'_>) -> Chain {
         let items: Vec<Value> = list.items().map(Value::of).collect();
-        let entries = list
-            .items()
-            .filter_map(|item| {
-                let entry = item.as_str().filter(|s| !s.trim().is_empty())?;
-                Some(Spanned::new(entry.to_owned(), item.range()))
-            })
-            .collect();
+        let entries = entries_of(&items);
         let options = metadata
             .entries()
             .filter_map(|(key, value)| {
@@ -473,6 +474,7 @@ impl Chain {
             items,
             entries,
             options,
+            portable: false,
         }
     }
 
@@ -508,6 +510,17 @@ impl Chain {
             _ => DEFAULT_MAX_DEPTH,
         }
     }
+}
+
+/// The items that name a skill (non-empty strings), in order.
+pub fn entries_of(items: &[Value]) -> Vec<SpannedStr> {
+    items
+        .iter()
+        .filter_map(|item| {
+            let entry = item.as_str().filter(|s| !s.trim().is_empty())?;
+            Some(Spanned::new(entry.to_owned(), item.range))
+        })
+        .collect()
 }
 
 /// A fingerprint of a chain's entries, for the index: with their ranges (what other files'
@@ -595,6 +608,8 @@ pub struct State {
     pub op: Option<Value>,
     /// `value:` as (key, value).
     pub compared: Option<(Value, Value)>,
+    /// The items of `value:` when it is a list (what `in` compares with).
+    pub compared_items: Vec<Value>,
 }
 
 impl Predicate {
@@ -632,6 +647,10 @@ impl Predicate {
                             compared: state
                                 .entry("value")
                                 .map(|(k, v)| (Value::of(k), Value::of(v))),
+                            compared_items: state
+                                .get("value")
+                                .map(|v| v.items().map(Value::of).collect())
+                                .unwrap_or_default(),
                         },
                     )
                 }),

@@ -8,6 +8,7 @@
 //! so that a skill is judged the same by both tools.
 
 pub mod extensions;
+pub mod portable;
 pub mod value;
 
 use std::path::Path;
@@ -113,6 +114,7 @@ impl SkillMd {
         skill.is_mapping = true;
         skill.is_flow = root.is_flow();
         skill.extensions = Extensions::lower(root);
+        portable::read(&mut skill.extensions, root);
         skill.frontmatter_links = super::skill_links::frontmatter_links(text, root);
         for (key, value) in root.entries() {
             let Some(key_text) = key.scalar() else {
