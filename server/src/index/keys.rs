@@ -65,6 +65,9 @@ pub enum Key {
     SubagentsIn { folder: std::path::PathBuf },
     /// Legacy commands (`.claude/commands/**/<name>.md`) invoked as `/name`.
     CommandNamed { name: String },
+    /// Plugin manifests (`.claude-plugin/plugin.json`) whose `name` is `name`: the namespace of
+    /// `/name:skill` mentions. Fingerprinted by the name, its range and the component paths.
+    PluginNamed { name: String },
     /// Tool names available through SwarmKit MCP skills (`implementation.tool`).
     McpTool { name: String },
     /// The listing of a skill folder (`Change::SkillFiles`).
@@ -329,6 +332,21 @@ pub(crate) fn contributions(
                         fingerprint(config),
                     ));
                 }
+            }
+        }
+        (Content::Manifest(manifest), FileRole::PluginManifest(_)) => {
+            if let Some(name) = manifest.plugin_name() {
+                let paths: Vec<(&str, &str)> = manifest
+                    .paths
+                    .iter()
+                    .map(|p| (p.key.key, p.path.value.as_str()))
+                    .collect();
+                out.push((
+                    Key::PluginNamed {
+                        name: name.value.clone(),
+                    },
+                    fingerprint(&(&name.value, name.range, paths)),
+                ));
             }
         }
         (Content::ToolList(list), FileRole::Json) => {

@@ -83,6 +83,15 @@ fn check_mentions(
 ) {
     for mention in mentions {
         let plugin = mention.plugin(text);
+        // The plugin form of a plugin of the file set resolves among that plugin's skills and
+        // commands only (`rules::plugins`).
+        if let Some(plugin) = plugin {
+            let plugins = crate::semantics::plugins::plugins_named(lookup, plugin);
+            if !plugins.is_empty() {
+                super::plugins::check_mention(lookup, file, text, mention, &plugins, out);
+                continue;
+            }
+        }
         if plugin.is_some() && plugin == own_plugin(path) {
             continue;
         }
