@@ -86,7 +86,19 @@ pub fn references_to(index: &Index, target: &crate::index::FileEntry) -> Vec<(Fi
                     .any(|e| e.id == target.id)
         };
         for mention in crate::semantics::mentions::mentions_of(entry) {
-            if mention.plugin.is_none() && names_it(mention.name(&entry.text)) {
+            let written = mention.name(&entry.text);
+            // A `/plugin:name` names the skill when it resolves to it (a plugin of the file
+            // set's own skill).
+            let hit = match mention.plugin {
+                None => names_it(written),
+                Some(_) => {
+                    written == name
+                        && targets(&lookup, entry, &mention)
+                            .iter()
+                            .any(|(id, _)| *id == target.id)
+                }
+            };
+            if hit {
                 out.push((entry.id, mention.name));
             }
         }
@@ -126,6 +138,19 @@ pub fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
             crate::model::hosts::host_list(&hosts.hosts),
             hosts.why()
         ));
+    }
+    // Mentions are not ordering, so a loop of them is no error; the hover says so all the same.
+    if matches!(entry.parsed.content, Content::SkillMd(_)) {
+        if let Some(path) = crate::semantics::mentions::mention_loop(index, entry.id, skill) {
+            let mut names = vec![path.last().cloned().unwrap_or_default()];
+            names.extend(path);
+            let shown: Vec<String> = names.iter().take(12).map(|n| format!("`{n}`")).collect();
+            let more = if names.len() > shown.len() { " → …" } else { "" };
+            markdown.push_str(&format!(
+                "\n\nCloses a loop of mentions: {}{more}",
+                shown.join(" → ")
+            ));
+        }
     }
     Some(HoverResult {
         markdown,
@@ -283,6 +308,48 @@ Always run /li$0nt first.
         let hover = super::hover(&f.index, f.cursor_file, f.offset).unwrap();
         assert!(
             hover.markdown.contains("Loaded by Claude Code"),
+            "{}",
+            hover.markdown
+        );
+    }
+
+    #[test]
+    fn the_hover_of_a_mention_says_when_it_closes_a_loop() {
+        let text = "//- /r/skills/alpha/SKILL.md
+---
+name: alpha
+description: A.
+---
+Then /beta.
+//- /r/skills/beta/SKILL.md
+---
+name: beta
+description: B.
+---
+Then /gamma.
+//- /r/skills/gamma/SKILL.md
+---
+name: gamma
+description: C.
+---
+Back to /alpha.
+//- /r/skills/delta/SKILL.md
+---
+name: delta
+description: D.
+---
+Run /alpha$0.
+";
+        let f = fixture(text);
+        let hover = super::hover(&f.index, f.cursor_file, f.offset).expect("a hover");
+        assert!(!hover.markdown.contains("loop"), "{}", hover.markdown);
+        let looping = text.replace("Run /alpha$0.", "Run /alpha.").replace("Back to /alpha.", "Back to /alpha$0.");
+        let f = fixture(&looping);
+        let hover = super::hover(&f.index, f.cursor_file, f.offset).expect("a hover");
+        assert!(
+            hover
+                .markdown
+                .contains("Closes a loop of mentions: `gamma` → `alpha` → `beta` → `gamma`"),
             "{}",
             hover.markdown
         );
