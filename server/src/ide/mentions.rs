@@ -65,6 +65,29 @@ pub fn name_range_at(index: &Index, file: FileId, offset: u32) -> Option<TextRan
 /// Every mention and subagent preload in the index that names `target`, in any file: one pass
 /// over the files with mentions or preloads, for a references request.
 pub fn references_to(index: &Index, target: &crate::index::FileEntry) -> Vec<(FileId, TextRange)> {
+    let mut out = Vec::new();
+    for entry in index.files() {
+        if matches!(
+            entry.parsed.content,
+            Content::Prose(_) | Content::SkillMd(_)
+        ) {
+            out.extend(
+                names_in(index, entry, target)
+                    .into_iter()
+                    .map(|r| (entry.id, r)),
+            );
+        }
+    }
+    out
+}
+
+/// Where `entry` names the skill `target` in a mention or a subagent preload (the names'
+/// ranges), for references and document highlights.
+pub fn names_in(
+    index: &Index,
+    entry: &crate::index::FileEntry,
+    target: &crate::index::FileEntry,
+) -> Vec<TextRange> {
     let Content::SkillMd(skill) = &target.parsed.content else {
         return Vec::new();
     };
@@ -72,40 +95,37 @@ pub fn references_to(index: &Index, target: &crate::index::FileEntry) -> Vec<(Fi
         return Vec::new();
     };
     let lookup = Lookup::new(index);
+    let preloads = match &entry.parsed.content {
+        Content::Prose(prose) => prose.skills.as_slice(),
+        _ => &[],
+    };
+    let names_it = |written: &str| {
+        written == name
+            && skills_in_scope(&lookup, &entry.path, written)
+                .iter()
+                .any(|e| e.id == target.id)
+    };
     let mut out = Vec::new();
-    for entry in index.files() {
-        let preloads = match &entry.parsed.content {
-            Content::Prose(prose) => prose.skills.as_slice(),
-            Content::SkillMd(_) => &[],
-            _ => continue,
-        };
-        let names_it = |written: &str| {
-            written == name
-                && skills_in_scope(&lookup, &entry.path, written)
-                    .iter()
-                    .any(|e| e.id == target.id)
-        };
-        for mention in crate::semantics::mentions::mentions_of(entry) {
-            let written = mention.name(&entry.text);
-            // A `/plugin:name` names the skill when it resolves to it (a plugin of the file
-            // set's own skill).
-            let hit = match mention.plugin {
-                None => names_it(written),
-                Some(_) => {
-                    written == name
-                        && targets(&lookup, entry, &mention)
-                            .iter()
-                            .any(|(id, _)| *id == target.id)
-                }
-            };
-            if hit {
-                out.push((entry.id, mention.name));
+    for mention in crate::semantics::mentions::mentions_of(entry) {
+        let written = mention.name(&entry.text);
+        // A `/plugin:name` names the skill when it resolves to it (a plugin of the file set's
+        // own skill).
+        let hit = match mention.plugin {
+            None => names_it(written),
+            Some(_) => {
+                written == name
+                    && targets(&lookup, entry, &mention)
+                        .iter()
+                        .any(|(id, _)| *id == target.id)
             }
+        };
+        if hit {
+            out.push(mention.name);
         }
-        for preload in preloads {
-            if names_it(&preload.value) {
-                out.push((entry.id, preload.range));
-            }
+    }
+    for preload in preloads {
+        if names_it(&preload.value) {
+            out.push(preload.range);
         }
     }
     out
@@ -145,7 +165,11 @@ pub fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
             let mut names = vec![path.last().cloned().unwrap_or_default()];
             names.extend(path);
             let shown: Vec<String> = names.iter().take(12).map(|n| format!("`{n}`")).collect();
-            let more = if names.len() > shown.len() { " → …" } else { "" };
+            let more = if names.len() > shown.len() {
+                " → …"
+            } else {
+                ""
+            };
             markdown.push_str(&format!(
                 "\n\nCloses a loop of mentions: {}{more}",
                 shown.join(" → ")
@@ -343,7 +367,9 @@ Run /alpha$0.
         let f = fixture(text);
         let hover = super::hover(&f.index, f.cursor_file, f.offset).expect("a hover");
         assert!(!hover.markdown.contains("loop"), "{}", hover.markdown);
-        let looping = text.replace("Run /alpha$0.", "Run /alpha.").replace("Back to /alpha.", "Back to /alpha$0.");
+        let looping = text
+            .replace("Run /alpha$0.", "Run /alpha.")
+            .replace("Back to /alpha.", "Back to /alpha$0.");
         let f = fixture(&looping);
         let hover = super::hover(&f.index, f.cursor_file, f.offset).expect("a hover");
         assert!(

@@ -832,19 +832,23 @@ fn check_mermaid_subset(text: &str) {
             );
             continue;
         }
-        let words: Vec<&str> = statement.split(' ').collect();
+        // An edge: `from arrow to`, the arrow with an optional `|"label"|` (which may hold
+        // spaces, never a quote).
+        let unlabelled = match (statement.find("|\""), statement.find("\"| ")) {
+            (Some(open), Some(close)) if open < close => {
+                let label = &statement[open + 2..close];
+                assert!(
+                    !label.contains(['"', '|']) && entities_closed(label),
+                    "{line}"
+                );
+                format!("{}{}", &statement[..open], &statement[close + 2..])
+            }
+            _ => statement.to_owned(),
+        };
+        let words: Vec<&str> = unlabelled.split(' ').collect();
         if words.len() == 3 && !statement.contains("[\"") {
-            let arrow = words[1];
-            let arrow = match arrow.find('|') {
-                Some(at) => {
-                    let label = &arrow[at..];
-                    assert!(label.starts_with("|\"") && label.ends_with("\"|"), "{line}");
-                    &arrow[..at]
-                }
-                None => arrow,
-            };
             assert!(
-                id(words[0]) && id(words[2]) && ["-->", "==>", "-.->"].contains(&arrow),
+                id(words[0]) && id(words[2]) && ["-->", "==>", "-.->", "--o"].contains(&words[1]),
                 "{line}"
             );
             continue;
@@ -900,6 +904,7 @@ fn graphviz_renders_the_dot_output() {
         dot::render(&everything(&hostile_index())),
         dot::render(&OrderingGraph::default()),
         dot::render(&everything(&rules_over_missing_skills())),
+        dot::render(&everything(&host_graph_index())),
     ] {
         let svg = run_with_input(Command::new("dot").arg("-Tsvg"), &text);
         assert!(svg.contains("<svg"), "{svg}");
@@ -934,6 +939,10 @@ fn mermaid_parser_accepts_the_output() {
             mermaid::render(&everything(&rules_over_missing_skills())),
         ),
         ("empty.mmd", mermaid::render(&OrderingGraph::default())),
+        (
+            "hosts.mmd",
+            mermaid::render(&everything(&host_graph_index())),
+        ),
     ] {
         let path = dir.path().join(name);
         std::fs::write(&path, text).unwrap();
@@ -988,7 +997,55 @@ fn run_with_input(command: &mut Command, input: &str) -> String {
 
 #[test]
 fn mentions_preloads_and_forks_are_edges_of_their_own_from_the_naming_side() {
-    let index = index_of(
+    let index = host_graph_index();
+    let graph = everything(&index);
+    let shown = |n: usize| format!("{}:{}", graph.nodes[n].kind.as_str(), graph.nodes[n].name);
+    let edges: Vec<String> = graph
+        .edges
+        .iter()
+        .map(|e| format!("{} -{}-> {}", shown(e.from), e.kind.as_str(), shown(e.to)))
+        .collect();
+    assert_eq!(
+        edges,
+        [
+            "subagent:reviewer -mentions-> skill-md:review",
+            "subagent:reviewer -preloads-> skill-md:lint",
+            "skill-md:explore -runs-in-> builtin-agent:Explore",
+            "skill-md:lint -mentions-> skill-md:review",
+            "skill-md:review -mentions-> skill-md:lint",
+            "skill-md:review -runs-in-> subagent:reviewer",
+            "prose:p/CLAUDE.md -mentions-> skill-md:lint",
+        ]
+    );
+    // A loop of mentions is drawn, never styled as a cycle.
+    assert!(graph.edges.iter().all(|e| !e.on_cycle));
+    assert!(graph.nodes.iter().all(|n| n.state.style().is_none()));
+    assert_eq!(
+        graph.clusters.last().map(|c| c.kind),
+        Some(ClusterKind::Hosts)
+    );
+    let mermaid = mermaid::render(&graph);
+    check_mermaid_subset(&mermaid);
+    assert!(mermaid.contains("--o|\"mentions\"|"), "{mermaid}");
+    assert!(mermaid.contains("-.->|\"runs in\"|"), "{mermaid}");
+    let dot = dot::render(&graph);
+    assert!(dot.contains("label=\"preloads\""), "{dot}");
+    let json = json::value(&graph);
+    let kinds: Vec<&str> = json["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"mentions") && kinds.contains(&"preloads") && kinds.contains(&"runs-in")
+    );
+}
+
+/// Skills that mention each other, a subagent preloading one and a skill forked into it, a
+/// skill forked into a built-in type, and CLAUDE.md naming a skill.
+fn host_graph_index() -> Index {
+    index_of(
         "//- /p/.claude/skills/lint/SKILL.md
 ---
 name: lint
@@ -1021,46 +1078,5 @@ Use /review.
 //- /p/CLAUDE.md
 Run /lint before committing.
 ",
-    );
-    let graph = everything(&index);
-    let shown = |n: usize| format!("{}:{}", graph.nodes[n].kind.as_str(), graph.nodes[n].name);
-    let edges: Vec<String> = graph
-        .edges
-        .iter()
-        .map(|e| format!("{} -{}-> {}", shown(e.from), e.kind.as_str(), shown(e.to)))
-        .collect();
-    assert_eq!(
-        edges,
-        [
-            "subagent:reviewer -mentions-> skill-md:review",
-            "subagent:reviewer -preloads-> skill-md:lint",
-            "skill-md:explore -runs-in-> builtin-agent:Explore",
-            "skill-md:lint -mentions-> skill-md:review",
-            "skill-md:review -mentions-> skill-md:lint",
-            "skill-md:review -runs-in-> subagent:reviewer",
-            "prose:p/CLAUDE.md -mentions-> skill-md:lint",
-        ]
-    );
-    // A loop of mentions is drawn, never styled as a cycle.
-    assert!(graph.edges.iter().all(|e| !e.on_cycle));
-    assert!(graph.nodes.iter().all(|n| n.state.style().is_none()));
-    assert_eq!(
-        graph.clusters.last().map(|c| c.kind),
-        Some(ClusterKind::Hosts)
-    );
-    let mermaid = mermaid::render(&graph);
-    assert!(mermaid.contains("--o|\"mentions\"|"), "{mermaid}");
-    assert!(mermaid.contains("-.->|\"runs in\"|"), "{mermaid}");
-    let dot = dot::render(&graph);
-    assert!(dot.contains("label=\"preloads\""), "{dot}");
-    let json = json::value(&graph);
-    let kinds: Vec<&str> = json["edges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["kind"].as_str().unwrap())
-        .collect();
-    assert!(
-        kinds.contains(&"mentions") && kinds.contains(&"preloads") && kinds.contains(&"runs-in")
-    );
+    )
 }
