@@ -1,5 +1,7 @@
-//! Go to definition and hover on a mention in prose (`/name`, `/plugin:name`, `$name` in a
-//! SKILL.md body or a prose file the hosts load), and on a subagent's `skills:` entry.
+//! Mentions in prose (`/name`, `/plugin:name`, `$name` in a SKILL.md body or a prose file the
+//! hosts load) and a subagent's `skills:` entries in the editor: go to definition, hover (which
+//! says when a mention closes a loop of mentions), the places a file names a skill (for
+//! references, rename and highlights), and completion after `/`, `$` and `/plugin:`.
 
 use super::answers::{CompletionItem, CompletionKind, Completions, HoverResult};
 use crate::diagnostic::FileId;
@@ -213,6 +215,33 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
     if before.is_some_and(|b| !(b.is_ascii_whitespace() || b"([{\"'`*_>,;|".contains(&b))) {
         return None;
     }
+    // `/plugin:` of a plugin of the workspace: that plugin's skills, written in plugin form.
+    let typed = &entry.text[start..offset];
+    if let Some((plugin, _)) = typed.split_once(':') {
+        let lookup = Lookup::new(index);
+        let plugins = crate::semantics::plugins::plugins_named(&lookup, plugin);
+        if !plugins.is_empty() {
+            let mut items: Vec<CompletionItem> = plugins
+                .iter()
+                .filter_map(|m| crate::semantics::plugins::manifest_of(m).map(|man| (m, man)))
+                .flat_map(|(m, man)| {
+                    crate::semantics::plugins::plugin_skill_names(&lookup, &m.path, man)
+                })
+                .map(|name| CompletionItem {
+                    label: format!("{plugin}:{name}"),
+                    documentation: None,
+                    detail: Some(format!("skill of the plugin `{plugin}`")),
+                    kind: CompletionKind::Skill,
+                })
+                .collect();
+            items.sort_by(|a, b| a.label.cmp(&b.label));
+            items.dedup_by(|a, b| a.label == b.label);
+            return Some(Completions {
+                range: TextRange::new(start as u32, offset as u32),
+                items,
+            });
+        }
+    }
     let project = entry.path.ancestors().skip(1).find_map(|dir| {
         let hidden = dir
             .file_name()
@@ -278,6 +307,37 @@ description: Writes the release notes.
 ---
 Body.
 ";
+
+    #[test]
+    fn completion_after_a_workspace_plugins_namespace_offers_its_skills() {
+        let text = "//- /r/deploy/.claude-plugin/plugin.json
+{\"name\": \"deploy\", \"skills\": \"./more\"}
+//- /r/deploy/skills/ship/SKILL.md
+---
+name: ship
+description: Ships.
+---
+Body.
+//- /r/deploy/more/rollback/SKILL.md
+---
+name: rollback
+description: Rolls back.
+---
+Body.
+//- /r/other/SKILL.md
+---
+name: other
+description: Not the plugin's.
+---
+Body.
+//- /r/CLAUDE.md
+Run /deploy:$0
+";
+        let f = fixture(text);
+        let done = super::completion(&f.index, f.cursor_file, f.offset).expect("completions");
+        let labels: Vec<&str> = done.items.iter().map(|i| i.label.as_str()).collect();
+        assert_eq!(labels, ["deploy:rollback", "deploy:ship"]);
+    }
 
     #[test]
     fn definition_and_hover_from_a_mention_in_a_skill_body() {

@@ -102,7 +102,7 @@ impl Key {
 /// The whole-file keys ([`Key::whole_file`]) the file at `path` with `role` answers: any JSON
 /// file may be a schema an `output_schema` points at, and so may a YAML file of any role.
 pub(crate) fn whole_file_keys(path: &Path, role: &FileRole) -> impl Iterator<Item = Key> {
-    let json = (*role == FileRole::Json).then(|| Key::JsonFile {
+    let json = is_json_role(role).then(|| Key::JsonFile {
         path: path.to_owned(),
     });
     let yaml = crate::index::classify::is_yaml(path).then(|| Key::YamlFile {
@@ -111,10 +111,16 @@ pub(crate) fn whole_file_keys(path: &Path, role: &FileRole) -> impl Iterator<Ite
     json.into_iter().chain(yaml)
 }
 
+/// A JSON file of either role: any `.json`, or a plugin or marketplace manifest (which is JSON
+/// too: a skill's hosts read whether its plugin's manifest is there).
+fn is_json_role(role: &FileRole) -> bool {
+    matches!(role, FileRole::Json | FileRole::PluginManifest(_))
+}
+
 /// Whether the file at `path` with `role` answers the whole-file key `key`.
 pub(crate) fn answers_whole_file(key: &Key, path: &Path, role: &FileRole) -> bool {
     match key {
-        Key::JsonFile { path: wanted } => wanted == path && *role == FileRole::Json,
+        Key::JsonFile { path: wanted } => wanted == path && is_json_role(role),
         Key::YamlFile { path: wanted } => wanted == path && crate::index::classify::is_yaml(path),
         _ => false,
     }
