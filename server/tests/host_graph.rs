@@ -406,3 +406,332 @@ Run /li$0nt.
         assert_eq!(done.moves.len(), 1);
     }
 }
+
+/// Plugin and marketplace manifests: `plugin.json-parse`, `plugin.missing-path`,
+/// `plugin.missing-source` and `plugin.unknown-skill`, firing and silent, with what the edge
+/// found on disk handed in as `check` hands it.
+mod plugins {
+    use super::*;
+    use skillgraph::index::{Index, Settings};
+    use skillgraph::model::schema_file::PathFact;
+    use std::path::PathBuf;
+
+    fn of(found: &[skillgraph::testing::Found], prefix: &str) -> Vec<(String, String)> {
+        found
+            .iter()
+            .filter(|f| f.1.starts_with(prefix))
+            .map(|f| (f.1.clone(), f.4.clone()))
+            .collect()
+    }
+
+    /// `index` with `facts` as what `check` found on disk.
+    fn with_facts(mut index: Index, facts: &[(&str, PathFact)]) -> Index {
+        let settings = Settings {
+            schema_paths: std::sync::Arc::new(
+                facts
+                    .iter()
+                    .map(|(p, f)| (PathBuf::from(p), f.clone()))
+                    .collect(),
+            ),
+            ..index.settings.clone()
+        };
+        index.set_settings(settings);
+        index
+    }
+
+    const PLUGIN: &str = r#"//- /r/deploy/.claude-plugin/plugin.json
+{
+  "name": "deploy",
+  "skills": ["./extra", "./empty"],
+  "agents": ["./agents/reviewer.md", "./agents"],
+  "commands": "./cmds",
+  "hooks": "./hooks/missing.json"
+}
+//- /r/deploy/skills/ship/SKILL.md
+---
+name: ship
+description: Ships.
+---
+Body.
+//- /r/deploy/extra/rollback/SKILL.md
+---
+name: rollback
+description: Rolls back.
+---
+Body.
+//- /r/deploy/empty/README.json
+{}
+"#;
+
+    #[test]
+    fn malformed_json_is_one_diagnostic_at_the_error() {
+        let fixture =
+            "//- /r/p/.claude-plugin/plugin.json\n{\"name\": \"p\", \"skills\": \"./nowhere\",}\n";
+        let found = snapshot(&index_of(fixture));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].1, codes::PLUGIN_JSON_PARSE.name());
+        assert_eq!(found[0].2, 36);
+        assert!(found[0].4.contains("not valid JSON"), "{found:?}");
+        let fine = "//- /r/p/.claude-plugin/plugin.json\n{\"name\": \"p\"}\n";
+        assert_eq!(snapshot(&index_of(fine)), Vec::new());
+    }
+
+    #[test]
+    fn paths_that_lead_to_nothing_of_their_kind() {
+        // Without the disk: a skills folder with no skill and a hooks file that no JSON is.
+        let found = of(&snapshot(&index_of(PLUGIN)), "plugin.");
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].1.contains("`./empty` holds no skill"), "{found:?}");
+        assert!(
+            found[1].1.contains("`./hooks/missing.json` does not exist"),
+            "{found:?}"
+        );
+        // With what `check` found: a missing agent file, a folder given as an agent, and a
+        // missing commands folder.
+        let index = with_facts(
+            index_of(PLUGIN),
+            &[
+                ("/r/deploy/agents/reviewer.md", PathFact::Missing),
+                ("/r/deploy/agents", PathFact::Folder),
+                ("/r/deploy/cmds", PathFact::Missing),
+            ],
+        );
+        let found = of(&snapshot(&index), "plugin.");
+        let messages: Vec<&str> = found.iter().map(|f| f.1.as_str()).collect();
+        assert_eq!(found.len(), 5, "{messages:#?}");
+        assert!(messages
+            .iter()
+            .any(|m| m.contains("`./agents/reviewer.md` does not exist")));
+        assert!(messages
+            .iter()
+            .any(|m| m.contains("`./agents` is a folder, and `agents` lists `.md` files")));
+        assert!(messages
+            .iter()
+            .any(|m| m.contains("`./cmds` does not exist")));
+        assert!(found
+            .iter()
+            .all(|f| f.0 == codes::PLUGIN_MISSING_PATH.name()));
+    }
+
+    #[test]
+    fn paths_outside_the_plugin_and_silent_on_what_is_there() {
+        let fixture = r#"//- /r/p/.claude-plugin/plugin.json
+{"name": "p", "skills": "./", "commands": ["../elsewhere"], "hooks": "./hooks/hooks.json"}
+//- /r/p/SKILL.md
+---
+name: p
+description: The plugin is one skill.
+---
+Body.
+//- /r/p/hooks/hooks.json
+{"hooks": {}}
+"#;
+        let found = of(&snapshot(&index_of(fixture)), "plugin.");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0]
+                .1
+                .contains("`../elsewhere` leads outside the plugin"),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn the_range_is_the_json_string() {
+        let index = index_of(PLUGIN);
+        let found = snapshot(&index);
+        let file = index
+            .file(
+                index
+                    .file_id(std::path::Path::new("/r/deploy/.claude-plugin/plugin.json"))
+                    .unwrap(),
+            )
+            .unwrap();
+        let empty = found.iter().find(|f| f.4.contains("./empty")).unwrap();
+        assert_eq!(
+            &file.text[empty.2 as usize..empty.3 as usize],
+            "\"./empty\""
+        );
+    }
+
+    const MARKETPLACE: &str = r#"//- /m/.claude-plugin/marketplace.json
+{
+  "name": "market",
+  "metadata": {"pluginRoot": "./plugins"},
+  "plugins": [
+    {"name": "a", "source": "a"},
+    {"name": "b", "source": "./plugins/b"},
+    {"name": "c", "source": "c"},
+    {"name": "d", "source": {"source": "github", "repo": "o/d"}}
+  ]
+}
+//- /m/plugins/a/.claude-plugin/plugin.json
+{"name": "a"}
+"#;
+
+    #[test]
+    fn marketplace_sources_resolve_from_the_plugin_root() {
+        // The server does not look: only what the file set holds is known, and `a` is there.
+        assert_eq!(of(&snapshot(&index_of(MARKETPLACE)), "plugin."), Vec::new());
+        let index = with_facts(
+            index_of(MARKETPLACE),
+            &[
+                ("/m/plugins/b", PathFact::Folder),
+                ("/m/plugins/c", PathFact::Missing),
+            ],
+        );
+        let found = of(&snapshot(&index), "plugin.");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, codes::PLUGIN_MISSING_SOURCE.name());
+        assert!(
+            found[0].1.contains("`c` leads to no folder: a plugin's source is resolved below `metadata.pluginRoot` (`./plugins`)"),
+            "{found:?}"
+        );
+        // Copilot's marketplace file is read the same way.
+        let copilot = MARKETPLACE.replace(
+            "/m/.claude-plugin/marketplace.json",
+            "/m/.github/plugin/marketplace.json",
+        );
+        let index = with_facts(index_of(&copilot), &[("/m/plugins/c", PathFact::Missing)]);
+        assert_eq!(
+            of(&snapshot(&index), "plugin.missing-source").len(),
+            1,
+            "{:?}",
+            snapshot(&index)
+        );
+    }
+
+    fn mentioning(body: &str) -> String {
+        format!("{PLUGIN}//- /r/CLAUDE.md\n{body}\n")
+    }
+
+    #[test]
+    fn a_plugin_form_mention_resolves_among_the_plugins_skills() {
+        let fixture = mentioning("Run /deploy:ship, then /deploy:rollback, or /deploy:shp.");
+        // The editor cannot rule a command out, so it says nothing.
+        assert_eq!(
+            of(&snapshot(&index_of(&fixture)), "plugin.unknown-skill"),
+            Vec::new()
+        );
+        // `check` found the commands folder and no `shp.md` in it.
+        let index = with_facts(
+            index_of(&fixture),
+            &[
+                ("/r/deploy/cmds", PathFact::Folder),
+                ("/r/deploy/cmds/shp.md", PathFact::Missing),
+                ("/r/deploy/cmds/ship.md", PathFact::Missing),
+                ("/r/deploy/cmds/rollback.md", PathFact::Missing),
+            ],
+        );
+        let found = snapshot(&index);
+        let unknown: Vec<_> = found
+            .iter()
+            .filter(|f| f.1 == codes::PLUGIN_UNKNOWN_SKILL.name())
+            .collect();
+        assert_eq!(unknown.len(), 1, "{found:?}");
+        assert!(
+            unknown[0]
+                .4
+                .contains("the plugin `deploy` has no skill or command `shp`")
+                && unknown[0].4.contains("did you mean `/deploy:ship`?"),
+            "{unknown:?}"
+        );
+        assert_eq!(unknown[0].5[0].0, "/r/deploy/.claude-plugin/plugin.json");
+        // A command of that name silences it.
+        let index = with_facts(
+            index_of(&fixture),
+            &[
+                ("/r/deploy/cmds", PathFact::Folder),
+                ("/r/deploy/cmds/shp.md", PathFact::Unread),
+            ],
+        );
+        assert_eq!(of(&snapshot(&index), "plugin.unknown-skill"), Vec::new());
+    }
+
+    #[test]
+    fn definition_of_a_plugin_form_mention_is_the_plugins_skill() {
+        let text = format!(
+            "{PLUGIN}//- /r/other/skills/rollback/SKILL.md\n---\nname: rollback\ndescription: Another.\n---\nBody.\n//- /r/CLAUDE.md\nRun /deploy:roll$0back.\n"
+        );
+        let f = skillgraph::testing::fixture(&text);
+        let targets = skillgraph::ide::definition(&f.index, f.cursor_file, f.offset);
+        let paths: Vec<String> = targets
+            .iter()
+            .map(|t| f.index.file(t.0).unwrap().path.display().to_string())
+            .collect();
+        assert_eq!(paths, ["/r/deploy/extra/rollback/SKILL.md"]);
+    }
+
+    #[test]
+    fn manifest_paths_are_document_links() {
+        let index = index_of(PLUGIN);
+        let file = index
+            .file_id(std::path::Path::new("/r/deploy/.claude-plugin/plugin.json"))
+            .unwrap();
+        let links = skillgraph::ide::path_links(&index, file);
+        let targets: Vec<String> = links
+            .iter()
+            .map(|l| l.target.display().to_string())
+            .collect();
+        assert_eq!(
+            targets,
+            [
+                "/r/deploy/extra",
+                "/r/deploy/empty",
+                "/r/deploy/agents/reviewer.md",
+                "/r/deploy/agents",
+                "/r/deploy/cmds",
+                "/r/deploy/hooks/missing.json"
+            ]
+        );
+        let text = &index.file(file).unwrap().text;
+        assert_eq!(
+            &text[links[0].range.start as usize..links[0].range.end as usize],
+            "./extra"
+        );
+        let index = index_of(MARKETPLACE);
+        let file = index
+            .file_id(std::path::Path::new("/m/.claude-plugin/marketplace.json"))
+            .unwrap();
+        let targets: Vec<String> = skillgraph::ide::path_links(&index, file)
+            .iter()
+            .map(|l| l.target.display().to_string())
+            .collect();
+        assert_eq!(
+            targets,
+            [
+                "/m/plugins/a/.claude-plugin/plugin.json",
+                "/m/plugins/b",
+                "/m/plugins/c"
+            ]
+        );
+    }
+
+    #[test]
+    fn renaming_the_plugin_or_adding_its_skill_is_incremental() {
+        let mut replay = Replay::new();
+        replay.set(
+            "/r/p/.claude-plugin/plugin.json",
+            "{\"name\": \"p\", \"skills\": \"./more\"}",
+        );
+        replay.assert_consistent("a plugin with no skill in ./more");
+        assert!(replay
+            .snapshot()
+            .iter()
+            .any(|f| f.4.contains("holds no skill")));
+        replay.set(
+            "/r/p/more/a/SKILL.md",
+            "---\nname: a\ndescription: A.\n---\nRun /p:a.\n",
+        );
+        replay.assert_consistent("a skill added");
+        assert_eq!(replay.snapshot(), Vec::new());
+        replay.set(
+            "/r/p/.claude-plugin/plugin.json",
+            "{\"name\": \"p\", \"skills\": \"./more\"",
+        );
+        replay.assert_consistent("broken");
+        assert_eq!(replay.snapshot().len(), 1);
+        replay.set("/r/p/.claude-plugin/plugin.json", "{\"name\": \"q\"}");
+        replay.assert_consistent("renamed");
+    }
+}

@@ -26,6 +26,9 @@ enum Language {
     Markdown,
     Yaml,
     Toml,
+    /// Plugin and marketplace manifests: no editor here needs to hand them in (the server reads
+    /// them from disk), so none is required to.
+    Json,
 }
 
 /// Files the server reads as documents, one per kind of place, each checked against the
@@ -42,6 +45,9 @@ fn our_documents() -> Vec<(&'static str, Language)> {
         ("/r/ws/skills/group/lint.yml", Language::Yaml),
         ("/r/ws/archetypes/a.yaml", Language::Yaml),
         ("/r/skillgraph.toml", Language::Toml),
+        ("/r/p/.claude-plugin/plugin.json", Language::Json),
+        ("/r/.claude-plugin/marketplace.json", Language::Json),
+        ("/r/.github/plugin/marketplace.json", Language::Json),
     ];
     let mut patterns = globset::GlobSetBuilder::new();
     let ours = skillgraph::index::classify::editor_document_patterns();
@@ -170,6 +176,7 @@ fn jetbrains_template_maps_our_files() {
             Language::Markdown => ("Markdown", "markdown"),
             Language::Yaml => ("YAML", "yaml"),
             Language::Toml => ("TOML", "toml"),
+            Language::Json => ("JSON", "json"),
         };
         mappings
             .iter()
@@ -177,7 +184,11 @@ fn jetbrains_template_maps_our_files() {
             .flat_map(|m| strings(&m["fileType"]["patterns"]))
             .collect()
     };
-    for (path, language) in our_documents() {
+    // The manifests are read from disk; no editor needs to hand them in.
+    for (path, language) in our_documents()
+        .into_iter()
+        .filter(|(_, l)| *l != Language::Json)
+    {
         assert!(
             patterns(language)
                 .iter()

@@ -1,7 +1,8 @@
 //! Mentions in prose through the real server: a `/name` in `CLAUDE.md` goes to the skill's
 //! SKILL.md, hovers with its description, lists every mention and preload as references, renames
 //! them all in one edit and completes after `/`; a subagent's preload goes to the skill too; a
-//! separator slip is published as a diagnostic on a file the editor never opened.
+//! separator slip is published as a diagnostic on a file the editor never opened; a plugin
+//! manifest gets its diagnostics and its paths as document links.
 
 use serde_json::{json, Value};
 use skillgraph_e2e::{file_uri, write_fixture, Client};
@@ -126,4 +127,69 @@ Use /release-notes.
     );
     assert_eq!(definition["uri"], skill, "{definition:?}");
     client.shutdown();
+}
+
+#[test]
+fn a_plugin_manifest_is_checked_and_its_paths_are_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write_fixture(
+        root,
+        "//- /p/.claude-plugin/plugin.json
+{\"name\": \"p\", \"skills\": [\"./more\", \"./empty\"]}
+//- /p/more/a/SKILL.md
+---
+name: a
+description: A.
+---
+Body.
+//- /q/.claude-plugin/plugin.json
+{\"name\": \"q\",}
+",
+    );
+    let (mut client, _) = Client::start(root, capabilities());
+    let manifest_path = root.join("p/.claude-plugin/plugin.json");
+    let manifest = file_uri(&manifest_path);
+    let (diagnostics, _) = client.diagnostics(&manifest);
+    let codes: Vec<&str> = diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(codes, ["plugin.missing-path"], "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["range"]["start"]["character"], 35);
+    let broken = file_uri(&root.join("q/.claude-plugin/plugin.json"));
+    let (diagnostics, _) = client.diagnostics(&broken);
+    let codes: Vec<&str> = diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(codes, ["plugin.json-parse"], "{diagnostics:?}");
+
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {
+            "uri": manifest,
+            "languageId": "json",
+            "version": 1,
+            "text": std::fs::read_to_string(&manifest_path).unwrap(),
+        }}),
+    );
+    let links = client.request(
+        "textDocument/documentLink",
+        json!({"textDocument": {"uri": manifest}}),
+    );
+    let targets: Vec<&str> = links
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|l| l["target"].as_str())
+        .collect();
+    assert_eq!(
+        targets,
+        [
+            file_uri(&root.join("p/more")),
+            file_uri(&root.join("p/empty"))
+        ],
+        "{links:#}"
+    );
 }

@@ -37,5 +37,8 @@ export function documentSelector(): PatternFilter[] {
     { scheme: 'file', pattern: '**/workspace.env.yaml' },
     { scheme: 'file', pattern: '**/workspace.env.*.yaml' },
     { scheme: 'file', pattern: '**/skillgraph.toml' },
+    // Plugin and marketplace manifests (their paths are links, their mistakes diagnostics).
+    { scheme: 'file', pattern: '**/.claude-plugin/{plugin,marketplace}.json' },
+    { scheme: 'file', pattern: '**/.github/plugin/marketplace.json' },
   ];
 }

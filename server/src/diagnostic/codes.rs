@@ -139,6 +139,10 @@ codes! {
     GOVERNANCE_NOT_A_DECISION_SKILL = "governance.not-a-decision-skill", Error;
     GOVERNANCE_UNKNOWN_DECISION_SKILL = "governance.unknown-decision-skill", Error;
     MEMORY_DISABLED_BUT_BOUND = "memory.disabled-but-bound", Error;
+    PLUGIN_JSON_PARSE = "plugin.json-parse", Error;
+    PLUGIN_MISSING_PATH = "plugin.missing-path", Error;
+    PLUGIN_MISSING_SOURCE = "plugin.missing-source", Error;
+    PLUGIN_UNKNOWN_SKILL = "plugin.unknown-skill", Warning;
     ROLE_DUPLICATE_ID = "role.duplicate-id", Error;
     SCHEMA_ARRAY_SIZE = "schema.array-size", Error;
     SCHEMA_CONST_MISMATCH = "schema.const-mismatch", Error;

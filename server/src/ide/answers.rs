@@ -57,6 +57,8 @@ pub enum SymbolKind {
     /// A SKILL.md skill (its `name`).
     SkillMd,
     Agent,
+    /// A Claude Code subagent (`.claude/agents/<name>.md`).
+    Subagent,
     McpServer,
     /// A SKILL.md frontmatter field.
     Field,

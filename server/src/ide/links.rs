@@ -1,6 +1,7 @@
 //! Document links of SwarmKit and config files: an agent's or archetype's `output_schema` path
 //! (relative to the file declaring it, as SwarmKit reads it) and the `mcp-tool-lists` paths of a
-//! `skillgraph.toml` (relative to its folder). SKILL.md links are in `skill_files`.
+//! `skillgraph.toml` (relative to its folder), and the component paths of a `plugin.json` (from
+//! the plugin root) and plugin sources of a marketplace. SKILL.md links are in `skill_files`.
 
 use super::skill_files::DocumentLink;
 use crate::diagnostic::FileId;
@@ -43,6 +44,38 @@ pub fn path_links(index: &Index, file: FileId) -> Vec<DocumentLink> {
                 if !range.is_empty() {
                     push(range, tool_list_path(dir, list));
                 }
+            }
+        }
+        Content::Manifest(manifest) => {
+            let Some(root) = crate::model::plugin_manifest::manifest_root(&entry.path) else {
+                return out;
+            };
+            for path in &manifest.paths {
+                if let Some(target) =
+                    crate::semantics::plugins::component_target(root, &path.path.value)
+                {
+                    push(path.path.range, target);
+                }
+            }
+            for plugin in &manifest.plugins {
+                let Some(source) = &plugin.source else {
+                    continue;
+                };
+                let Some(folder) = crate::semantics::plugins::marketplace_source(
+                    &entry.path,
+                    manifest,
+                    &source.value,
+                ) else {
+                    continue;
+                };
+                // The plugin's manifest when the file set holds it, else its folder.
+                let manifest_file = folder.join(".claude-plugin").join("plugin.json");
+                let target = if index.file_id(&manifest_file).is_some() {
+                    manifest_file
+                } else {
+                    folder
+                };
+                push(source.range, target);
             }
         }
         _ => {}

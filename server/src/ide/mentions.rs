@@ -1,5 +1,7 @@
-//! Go to definition and hover on a mention in prose (`/name`, `/plugin:name`, `$name` in a
-//! SKILL.md body or a prose file the hosts load), and on a subagent's `skills:` entry.
+//! Mentions in prose (`/name`, `/plugin:name`, `$name` in a SKILL.md body or a prose file the
+//! hosts load) and a subagent's `skills:` entries in the editor: go to definition, hover (which
+//! says when a mention closes a loop of mentions), the places a file names a skill (for
+//! references, rename and highlights), and completion after `/`, `$` and `/plugin:`.
 
 use super::answers::{CompletionItem, CompletionKind, Completions, HoverResult};
 use crate::diagnostic::FileId;
@@ -65,6 +67,29 @@ pub fn name_range_at(index: &Index, file: FileId, offset: u32) -> Option<TextRan
 /// Every mention and subagent preload in the index that names `target`, in any file: one pass
 /// over the files with mentions or preloads, for a references request.
 pub fn references_to(index: &Index, target: &crate::index::FileEntry) -> Vec<(FileId, TextRange)> {
+    let mut out = Vec::new();
+    for entry in index.files() {
+        if matches!(
+            entry.parsed.content,
+            Content::Prose(_) | Content::SkillMd(_)
+        ) {
+            out.extend(
+                names_in(index, entry, target)
+                    .into_iter()
+                    .map(|r| (entry.id, r)),
+            );
+        }
+    }
+    out
+}
+
+/// Where `entry` names the skill `target` in a mention or a subagent preload (the names'
+/// ranges), for references and document highlights.
+pub fn names_in(
+    index: &Index,
+    entry: &crate::index::FileEntry,
+    target: &crate::index::FileEntry,
+) -> Vec<TextRange> {
     let Content::SkillMd(skill) = &target.parsed.content else {
         return Vec::new();
     };
@@ -72,28 +97,37 @@ pub fn references_to(index: &Index, target: &crate::index::FileEntry) -> Vec<(Fi
         return Vec::new();
     };
     let lookup = Lookup::new(index);
+    let preloads = match &entry.parsed.content {
+        Content::Prose(prose) => prose.skills.as_slice(),
+        _ => &[],
+    };
+    let names_it = |written: &str| {
+        written == name
+            && skills_in_scope(&lookup, &entry.path, written)
+                .iter()
+                .any(|e| e.id == target.id)
+    };
     let mut out = Vec::new();
-    for entry in index.files() {
-        let preloads = match &entry.parsed.content {
-            Content::Prose(prose) => prose.skills.as_slice(),
-            Content::SkillMd(_) => &[],
-            _ => continue,
-        };
-        let names_it = |written: &str| {
-            written == name
-                && skills_in_scope(&lookup, &entry.path, written)
-                    .iter()
-                    .any(|e| e.id == target.id)
-        };
-        for mention in crate::semantics::mentions::mentions_of(entry) {
-            if mention.plugin.is_none() && names_it(mention.name(&entry.text)) {
-                out.push((entry.id, mention.name));
+    for mention in crate::semantics::mentions::mentions_of(entry) {
+        let written = mention.name(&entry.text);
+        // A `/plugin:name` names the skill when it resolves to it (a plugin of the file set's
+        // own skill).
+        let hit = match mention.plugin {
+            None => names_it(written),
+            Some(_) => {
+                written == name
+                    && targets(&lookup, entry, &mention)
+                        .iter()
+                        .any(|(id, _)| *id == target.id)
             }
+        };
+        if hit {
+            out.push(mention.name);
         }
-        for preload in preloads {
-            if names_it(&preload.value) {
-                out.push((entry.id, preload.range));
-            }
+    }
+    for preload in preloads {
+        if names_it(&preload.value) {
+            out.push(preload.range);
         }
     }
     out
@@ -126,6 +160,23 @@ pub fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
             crate::model::hosts::host_list(&hosts.hosts),
             hosts.why()
         ));
+    }
+    // Mentions are not ordering, so a loop of them is no error; the hover says so all the same.
+    if matches!(entry.parsed.content, Content::SkillMd(_)) {
+        if let Some(path) = crate::semantics::mentions::mention_loop(index, entry.id, skill) {
+            let mut names = vec![path.last().cloned().unwrap_or_default()];
+            names.extend(path);
+            let shown: Vec<String> = names.iter().take(12).map(|n| format!("`{n}`")).collect();
+            let more = if names.len() > shown.len() {
+                " → …"
+            } else {
+                ""
+            };
+            markdown.push_str(&format!(
+                "\n\nCloses a loop of mentions: {}{more}",
+                shown.join(" → ")
+            ));
+        }
     }
     Some(HoverResult {
         markdown,
@@ -163,6 +214,33 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
     let before = start.checked_sub(2).map(|i| bytes[i]);
     if before.is_some_and(|b| !(b.is_ascii_whitespace() || b"([{\"'`*_>,;|".contains(&b))) {
         return None;
+    }
+    // `/plugin:` of a plugin of the workspace: that plugin's skills, written in plugin form.
+    let typed = &entry.text[start..offset];
+    if let Some((plugin, _)) = typed.split_once(':') {
+        let lookup = Lookup::new(index);
+        let plugins = crate::semantics::plugins::plugins_named(&lookup, plugin);
+        if !plugins.is_empty() {
+            let mut items: Vec<CompletionItem> = plugins
+                .iter()
+                .filter_map(|m| crate::semantics::plugins::manifest_of(m).map(|man| (m, man)))
+                .flat_map(|(m, man)| {
+                    crate::semantics::plugins::plugin_skill_names(&lookup, &m.path, man)
+                })
+                .map(|name| CompletionItem {
+                    label: format!("{plugin}:{name}"),
+                    documentation: None,
+                    detail: Some(format!("skill of the plugin `{plugin}`")),
+                    kind: CompletionKind::Skill,
+                })
+                .collect();
+            items.sort_by(|a, b| a.label.cmp(&b.label));
+            items.dedup_by(|a, b| a.label == b.label);
+            return Some(Completions {
+                range: TextRange::new(start as u32, offset as u32),
+                items,
+            });
+        }
     }
     let project = entry.path.ancestors().skip(1).find_map(|dir| {
         let hidden = dir
@@ -231,6 +309,37 @@ Body.
 ";
 
     #[test]
+    fn completion_after_a_workspace_plugins_namespace_offers_its_skills() {
+        let text = "//- /r/deploy/.claude-plugin/plugin.json
+{\"name\": \"deploy\", \"skills\": \"./more\"}
+//- /r/deploy/skills/ship/SKILL.md
+---
+name: ship
+description: Ships.
+---
+Body.
+//- /r/deploy/more/rollback/SKILL.md
+---
+name: rollback
+description: Rolls back.
+---
+Body.
+//- /r/other/SKILL.md
+---
+name: other
+description: Not the plugin's.
+---
+Body.
+//- /r/CLAUDE.md
+Run /deploy:$0
+";
+        let f = fixture(text);
+        let done = super::completion(&f.index, f.cursor_file, f.offset).expect("completions");
+        let labels: Vec<&str> = done.items.iter().map(|i| i.label.as_str()).collect();
+        assert_eq!(labels, ["deploy:rollback", "deploy:ship"]);
+    }
+
+    #[test]
     fn definition_and_hover_from_a_mention_in_a_skill_body() {
         let text = format!(
             "{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: ship\ndescription: Ships.\n---\nThen run `/release-no$0tes`.\n"
@@ -283,6 +392,50 @@ Always run /li$0nt first.
         let hover = super::hover(&f.index, f.cursor_file, f.offset).unwrap();
         assert!(
             hover.markdown.contains("Loaded by Claude Code"),
+            "{}",
+            hover.markdown
+        );
+    }
+
+    #[test]
+    fn the_hover_of_a_mention_says_when_it_closes_a_loop() {
+        let text = "//- /r/skills/alpha/SKILL.md
+---
+name: alpha
+description: A.
+---
+Then /beta.
+//- /r/skills/beta/SKILL.md
+---
+name: beta
+description: B.
+---
+Then /gamma.
+//- /r/skills/gamma/SKILL.md
+---
+name: gamma
+description: C.
+---
+Back to /alpha.
+//- /r/skills/delta/SKILL.md
+---
+name: delta
+description: D.
+---
+Run /alpha$0.
+";
+        let f = fixture(text);
+        let hover = super::hover(&f.index, f.cursor_file, f.offset).expect("a hover");
+        assert!(!hover.markdown.contains("loop"), "{}", hover.markdown);
+        let looping = text
+            .replace("Run /alpha$0.", "Run /alpha.")
+            .replace("Back to /alpha.", "Back to /alpha$0.");
+        let f = fixture(&looping);
+        let hover = super::hover(&f.index, f.cursor_file, f.offset).expect("a hover");
+        assert!(
+            hover
+                .markdown
+                .contains("Closes a loop of mentions: `gamma` → `alpha` → `beta` → `gamma`"),
             "{}",
             hover.markdown
         );

@@ -150,15 +150,27 @@ pub fn document_highlights(
         return Vec::new();
     };
     let mut out = Vec::new();
-    if is_skill_md(entry) {
-        let Some((target, _)) = skill_md_target(index, entry, offset) else {
-            return out;
+    // On a mention or a subagent preload: every place the file names that skill (and its own
+    // `name`, and chain entries resolving to it, in the skill itself).
+    let under = super::mentions::target_at(index, file, offset);
+    if under.is_some() || is_skill_md(entry) {
+        let target = match under {
+            Some(target) => target,
+            None => match skill_md_target(index, entry, offset) {
+                Some((target, _)) => target,
+                None => return out,
+            },
         };
+        out.extend(
+            super::mentions::names_in(index, entry, target)
+                .into_iter()
+                .map(|r| (r, HighlightKind::Use)),
+        );
         if target.id == entry.id {
             out.extend(name_range(entry).map(|r| (r, HighlightKind::Definition)));
         }
         let lookup = Lookup::new(index);
-        if let Some(chain) = chain_of(entry) {
+        if let Some(chain) = chain_of(entry).filter(|_| is_skill_md(entry)) {
             for n in &chain.entries {
                 let resolves =
                     target_of(&lookup, entry, &n.value).is_some_and(|t| t.id == target.id);
@@ -306,6 +318,50 @@ mod tests {
         let f = fixture(&on_name);
         let found = document_highlights(&f.index, f.cursor_file, f.offset);
         assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, HighlightKind::Definition);
+    }
+
+    #[test]
+    fn highlights_of_a_mention_are_every_name_of_that_skill_in_the_file() {
+        let text = "//- /p/.claude/skills/lint/SKILL.md
+---
+name: lint
+description: Lints.
+---
+Run /lint, then $lint; /lints is another.
+//- /p/.claude/skills/lints/SKILL.md
+---
+name: lints
+description: Many.
+---
+Body.
+//- /p/.claude/agents/r.md
+---
+name: r
+description: R.
+skills: [lint, lints]
+---
+Use /li$0nt and `$lint`, not /lints.
+";
+        let f = fixture(text);
+        let found = document_highlights(&f.index, f.cursor_file, f.offset);
+        let text_of = |r: TextRange| {
+            let entry = f.index.file(f.cursor_file).unwrap();
+            entry.text[r.start as usize..r.end as usize].to_owned()
+        };
+        let shown: Vec<(String, HighlightKind)> =
+            found.iter().map(|(r, k)| (text_of(*r), *k)).collect();
+        assert_eq!(shown.len(), 3, "{shown:?}");
+        assert!(shown
+            .iter()
+            .all(|(t, k)| t == "lint" && *k == HighlightKind::Use));
+        // In the skill itself: its name, as the definition, and its own mentions.
+        let own = text
+            .replace("Use /li$0nt", "Use /lint")
+            .replace("Run /lint,", "Run /li$0nt,");
+        let f = fixture(&own);
+        let found = document_highlights(&f.index, f.cursor_file, f.offset);
+        assert_eq!(found.len(), 3, "{found:?}");
         assert_eq!(found[0].1, HighlightKind::Definition);
     }
 

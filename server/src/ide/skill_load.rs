@@ -6,10 +6,11 @@ use std::path::Path;
 
 use super::answers::{CompletionItem, CompletionKind, HoverResult};
 use crate::diagnostic::FileId;
+use crate::graph::path::thousands;
 use crate::index::{Content, FileEntry, Index, Lookup};
 use crate::model::arguments::{declared, placeholders, takes_arguments, Placeholder};
 use crate::model::hosts::{Host, BODY_LINES, BODY_TOKENS, CLAUDE_CODE_LISTING_CHARS};
-use crate::model::skill_body::{thousands, BodyCost, CHARS_PER_TOKEN};
+use crate::model::skill_body::{BodyCost, CHARS_PER_TOKEN};
 use crate::model::skill_md::SkillMd;
 
 /// Most bundled files the load cost lists by name; the rest are counted.

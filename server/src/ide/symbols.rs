@@ -1,4 +1,5 @@
-//! Document symbols: the artifact, and for a topology its agents as a tree.
+//! Document symbols: the artifact, and for a topology its agents as a tree; a subagent with the
+//! skills it preloads. Workspace symbols: every id, SKILL.md skill and subagent by name.
 
 use super::answers::{Symbol, SymbolKind};
 use crate::diagnostic::FileId;
@@ -13,6 +14,7 @@ pub fn document_symbols(index: &Index, file: FileId) -> Vec<Symbol> {
     let artifact = match &entry.parsed.content {
         Content::SwarmKit(artifact) => artifact,
         Content::SkillMd(skill) => return super::skill_files::document_symbols(entry, skill),
+        Content::Prose(prose) => return subagent_symbols(entry, prose).into_iter().collect(),
         _ => return Vec::new(),
     };
     let whole = TextRange::new(0, entry.text.len() as u32);
@@ -44,6 +46,37 @@ pub fn document_symbols(index: &Index, file: FileId) -> Vec<Symbol> {
     vec![top]
 }
 
+/// A subagent as one symbol (its `name`), holding its `skills:` preloads.
+fn subagent_symbols(
+    entry: &crate::index::FileEntry,
+    prose: &crate::model::prose::Prose,
+) -> Option<Symbol> {
+    if prose.kind != crate::model::hosts::prose::ProseKind::Subagent {
+        return None;
+    }
+    let name = prose.name.as_ref().filter(|n| !n.value.is_empty())?;
+    let children = prose
+        .skills
+        .iter()
+        .map(|skill| Symbol {
+            name: skill.value.clone(),
+            detail: Some("preloaded skill".to_owned()),
+            kind: SymbolKind::SkillMd,
+            range: skill.range,
+            selection_range: skill.range,
+            children: Vec::new(),
+        })
+        .collect();
+    Some(Symbol {
+        name: name.value.clone(),
+        detail: Some("subagent".to_owned()),
+        kind: SymbolKind::Subagent,
+        range: TextRange::new(0, entry.text.len() as u32),
+        selection_range: name.range,
+        children,
+    })
+}
+
 fn agent_symbol(t: &crate::model::swarmkit::Topology, i: AgentIndex) -> Symbol {
     // Recursion is bounded: the agent tree is no deeper than the YAML nesting the parser caps.
     let agent = &t.agents[i];
@@ -73,8 +106,8 @@ pub struct WorkspaceSymbol {
     pub range: TextRange,
 }
 
-/// Every id defined in the index (artifacts, agents, MCP servers) and every SKILL.md skill by
-/// name, whose name contains `query` (case-insensitively), sorted by name then file.
+/// Every id defined in the index (artifacts, agents, MCP servers), every SKILL.md skill and every
+/// subagent by name, whose name contains `query` (case-insensitively), sorted by name then file.
 pub fn workspace_symbols(index: &Index, query: &str) -> Vec<WorkspaceSymbol> {
     let query: Vec<char> = query
         .to_lowercase()
@@ -93,6 +126,21 @@ pub fn workspace_symbols(index: &Index, query: &str) -> Vec<WorkspaceSymbol> {
                         kind: SymbolKind::SkillMd,
                         file: entry.id,
                         range,
+                    });
+                }
+            }
+            continue;
+        }
+        if let Content::Prose(prose) = &entry.parsed.content {
+            if let Some(symbol) = subagent_symbols(entry, prose) {
+                if let Some(score) = fuzzy_score(&query, &symbol.name) {
+                    out.push(WorkspaceSymbol {
+                        score,
+                        name: symbol.name,
+                        detail: Some("subagent".to_owned()),
+                        kind: SymbolKind::Subagent,
+                        file: entry.id,
+                        range: symbol.selection_range,
                     });
                 }
             }
@@ -217,6 +265,35 @@ mod tests {
 
     fn skill(id: &str) -> String {
         format!("//- /w/skills/{id}.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: {id}\n")
+    }
+
+    #[test]
+    fn a_subagent_is_a_document_and_a_workspace_symbol() {
+        let f = fixture(
+            "//- /p/.claude/agents/reviewer.md\n---\nname: reviewer\ndescription: Reviews.\nskills: [lint, pdf-tools]\n---\nBody.$0\n//- /p/CLAUDE.md\nRun /lint.\n",
+        );
+        let symbols = document_symbols(&f.index, f.cursor_file);
+        assert_eq!(symbols.len(), 1);
+        assert_eq!(symbols[0].name, "reviewer");
+        assert_eq!(symbols[0].kind, SymbolKind::Subagent);
+        let children: Vec<&str> = symbols[0]
+            .children
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
+        assert_eq!(children, ["lint", "pdf-tools"]);
+        let found = workspace_symbols(&f.index, "revi");
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            (found[0].name.as_str(), found[0].kind),
+            ("reviewer", SymbolKind::Subagent)
+        );
+        // Instructions are no symbol.
+        let claude = f
+            .index
+            .file_id(std::path::Path::new("/p/CLAUDE.md"))
+            .unwrap();
+        assert!(document_symbols(&f.index, claude).is_empty());
     }
 
     #[test]

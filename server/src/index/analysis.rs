@@ -25,6 +25,8 @@ pub enum Content {
     SkillMd(SkillMd),
     /// Markdown a host loads beside skills (`CLAUDE.md`, a subagent, a legacy command, ...).
     Prose(crate::model::prose::Prose),
+    /// A plugin or marketplace manifest.
+    Manifest(crate::model::plugin_manifest::Manifest),
     /// A `.json` file read as a saved MCP `tools/list` result.
     ToolList(ToolList),
     /// A workspace's property file (`workspace.env*.yaml`).
@@ -183,6 +185,19 @@ fn analyze_text(
         }
         FileRole::SkillMd => analyze_skill_md(checks, id, text),
         FileRole::Prose(kind) => analyze_prose(*kind, text),
+        FileRole::PluginManifest(kind) => {
+            let bom = bom_len(text);
+            ParsedFile {
+                content: Content::Manifest(crate::model::plugin_manifest::Manifest::lower(
+                    *kind,
+                    &text[bom..],
+                    bom as u32,
+                )),
+                local: Vec::new(),
+                substitutions: Vec::new(),
+                stray: None,
+            }
+        }
         FileRole::Unrelated | FileRole::Json => ParsedFile::empty(Vec::new()),
     }
 }

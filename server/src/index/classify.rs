@@ -31,6 +31,11 @@ pub enum Name {
     ProseFiles,
     /// `*.<extension>`, for any of these.
     Extensions(&'static [&'static str]),
+    /// The plugin and marketplace manifests (`model::hosts::plugins::MANIFEST_PATHS`:
+    /// `.claude-plugin/plugin.json`, `.claude-plugin/marketplace.json`,
+    /// `.github/plugin/marketplace.json`). JSON files, so the `.json` row already reads and
+    /// watches them; this row hands them to editors and gives them their role.
+    PluginManifests,
 }
 
 /// Which of the files of a row an editor hands the server as documents (the VS Code
@@ -59,7 +64,7 @@ pub struct OurFile {
 /// of them outside every root as a stray to bring its root in, and [`classify`] gives each a
 /// role (or none: a YAML file outside every workspace). Every other file is only a name in a
 /// skill's folder listing.
-pub const OUR_FILES: [OurFile; 5] = [
+pub const OUR_FILES: [OurFile; 6] = [
     OurFile {
         name: Name::Extensions(YAML_EXTENSIONS),
         in_editor: InEditor::SwarmKitOnly,
@@ -84,6 +89,11 @@ pub const OUR_FILES: [OurFile; 5] = [
         name: Name::ProseFiles,
         in_editor: InEditor::None,
     },
+    // Plugin and marketplace manifests, for their path links and diagnostics in the editor.
+    OurFile {
+        name: Name::PluginManifests,
+        in_editor: InEditor::All,
+    },
 ];
 
 impl Name {
@@ -91,17 +101,31 @@ impl Name {
         match self {
             Name::Exactly(name) => path.file_name().is_some_and(|n| n == name),
             Name::ProseFiles => crate::model::hosts::prose::prose_file(path).is_some(),
+            Name::PluginManifests => crate::model::hosts::plugins::manifest_kind(path).is_some(),
             Name::Extensions(extensions) => path
                 .extension()
                 .is_some_and(|e| extensions.iter().any(|x| e == *x)),
         }
     }
 
-    /// The watch glob of this name, anywhere below a root.
+    /// The watch globs of this name, anywhere below a root.
+    fn globs(self) -> Vec<String> {
+        match self {
+            Name::PluginManifests => vec![
+                "**/.claude-plugin/{plugin,marketplace}.json".to_owned(),
+                "**/.github/plugin/marketplace.json".to_owned(),
+            ],
+            other => vec![other.glob()],
+        }
+    }
+
+    /// The watch glob of this name, anywhere below a root (for the manifests, one that covers
+    /// them all).
     fn glob(self) -> String {
         match self {
             Name::Exactly(name) => format!("**/{name}"),
             Name::ProseFiles => "**/*.md".to_owned(),
+            Name::PluginManifests => "**/*.json".to_owned(),
             Name::Extensions([extension]) => format!("**/*.{extension}"),
             Name::Extensions(extensions) => format!("**/*.{{{}}}", extensions.join(",")),
         }
@@ -116,7 +140,14 @@ pub fn may_be_ours(path: &Path) -> bool {
 
 /// The globs of every file we read, for a client's file watcher.
 pub fn watch_globs() -> Vec<String> {
-    OUR_FILES.iter().map(|row| row.name.glob()).collect()
+    let mut out: Vec<String> = Vec::new();
+    for row in OUR_FILES {
+        let glob = row.name.glob();
+        if !out.contains(&glob) {
+            out.push(glob);
+        }
+    }
+    out
 }
 
 /// The patterns of the files an editor should hand the server as documents (VS Code's document
@@ -127,10 +158,10 @@ pub fn editor_document_patterns() -> Vec<String> {
     let mut yaml: Vec<&str> = Vec::new();
     for row in OUR_FILES {
         match (row.in_editor, row.name) {
-            (InEditor::All, name) => out.push(name.glob()),
+            (InEditor::All, name) => out.extend(name.globs()),
             (InEditor::SwarmKitOnly, Name::Extensions(extensions)) => yaml.extend(extensions),
             (InEditor::SwarmKitOnly, Name::Exactly(name)) => out.push(format!("**/{name}")),
-            (InEditor::SwarmKitOnly, Name::ProseFiles) => out.push(Name::ProseFiles.glob()),
+            (InEditor::SwarmKitOnly, name) => out.extend(name.globs()),
             (InEditor::None, _) => {}
         }
     }
@@ -183,6 +214,8 @@ pub enum FileRole {
     /// prompt file.
     Prose(crate::model::hosts::prose::ProseKind),
     Config,
+    /// A plugin or marketplace manifest (`.claude-plugin/plugin.json`, ...).
+    PluginManifest(crate::model::hosts::plugins::ManifestKind),
     /// A `.json` file: a saved MCP `tools/list` result when a config's `mcp-tool-lists` names
     /// it (parsed always, judged only then; see docs/architecture/skill-md-extensions-and-the-tool-inventory.md).
     Json,
@@ -228,6 +261,9 @@ pub fn classify(path: &Path, workspace_of: impl Fn(&Path) -> Option<FileId>) -> 
     }
     if let Some(row) = crate::model::hosts::prose::prose_file(path) {
         return FileRole::Prose(row.kind);
+    }
+    if let Some(kind) = crate::model::hosts::plugins::manifest_kind(path) {
+        return FileRole::PluginManifest(kind);
     }
     if is_json(path) {
         return FileRole::Json;
@@ -367,6 +403,8 @@ mod tests {
             "/a/.claude/agents/r.md",
             "/a/.claude/commands/git/c.md",
             "/a/.github/prompts/p.prompt.md",
+            "/a/p/.claude-plugin/plugin.json",
+            "/a/.github/plugin/marketplace.json",
         ] {
             assert!(may_be_ours(Path::new(path)), "{path}");
         }
@@ -403,6 +441,9 @@ mod tests {
             "/r/ws/workspace.env.prod.yaml",
             "/r/ws/schedules/nightly.yaml",
             "/r/ws/skills/group/a.yml",
+            "/r/p/.claude-plugin/plugin.json",
+            "/r/.claude-plugin/marketplace.json",
+            "/r/.github/plugin/marketplace.json",
         ] {
             assert!(editor.is_match(path), "{path}");
             assert!(may_be_ours(Path::new(path)), "{path}");
@@ -411,6 +452,7 @@ mod tests {
             "/r/.github/workflows/ci.yaml",
             "/r/package.json",
             "/r/README.md",
+            "/r/.claude-plugin/other.json",
         ] {
             assert!(!editor.is_match(path), "{path}");
         }
@@ -488,6 +530,11 @@ mod tests {
             FileRole::Prose(crate::model::hosts::prose::ProseKind::Subagent)
         );
         assert_eq!(role("/p/README.md"), FileRole::Unrelated);
+        assert_eq!(
+            role("/p/.claude-plugin/plugin.json"),
+            FileRole::PluginManifest(crate::model::hosts::plugins::ManifestKind::Plugin)
+        );
+        assert_eq!(role("/p/plugin.json"), FileRole::Json);
         assert_eq!(role("/any/skillgraph.toml"), FileRole::Config);
     }
 

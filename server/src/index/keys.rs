@@ -66,6 +66,9 @@ pub enum Key {
     SubagentsIn { folder: std::path::PathBuf },
     /// Legacy commands (`.claude/commands/**/<name>.md`) invoked as `/name`.
     CommandNamed { name: String },
+    /// Plugin manifests (`.claude-plugin/plugin.json`) whose `name` is `name`: the namespace of
+    /// `/name:skill` mentions. Fingerprinted by the name, its range and the component paths.
+    PluginNamed { name: String },
     /// Tool names available through SwarmKit MCP skills (`implementation.tool`).
     McpTool { name: String },
     /// The listing of a skill folder (`Change::SkillFiles`).
@@ -100,7 +103,7 @@ impl Key {
 /// The whole-file keys ([`Key::whole_file`]) the file at `path` with `role` answers: any JSON
 /// file may be a schema an `output_schema` points at, and so may a YAML file of any role.
 pub(crate) fn whole_file_keys(path: &Path, role: &FileRole) -> impl Iterator<Item = Key> {
-    let json = (*role == FileRole::Json).then(|| Key::JsonFile {
+    let json = is_json_role(role).then(|| Key::JsonFile {
         path: path.to_owned(),
     });
     let yaml = crate::index::classify::is_yaml(path).then(|| Key::YamlFile {
@@ -109,10 +112,16 @@ pub(crate) fn whole_file_keys(path: &Path, role: &FileRole) -> impl Iterator<Ite
     json.into_iter().chain(yaml)
 }
 
+/// A JSON file of either role: any `.json`, or a plugin or marketplace manifest (which is JSON
+/// too: a skill's hosts read whether its plugin's manifest is there).
+fn is_json_role(role: &FileRole) -> bool {
+    matches!(role, FileRole::Json | FileRole::PluginManifest(_))
+}
+
 /// Whether the file at `path` with `role` answers the whole-file key `key`.
 pub(crate) fn answers_whole_file(key: &Key, path: &Path, role: &FileRole) -> bool {
     match key {
-        Key::JsonFile { path: wanted } => wanted == path && *role == FileRole::Json,
+        Key::JsonFile { path: wanted } => wanted == path && is_json_role(role),
         Key::YamlFile { path: wanted } => wanted == path && crate::index::classify::is_yaml(path),
         _ => false,
     }
@@ -330,6 +339,21 @@ pub(crate) fn contributions(
                         fingerprint(config),
                     ));
                 }
+            }
+        }
+        (Content::Manifest(manifest), FileRole::PluginManifest(_)) => {
+            if let Some(name) = manifest.plugin_name() {
+                let paths: Vec<(&str, &str)> = manifest
+                    .paths
+                    .iter()
+                    .map(|p| (p.key.key, p.path.value.as_str()))
+                    .collect();
+                out.push((
+                    Key::PluginNamed {
+                        name: name.value.clone(),
+                    },
+                    fingerprint(&(&name.value, name.range, paths)),
+                ));
             }
         }
         (Content::ToolList(list), FileRole::Json) => {

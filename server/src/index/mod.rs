@@ -64,7 +64,9 @@ pub struct Settings {
     pub executables: Arc<std::collections::BTreeMap<String, crate::model::machine::Executable>>,
     /// What the edge found at the `output_schema` paths no file of the index answers (a folder,
     /// nothing, an unreadable file), by the path resolved; a path with no entry is judged by
-    /// the file set alone.
+    /// the file set alone. The paths of plugin and marketplace manifests that name what
+    /// discovery does not read (agents, commands, plugin folders; `semantics::plugin_disk`) are
+    /// looked at and kept here too.
     pub schema_paths: Arc<std::collections::BTreeMap<PathBuf, crate::model::schema_file::PathFact>>,
 }
 

@@ -323,6 +323,7 @@ fn symbol_kind(kind: crate::ide::SymbolKind) -> SymbolKind {
         },
         crate::ide::SymbolKind::SkillMd => SymbolKind::FUNCTION,
         crate::ide::SymbolKind::Agent => SymbolKind::OBJECT,
+        crate::ide::SymbolKind::Subagent => SymbolKind::CLASS,
         crate::ide::SymbolKind::McpServer => SymbolKind::INTERFACE,
         crate::ide::SymbolKind::Field => SymbolKind::PROPERTY,
         crate::ide::SymbolKind::Heading => SymbolKind::STRING,

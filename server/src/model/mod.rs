@@ -10,6 +10,7 @@ pub mod defined_skills;
 pub mod hosts;
 pub mod machine;
 pub mod mentions;
+pub mod plugin_manifest;
 pub mod prose;
 pub mod schema_file;
 pub mod skill_body;

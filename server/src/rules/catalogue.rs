@@ -45,7 +45,7 @@ impl RuleDoc {
 }
 
 /// Every family's rules, in the order the docs list them.
-fn families() -> [&'static [RuleDoc]; 30] {
+fn families() -> [&'static [RuleDoc]; 31] {
     [
         super::RULES,
         super::swarmkit_file::RULES,
@@ -70,6 +70,7 @@ fn families() -> [&'static [RuleDoc]; 30] {
         super::bundled_files::RULES,
         super::arguments::RULES,
         super::subagents::RULES,
+        super::plugins::RULES,
         super::commands::RULES,
         super::dependencies::RULES,
         super::chain::RULES,

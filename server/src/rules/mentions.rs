@@ -26,7 +26,8 @@ for `pdf-tools`, runs nothing. Only this slip is reported: on the public collect
 edit distance finds ordinary words (`/docs` for a `docx` skill, `/model` for `codeql`, `/rebase` for `firebase`, \
 `$ref` for `pdf`) and no real typo. Text in fenced code, paths, URLs, HTTP routes, shell variables and argument \
 substitutions are not mentions. The skill must be one the same project holds (for host folders, the same \
-project folder). The fix rewrites the mention to the skill's name; it is a guess, so only `check \
+project folder). A `/plugin:name` whose plugin is the `name` of a `.claude-plugin/plugin.json` of the \
+workspace resolves among that plugin's skills and is judged by `plugin.unknown-skill` instead. The fix rewrites the mention to the skill's name; it is a guess, so only `check \
 --unsafe-fixes` applies it.",
 }];
 
@@ -83,6 +84,15 @@ fn check_mentions(
 ) {
     for mention in mentions {
         let plugin = mention.plugin(text);
+        // The plugin form of a plugin of the file set resolves among that plugin's skills and
+        // commands only (`rules::plugins`).
+        if let Some(plugin) = plugin {
+            let plugins = crate::semantics::plugins::plugins_named(lookup, plugin);
+            if !plugins.is_empty() {
+                super::plugins::check_mention(lookup, file, text, mention, &plugins, out);
+                continue;
+            }
+        }
         if plugin.is_some() && plugin == own_plugin(path) {
             continue;
         }

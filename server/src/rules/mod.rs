@@ -21,6 +21,7 @@ pub mod mentions;
 pub mod missing_workspace;
 pub mod output;
 pub mod output_schema;
+pub mod plugins;
 pub mod portable;
 pub mod precondition;
 pub mod requires;
@@ -123,6 +124,9 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
         }
         (FileRole::Config, Content::Config(config)) => {
             tools::check_config(lookup, entry, config, &mut out)
+        }
+        (FileRole::PluginManifest(_), Content::Manifest(manifest)) => {
+            plugins::check_manifest(lookup, entry, manifest, &mut out)
         }
         (FileRole::Json, Content::ToolList(list)) => {
             tools::check_tool_list(lookup, entry, list, &mut out)

@@ -338,7 +338,7 @@ pub fn comments_of(entry: &FileEntry) -> Comments {
             }
             _ => Comments::None,
         },
-        (FileRole::Json | FileRole::Unrelated, _) => Comments::None,
+        (FileRole::Json | FileRole::Unrelated | FileRole::PluginManifest(_), _) => Comments::None,
         _ => Comments::Hash,
     }
 }

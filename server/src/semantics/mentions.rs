@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::diagnostic::FileId;
-use crate::index::{Content, FileEntry, Key, Lookup};
+use crate::index::{Content, FileEntry, Index, Key, Lookup};
 use crate::model::mentions::{scan_from, Mention};
 use crate::model::skill_links::body_start;
 
@@ -57,15 +57,137 @@ pub fn mention_at(entry: &FileEntry, offset: u32) -> Option<Mention> {
         .find(|m| m.range.start <= offset && offset <= m.range.end)
 }
 
-/// What a mention names: the SKILL.md files of its name in scope, and the file id of each.
+/// What a mention names: the SKILL.md files of its name in scope, and the file id of each. A
+/// `/plugin:name` mention whose plugin is the `name` of a `plugin.json` of the file set means
+/// that plugin's skills only (`semantics::plugins`).
 pub fn targets<'a>(
     lookup: &Lookup<'a>,
     entry: &FileEntry,
     mention: &Mention,
 ) -> Vec<(FileId, &'a FileEntry)> {
     let name = mention.name(&entry.text);
+    if let Some(plugin) = mention.plugin(&entry.text) {
+        let plugins = super::plugins::plugins_named(lookup, plugin);
+        if !plugins.is_empty() {
+            let mut out: Vec<(FileId, &'a FileEntry)> = plugins
+                .iter()
+                .filter_map(|m| super::plugins::manifest_of(m).map(|manifest| (m, manifest)))
+                .flat_map(|(m, manifest)| {
+                    super::plugins::plugin_skills(lookup, &m.path, manifest, name)
+                })
+                .map(|e| (e.id, e))
+                .collect();
+            out.dedup_by_key(|(id, _)| *id);
+            return out;
+        }
+    }
     skills_in_scope(lookup, &entry.path, name)
         .into_iter()
         .map(|e| (e.id, e))
         .collect()
+}
+
+/// What a forked skill's `agent:` names: a subagent of the project's `.claude/agents/`, or a
+/// built-in type.
+#[derive(Clone, Copy, Debug)]
+pub enum ForkTarget<'a> {
+    Subagent(&'a FileEntry),
+    Builtin(&'static str),
+}
+
+/// The subagent a SKILL.md with `context: fork` runs in (`agent:`), when it names one. Reads
+/// `Key::SubagentNamed{name}`.
+pub fn fork_target<'a>(
+    lookup: &Lookup<'a>,
+    path: &Path,
+    skill: &crate::model::skill_md::SkillMd,
+) -> Option<ForkTarget<'a>> {
+    let forked = skill
+        .field("context")
+        .and_then(|f| f.value.shape.scalar())
+        .is_some_and(|c| c == "fork");
+    let name = skill.field("agent")?.value.shape.scalar()?;
+    if !forked {
+        return None;
+    }
+    if let Some(builtin) = crate::model::hosts::plugins::BUILTIN_SUBAGENTS
+        .0
+        .iter()
+        .find(|b| **b == name)
+    {
+        return Some(ForkTarget::Builtin(builtin));
+    }
+    let claude = path
+        .ancestors()
+        .find(|dir| dir.file_name().is_some_and(|n| n == ".claude"))?;
+    let agents = claude.join("agents");
+    lookup
+        .get(Key::SubagentNamed {
+            name: name.to_owned(),
+        })
+        .into_iter()
+        .find(|e| e.path.parent() == Some(agents.as_path()))
+        .map(ForkTarget::Subagent)
+}
+
+/// The skills a file's mentions name, each once, in the order first named (itself left out).
+pub fn mentioned_skills<'a>(lookup: &Lookup<'a>, entry: &FileEntry) -> Vec<&'a FileEntry> {
+    let mut out: Vec<&'a FileEntry> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for mention in mentions_of(entry) {
+        for (id, target) in targets(lookup, entry, &mention) {
+            if id != entry.id && seen.insert(id) {
+                out.push(target);
+            }
+        }
+    }
+    out
+}
+
+/// Most skills a loop search visits: a hover's walk stays bounded on any workspace.
+pub const MAX_LOOP_WALK: usize = 10_000;
+
+/// When following mentions from `target` leads back to the SKILL.md `from` (so a mention of
+/// `target` in `from` closes a loop of mentions): the names along the shortest such path, from
+/// `target` to `from`. Breadth first, iterative, visiting at most [`MAX_LOOP_WALK`] skills.
+pub fn mention_loop(index: &Index, from: FileId, target: &FileEntry) -> Option<Vec<String>> {
+    let lookup = Lookup::new(index);
+    let mut parent: std::collections::HashMap<FileId, FileId> = std::collections::HashMap::new();
+    let mut queue = std::collections::VecDeque::from([target.id]);
+    parent.insert(target.id, target.id);
+    let mut found = target.id == from;
+    while let Some(id) = queue.pop_front().filter(|_| !found) {
+        let Some(entry) = index.file(id) else {
+            continue;
+        };
+        for next in mentioned_skills(&lookup, entry) {
+            if parent.len() >= MAX_LOOP_WALK {
+                return None;
+            }
+            if parent.contains_key(&next.id) {
+                continue;
+            }
+            parent.insert(next.id, id);
+            if next.id == from {
+                found = true;
+                break;
+            }
+            queue.push_back(next.id);
+        }
+    }
+    if !found {
+        return None;
+    }
+    let name = |id: FileId| match index.file(id).map(|e| &e.parsed.content) {
+        Some(Content::SkillMd(skill)) => skill.normalized_name().unwrap_or_default(),
+        _ => String::new(),
+    };
+    let mut path = vec![name(from)];
+    let mut at = from;
+    while at != target.id {
+        at = parent[&at];
+        path.push(name(at));
+    }
+    path.reverse();
+    Some(path)
 }

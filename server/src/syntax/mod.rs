@@ -1,9 +1,10 @@
 //! Text-level syntax: byte ranges, the line index and position encodings, decoding raw bytes,
-//! the spanned YAML tree, and splitting a SKILL.md into frontmatter and body. Knows nothing of
+//! the spanned YAML and JSON trees, and splitting a SKILL.md into frontmatter and body. Knows nothing of
 //! skills, agents or workspaces.
 
 mod frontmatter;
 pub mod interpolate;
+pub mod json;
 mod line_index;
 mod text;
 pub mod yaml;

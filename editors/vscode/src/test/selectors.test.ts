@@ -33,6 +33,9 @@ describe('documentSelector', () => {
     '/repo/ws/skills/search-code.yml',
     '/repo/ws/skills/nested/say-hello.yaml',
     '/repo/skillgraph.toml',
+    '/repo/plugins/deploy/.claude-plugin/plugin.json',
+    '/repo/.claude-plugin/marketplace.json',
+    '/repo/.github/plugin/marketplace.json',
     ...SWARMKIT_ARTIFACT_DIRS.map((dir) => `/repo/ws/${dir}/a.yaml`),
   ]) {
     it(`claims ${file}`, () => assert.ok(claimed(file)));
@@ -46,6 +49,8 @@ describe('documentSelector', () => {
     '/repo/docker-compose.yml',
     '/repo/ws/topologies/notes.txt',
     '/repo/Cargo.toml',
+    '/repo/package.json',
+    '/repo/.claude-plugin/notes.json',
   ]) {
     it(`leaves ${file} to other extensions`, () => assert.equal(claimed(file), false));
   }

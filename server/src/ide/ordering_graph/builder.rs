@@ -22,7 +22,12 @@ pub(super) struct Builder {
 }
 
 impl Builder {
-    fn cluster(&mut self, kind: ClusterKind, name: &str, parent: Option<usize>) -> usize {
+    pub(super) fn cluster(
+        &mut self,
+        kind: ClusterKind,
+        name: &str,
+        parent: Option<usize>,
+    ) -> usize {
         self.graph.clusters.push(Cluster {
             kind,
             name: name.to_owned(),
@@ -32,7 +37,7 @@ impl Builder {
         self.graph.clusters.len() - 1
     }
 
-    fn node(&mut self, kind: NodeKind, name: &str, cluster: usize) -> usize {
+    pub(super) fn node(&mut self, kind: NodeKind, name: &str, cluster: usize) -> usize {
         self.graph.nodes.push(GraphNode {
             kind,
             name: name.to_owned(),
@@ -46,7 +51,7 @@ impl Builder {
         self.graph.nodes.len() - 1
     }
 
-    fn edge(&mut self, kind: EdgeKind, from: usize, to: usize) -> &mut GraphEdge {
+    pub(super) fn edge(&mut self, kind: EdgeKind, from: usize, to: usize) -> &mut GraphEdge {
         self.graph.edges.push(GraphEdge {
             kind,
             from,

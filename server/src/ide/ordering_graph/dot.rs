@@ -21,6 +21,11 @@ pub fn render(graph: &OrderingGraph) -> String {
             EdgeKind::Requires | EdgeKind::Chain => {}
             EdgeKind::DependsOn => attributes.push("penwidth=2.5".to_owned()),
             EdgeKind::Composes => attributes.push("style=dotted".to_owned()),
+            // Naming, not ordering: grey, with an open end.
+            EdgeKind::Mentions => attributes.push("color=\"#607d8b\", arrowhead=odot".to_owned()),
+            EdgeKind::Preloads | EdgeKind::RunsIn => {
+                attributes.push("style=dashed, color=\"#607d8b\"".to_owned())
+            }
         }
         if let Some(caption) = edge_caption(edge) {
             attributes.push(format!("label=\"{}\"", escape(&caption)));

@@ -20,6 +20,9 @@ pub fn render(graph: &OrderingGraph) -> String {
             EdgeKind::Requires | EdgeKind::Chain => "-->",
             EdgeKind::DependsOn => "==>",
             EdgeKind::Composes => "-.->",
+            // Naming, not ordering: a circle end (mentions) or a dotted line.
+            EdgeKind::Mentions => "--o",
+            EdgeKind::Preloads | EdgeKind::RunsIn => "-.->",
         };
         let _ = write!(out, "  n{} {arrow}", edge.from);
         if let Some(caption) = edge_caption(edge) {

@@ -8,13 +8,15 @@
 //! between agents, and per agent with `requires:` rules a cluster of the skills the rules
 //! mention, numbered in a valid call order (an end the agent does not hold drawn `missing`,
 //! with the code that reports it); per workspace, the composed skills and their parts;
-//! and the SKILL.md chains with their order (or `async`). Every node and edge is written once,
+//! and the SKILL.md chains with their order (or `async`); and, outside SwarmKit, who names
+//! which skill: mentions in prose, subagent preloads and forks (`hosts`). Every node and edge is written once,
 //! with its own name as label, so the output is proportional to the input and the work linear
 //! (plus the sort of the call order), whatever the shape: a 20,000-skill chain or loop costs
 //! 20,000 nodes and edges.
 
 mod builder;
 pub mod dot;
+mod hosts;
 pub mod json;
 pub mod mermaid;
 
@@ -44,6 +46,8 @@ pub enum ClusterKind {
     Composes,
     /// SKILL.md chains.
     Chains,
+    /// Mentions in prose, subagent preloads and forks.
+    Hosts,
 }
 
 impl ClusterKind {
@@ -53,6 +57,7 @@ impl ClusterKind {
             ClusterKind::Requires => "requires",
             ClusterKind::Composes => "composes",
             ClusterKind::Chains => "chains",
+            ClusterKind::Hosts => "hosts",
         }
     }
 }
@@ -79,6 +84,7 @@ impl Cluster {
             ClusterKind::Requires => format!("requires: of agent {}", self.name),
             ClusterKind::Composes => format!("composed skills of workspace {}", self.name),
             ClusterKind::Chains => "SKILL.md chains".to_owned(),
+            ClusterKind::Hosts => "skills named in prose, preloaded and forked into".to_owned(),
         }
     }
 }
@@ -92,8 +98,14 @@ pub enum NodeKind {
     Composed,
     /// A part of a composed skill that is not itself composed.
     Part,
-    /// A SKILL.md taking part in a chain.
+    /// A SKILL.md taking part in a chain, or named in prose, preloaded or forked.
     SkillMd,
+    /// A Claude Code subagent (`.claude/agents/<name>.md`).
+    Subagent,
+    /// A prose file that names skills (`CLAUDE.md`, `AGENTS.md`, a command, ...).
+    Prose,
+    /// A subagent type the host ships (`Explore`, `Plan`, ...).
+    BuiltinAgent,
 }
 
 impl NodeKind {
@@ -104,6 +116,9 @@ impl NodeKind {
             NodeKind::Composed => "composed",
             NodeKind::Part => "part",
             NodeKind::SkillMd => "skill-md",
+            NodeKind::Subagent => "subagent",
+            NodeKind::Prose => "prose",
+            NodeKind::BuiltinAgent => "builtin-agent",
         }
     }
 }
@@ -144,6 +159,9 @@ pub const ARROWS: &[&str] = &[
     "thick arrow: finishes before the next agent starts (depends_on)",
     "dotted arrow: composes, numbered in composes order",
     "N. before a skill: its place in a call order that satisfies every rule",
+    "circle-ended arrow labelled mentions: the file names the skill in prose (/name, $name); not ordering",
+    "arrow labelled preloads: the subagent's skills: loads the skill when it starts",
+    "arrow labelled runs in: the forked skill (context: fork) runs in that subagent (agent:)",
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -237,6 +255,12 @@ pub enum EdgeKind {
     Composes,
     /// From a SKILL.md to a skill its chain calls.
     Chain,
+    /// From a SKILL.md or prose file to a skill it names in prose.
+    Mentions,
+    /// From a subagent to a skill its `skills:` preloads.
+    Preloads,
+    /// From a forked skill to the subagent (or built-in type) its `agent:` names.
+    RunsIn,
 }
 
 impl EdgeKind {
@@ -246,6 +270,9 @@ impl EdgeKind {
             EdgeKind::DependsOn => "depends-on",
             EdgeKind::Composes => "composes",
             EdgeKind::Chain => "chain",
+            EdgeKind::Mentions => "mentions",
+            EdgeKind::Preloads => "preloads",
+            EdgeKind::RunsIn => "runs-in",
         }
     }
 }
@@ -477,6 +504,7 @@ pub fn build(index: &Index, selection: &Selection) -> Result<OrderingGraph, Sele
     }
     if !narrowed {
         out.chains(&lookup, index, &in_scope);
+        out.hosts(&lookup, index, &in_scope, &roots);
     }
     Ok(out.graph)
 }
@@ -567,8 +595,11 @@ pub(crate) fn node_caption(node: &GraphNode) -> (String, Option<String>) {
     if node.asynchronous {
         second.push("async chain".to_owned());
     }
-    if node.kind == NodeKind::Agent {
-        second.push("agent".to_owned());
+    match node.kind {
+        NodeKind::Agent => second.push("agent".to_owned()),
+        NodeKind::Subagent => second.push("subagent".to_owned()),
+        NodeKind::BuiltinAgent => second.push("built-in subagent".to_owned()),
+        _ => {}
     }
     // Every fact in words too, so the picture reads without its colours.
     for style in STYLES {
@@ -593,6 +624,12 @@ pub(crate) fn edge_caption(edge: &GraphEdge) -> Option<String> {
         } else {
             format!("refused {}", observed.refused)
         });
+    }
+    match edge.kind {
+        EdgeKind::Mentions => return Some("mentions".to_owned()),
+        EdgeKind::Preloads => return Some("preloads".to_owned()),
+        EdgeKind::RunsIn => return Some("runs in".to_owned()),
+        _ => {}
     }
     if edge.asynchronous {
         return Some("async".to_owned());

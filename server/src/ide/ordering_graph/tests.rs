@@ -226,6 +226,9 @@ fn a_requires_cycle_is_styled_on_its_skills_and_edges_and_has_no_call_order() {
             legend_arrow1["thick arrow: finishes before the next agent starts (depends_on)"]
             legend_arrow2["dotted arrow: composes, numbered in composes order"]
             legend_arrow3["N. before a skill: its place in a call order that satisfies every rule"]
+            legend_arrow4["circle-ended arrow labelled mentions: the file names the skill in prose (/name, $name); not ordering"]
+            legend_arrow5["arrow labelled preloads: the subagent's skills: loads the skill when it starts"]
+            legend_arrow6["arrow labelled runs in: the forked skill (context: fork) runs in that subagent (agent:)"]
           end
           n2 --> n1
           n1 --> n2
@@ -291,6 +294,9 @@ fn a_blocked_skill_and_its_unsatisfiable_prerequisite_with_the_call_order_of_the
             legend_arrow1 [label="thick arrow: finishes before the next agent starts (depends_on)", shape=plaintext, style=""];
             legend_arrow2 [label="dotted arrow: composes, numbered in composes order", shape=plaintext, style=""];
             legend_arrow3 [label="N. before a skill: its place in a call order that satisfies every rule", shape=plaintext, style=""];
+            legend_arrow4 [label="circle-ended arrow labelled mentions: the file names the skill in prose (/name, $name); not ordering", shape=plaintext, style=""];
+            legend_arrow5 [label="arrow labelled preloads: the subagent's skills: loads the skill when it starts", shape=plaintext, style=""];
+            legend_arrow6 [label="arrow labelled runs in: the forked skill (context: fork) runs in that subagent (agent:)", shape=plaintext, style=""];
           }
           n2 -> n1;
           n1 -> n3;
@@ -826,19 +832,23 @@ fn check_mermaid_subset(text: &str) {
             );
             continue;
         }
-        let words: Vec<&str> = statement.split(' ').collect();
+        // An edge: `from arrow to`, the arrow with an optional `|"label"|` (which may hold
+        // spaces, never a quote).
+        let unlabelled = match (statement.find("|\""), statement.find("\"| ")) {
+            (Some(open), Some(close)) if open < close => {
+                let label = &statement[open + 2..close];
+                assert!(
+                    !label.contains(['"', '|']) && entities_closed(label),
+                    "{line}"
+                );
+                format!("{}{}", &statement[..open], &statement[close + 2..])
+            }
+            _ => statement.to_owned(),
+        };
+        let words: Vec<&str> = unlabelled.split(' ').collect();
         if words.len() == 3 && !statement.contains("[\"") {
-            let arrow = words[1];
-            let arrow = match arrow.find('|') {
-                Some(at) => {
-                    let label = &arrow[at..];
-                    assert!(label.starts_with("|\"") && label.ends_with("\"|"), "{line}");
-                    &arrow[..at]
-                }
-                None => arrow,
-            };
             assert!(
-                id(words[0]) && id(words[2]) && ["-->", "==>", "-.->"].contains(&arrow),
+                id(words[0]) && id(words[2]) && ["-->", "==>", "-.->", "--o"].contains(&words[1]),
                 "{line}"
             );
             continue;
@@ -894,6 +904,7 @@ fn graphviz_renders_the_dot_output() {
         dot::render(&everything(&hostile_index())),
         dot::render(&OrderingGraph::default()),
         dot::render(&everything(&rules_over_missing_skills())),
+        dot::render(&everything(&host_graph_index())),
     ] {
         let svg = run_with_input(Command::new("dot").arg("-Tsvg"), &text);
         assert!(svg.contains("<svg"), "{svg}");
@@ -928,6 +939,10 @@ fn mermaid_parser_accepts_the_output() {
             mermaid::render(&everything(&rules_over_missing_skills())),
         ),
         ("empty.mmd", mermaid::render(&OrderingGraph::default())),
+        (
+            "hosts.mmd",
+            mermaid::render(&everything(&host_graph_index())),
+        ),
     ] {
         let path = dir.path().join(name);
         std::fs::write(&path, text).unwrap();
@@ -978,4 +993,90 @@ fn run_with_input(command: &mut Command, input: &str) -> String {
         String::from_utf8_lossy(&output.stderr)
     );
     String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn mentions_preloads_and_forks_are_edges_of_their_own_from_the_naming_side() {
+    let index = host_graph_index();
+    let graph = everything(&index);
+    let shown = |n: usize| format!("{}:{}", graph.nodes[n].kind.as_str(), graph.nodes[n].name);
+    let edges: Vec<String> = graph
+        .edges
+        .iter()
+        .map(|e| format!("{} -{}-> {}", shown(e.from), e.kind.as_str(), shown(e.to)))
+        .collect();
+    assert_eq!(
+        edges,
+        [
+            "subagent:reviewer -mentions-> skill-md:review",
+            "subagent:reviewer -preloads-> skill-md:lint",
+            "skill-md:explore -runs-in-> builtin-agent:Explore",
+            "skill-md:lint -mentions-> skill-md:review",
+            "skill-md:review -mentions-> skill-md:lint",
+            "skill-md:review -runs-in-> subagent:reviewer",
+            "prose:p/CLAUDE.md -mentions-> skill-md:lint",
+        ]
+    );
+    // A loop of mentions is drawn, never styled as a cycle.
+    assert!(graph.edges.iter().all(|e| !e.on_cycle));
+    assert!(graph.nodes.iter().all(|n| n.state.style().is_none()));
+    assert_eq!(
+        graph.clusters.last().map(|c| c.kind),
+        Some(ClusterKind::Hosts)
+    );
+    let mermaid = mermaid::render(&graph);
+    check_mermaid_subset(&mermaid);
+    assert!(mermaid.contains("--o|\"mentions\"|"), "{mermaid}");
+    assert!(mermaid.contains("-.->|\"runs in\"|"), "{mermaid}");
+    let dot = dot::render(&graph);
+    assert!(dot.contains("label=\"preloads\""), "{dot}");
+    let json = json::value(&graph);
+    let kinds: Vec<&str> = json["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"mentions") && kinds.contains(&"preloads") && kinds.contains(&"runs-in")
+    );
+}
+
+/// Skills that mention each other, a subagent preloading one and a skill forked into it, a
+/// skill forked into a built-in type, and CLAUDE.md naming a skill.
+fn host_graph_index() -> Index {
+    index_of(
+        "//- /p/.claude/skills/lint/SKILL.md
+---
+name: lint
+description: Lints.
+---
+Then run /review, and /lint again is no edge.
+//- /p/.claude/skills/review/SKILL.md
+---
+name: review
+description: Reviews.
+context: fork
+agent: reviewer
+---
+Back to /lint when done, and /lint once more.
+//- /p/.claude/skills/explore/SKILL.md
+---
+name: explore
+description: Explores.
+context: fork
+agent: Explore
+---
+Body.
+//- /p/.claude/agents/reviewer.md
+---
+name: reviewer
+description: Reviews code.
+skills: [lint]
+---
+Use /review.
+//- /p/CLAUDE.md
+Run /lint before committing.
+",
+    )
 }

@@ -87,7 +87,7 @@ pub fn is_builtin_subagent(name: &str) -> bool {
 }
 
 /// Where a manifest sits below the folder it describes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ManifestKind {
     Plugin,
     Marketplace,
@@ -177,7 +177,7 @@ pub enum PathTakes {
 }
 
 /// One component path key of `plugin.json`.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct ComponentKey {
     pub key: &'static str,
     pub default: &'static str,

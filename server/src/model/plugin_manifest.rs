@@ -1,0 +1,224 @@
+//! A plugin or marketplace manifest (`.claude-plugin/plugin.json`,
+//! `.claude-plugin/marketplace.json`, `.github/plugin/marketplace.json`), lowered from the
+//! spanned JSON tree: the plugin's `name` (the namespace of its `/name:skill` mentions), its
+//! component paths (`skills`, `agents`, `commands`, `hooks`, `outputStyles`, as strings or
+//! lists of strings), a marketplace's `metadata.pluginRoot` and the `name` and `source` of each
+//! of its `plugins`. Every value keeps the range of its JSON string (quotes included). Lowering
+//! never fails: a value of another shape is left out, and malformed JSON keeps only its error.
+
+use std::path::Path;
+
+use super::hosts::plugins::{component_key, ComponentKey, ManifestKind};
+use super::SpannedStr;
+use crate::syntax::json::{JsonDocument, JsonError, JsonNode};
+use crate::syntax::TextRange;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Manifest {
+    pub kind: ManifestKind,
+    /// The first error, when the JSON does not parse (then nothing else is read).
+    pub error: Option<JsonError>,
+    /// The plugin's (or marketplace's) `name`.
+    pub name: Option<SpannedStr>,
+    /// A plugin's component paths, in the order written.
+    pub paths: Vec<ComponentPath>,
+    /// A marketplace's `metadata.pluginRoot`.
+    pub plugin_root: Option<SpannedStr>,
+    /// A marketplace's `plugins`, in order.
+    pub plugins: Vec<MarketplacePlugin>,
+}
+
+/// One path of a component key of `plugin.json`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ComponentPath {
+    pub key: &'static ComponentKey,
+    pub path: SpannedStr,
+}
+
+/// An entry of a marketplace's `plugins`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarketplacePlugin {
+    pub name: Option<SpannedStr>,
+    /// `source` when it is a string (a path); an object source (`github`, `url`, ...) is not.
+    pub source: Option<SpannedStr>,
+}
+
+fn string(node: Option<JsonNode<'_>>) -> Option<SpannedStr> {
+    let node = node?;
+    node.as_str()
+        .map(|s| SpannedStr::new(s.to_owned(), node.range()))
+}
+
+impl Manifest {
+    /// Lowers `text` (after its BOM, which is `offset` bytes long).
+    pub fn lower(kind: ManifestKind, text: &str, offset: u32) -> Manifest {
+        let doc = JsonDocument::parse(text, offset);
+        let mut manifest = Manifest {
+            kind,
+            error: doc.error.clone(),
+            name: None,
+            paths: Vec::new(),
+            plugin_root: None,
+            plugins: Vec::new(),
+        };
+        let Some(root) = doc.root() else {
+            return manifest;
+        };
+        manifest.name = string(root.get("name"));
+        match kind {
+            ManifestKind::Plugin => {
+                for (key, _, value) in root.entries() {
+                    let Some(row) = component_key(key) else {
+                        continue;
+                    };
+                    let values: Vec<JsonNode<'_>> = match value.as_str() {
+                        Some(_) => vec![value],
+                        None => value.items().collect(),
+                    };
+                    manifest.paths.extend(values.into_iter().filter_map(|v| {
+                        string(Some(v)).map(|path| ComponentPath { key: row, path })
+                    }));
+                }
+            }
+            ManifestKind::Marketplace => {
+                manifest.plugin_root =
+                    string(root.get("metadata").and_then(|m| m.get("pluginRoot")));
+                manifest.plugins = root
+                    .get("plugins")
+                    .into_iter()
+                    .flat_map(|plugins| plugins.items())
+                    .map(|entry| MarketplacePlugin {
+                        name: string(entry.get("name")),
+                        source: string(entry.get("source")),
+                    })
+                    .collect();
+            }
+        }
+        manifest
+    }
+
+    /// The plugin's name, when it is one a mention can use (not empty).
+    pub fn plugin_name(&self) -> Option<&SpannedStr> {
+        (self.kind == ManifestKind::Plugin)
+            .then_some(self.name.as_ref())
+            .flatten()
+            .filter(|n| !n.value.is_empty())
+    }
+}
+
+/// The folder a manifest describes: the one holding `.claude-plugin/` (or, for
+/// `.github/plugin/marketplace.json`, `.github/`).
+pub fn manifest_root(path: &Path) -> Option<&Path> {
+    let folder = path.parent()?;
+    let above = folder.parent()?;
+    if folder.file_name()? == "plugin" && above.file_name()? == ".github" {
+        return above.parent();
+    }
+    Some(above)
+}
+
+/// The range inside a JSON string's quotes.
+pub fn inside_quotes(range: TextRange) -> TextRange {
+    if range.len() >= 2 {
+        TextRange::new(range.start + 1, range.end - 1)
+    } else {
+        range
+    }
+}
+
+/// Where a marketplace's `source` string leads, relative to the marketplace's root: a path
+/// written `./x` or `../x` from the root itself, a bare name below `metadata.pluginRoot` (the
+/// root when there is none). `None` for what is no local path (a URL, an absolute path).
+pub fn source_path(plugin_root: Option<&str>, source: &str) -> Option<String> {
+    if source.contains("://") || source.starts_with('/') || source.starts_with("git@") {
+        return None;
+    }
+    if source.starts_with("./") || source.starts_with("../") || source == "." {
+        return Some(source.to_owned());
+    }
+    Some(match plugin_root {
+        Some(base) => format!("{}/{source}", base.trim_end_matches('/')),
+        None => source.to_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(text: &str, range: TextRange) -> &str {
+        &text[range.start as usize..range.end as usize]
+    }
+
+    #[test]
+    fn a_plugin_manifest_with_its_paths() {
+        let text = r#"{"name": "deploy-kit", "skills": "./extra", "agents": ["./a/r.md", 3], "commands": ["./c"], "hooks": {"PreToolUse": []}, "version": "1.0.0"}"#;
+        let m = Manifest::lower(ManifestKind::Plugin, text, 0);
+        assert_eq!(m.error, None);
+        assert_eq!(
+            m.plugin_name().map(|n| n.value.as_str()),
+            Some("deploy-kit")
+        );
+        let paths: Vec<(&str, &str)> = m
+            .paths
+            .iter()
+            .map(|p| (p.key.key, at(text, p.path.range)))
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                ("skills", "\"./extra\""),
+                ("agents", "\"./a/r.md\""),
+                ("commands", "\"./c\"")
+            ]
+        );
+    }
+
+    #[test]
+    fn a_marketplace_with_sources() {
+        let text = r#"{"name": "m", "metadata": {"pluginRoot": "./plugins"}, "plugins": [{"name": "a", "source": "a"}, {"name": "b", "source": {"source": "github", "repo": "o/b"}}]}"#;
+        let m = Manifest::lower(ManifestKind::Marketplace, text, 0);
+        assert_eq!(
+            m.plugin_root.as_ref().map(|r| r.value.as_str()),
+            Some("./plugins")
+        );
+        assert_eq!(m.plugins.len(), 2);
+        assert_eq!(
+            m.plugins[0].source.as_ref().map(|s| s.value.as_str()),
+            Some("a")
+        );
+        assert_eq!(m.plugins[1].source, None);
+        assert_eq!(m.plugin_name(), None);
+        assert_eq!(
+            source_path(Some("./plugins/"), "a").as_deref(),
+            Some("./plugins/a")
+        );
+        assert_eq!(
+            source_path(Some("./plugins"), "./x").as_deref(),
+            Some("./x")
+        );
+        assert_eq!(source_path(None, "b").as_deref(), Some("b"));
+        assert_eq!(source_path(None, "https://x/y"), None);
+    }
+
+    #[test]
+    fn the_root_a_manifest_describes() {
+        let root = |p: &str| manifest_root(Path::new(p)).map(|r| r.display().to_string());
+        assert_eq!(
+            root("/r/p/.claude-plugin/plugin.json").as_deref(),
+            Some("/r/p")
+        );
+        assert_eq!(
+            root("/r/.github/plugin/marketplace.json").as_deref(),
+            Some("/r")
+        );
+    }
+
+    #[test]
+    fn malformed_json_keeps_only_its_error() {
+        let m = Manifest::lower(ManifestKind::Plugin, "{\"name\": \"p\",}", 0);
+        assert!(m.error.is_some());
+        assert_eq!(m.name, None);
+        assert!(m.paths.is_empty());
+    }
+}
