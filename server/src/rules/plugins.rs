@@ -5,7 +5,7 @@
 //! lead is `semantics::plugins`; the facts (which key adds to or replaces its default folder,
 //! what it takes) are `model::hosts::plugins`.
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::index::{FileEntry, Lookup};
 use crate::model::hosts::plugins::{ManifestKind, PathTakes};

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use super::catalogue::RuleDoc;
+use super::rule_doc::RuleDoc;
 use super::fixes::double_quoted;
 use super::skill_hosts::{hosts_of, HostsFrom};
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix, Severity};
