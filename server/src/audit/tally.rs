@@ -31,10 +31,30 @@ struct Pair<'r> {
     counting: Vec<Counting<'r>>,
 }
 
-struct Call {
-    event: String,
-    skill: String,
-    outcome: Outcome,
+/// One `skill.executed` row, classified.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Call {
+    pub(super) event: String,
+    pub(super) skill: String,
+    pub(super) outcome: Outcome,
+}
+
+impl Call {
+    /// The call a row records, if it records one.
+    pub(super) fn of_row(row: &AuditRow<'_>) -> Option<Call> {
+        if row.event_type.as_deref() != Some("skill.executed") {
+            return None;
+        }
+        Some(Call {
+            event: row.event_id.as_deref().unwrap_or("").to_owned(),
+            skill: row.skill_id.as_deref()?.to_owned(),
+            outcome: classify(
+                row.policy_decision.as_deref(),
+                row.policy_reason.as_deref(),
+                row.result.as_deref(),
+            ),
+        })
+    }
 }
 
 /// One pair counted against one agent's rules, call by call.
@@ -106,20 +126,8 @@ impl<'r> Tally<'r> {
                 self.start_counting(topology);
             }
         }
-        if row.event_type.as_deref() != Some("skill.executed") {
+        let Some(call) = Call::of_row(row) else {
             return;
-        }
-        let Some(skill) = row.skill_id.as_deref() else {
-            return;
-        };
-        let call = Call {
-            event: row.event_id.as_deref().unwrap_or("").to_owned(),
-            skill: skill.to_owned(),
-            outcome: classify(
-                row.policy_decision.as_deref(),
-                row.policy_reason.as_deref(),
-                row.result.as_deref(),
-            ),
         };
         let pair = self.pair.as_mut().expect("set above");
         if pair.topology.is_none() {
@@ -127,6 +135,31 @@ impl<'r> Tally<'r> {
         } else {
             self.count_call(&call);
         }
+    }
+
+    /// One whole (run, agent) pair, as the editor's recording kept it: its topology (the first
+    /// a row of it named) and its calls in timestamp order.
+    pub(super) fn push_pair(
+        &mut self,
+        run: &str,
+        agent: &str,
+        topology: Option<&str>,
+        calls: &[Call],
+    ) {
+        self.finish_pair();
+        self.pair = Some(Pair {
+            run: run.to_owned(),
+            agent: agent.to_owned(),
+            topology: None,
+            waiting: Vec::new(),
+            counting: Vec::new(),
+        });
+        // As `finish_pair` does for a pair no row named the topology of.
+        self.start_counting(topology.unwrap_or(""));
+        for call in calls {
+            self.count_call(call);
+        }
+        self.finish_pair();
     }
 
     /// The counts, once every row is in.
@@ -254,7 +287,11 @@ impl Counting<'_> {
                 }
                 None if self.reports_unmatched => {
                     *unmatched
-                        .entry((rules.topology.clone(), rules.agent.clone(), skill.to_owned()))
+                        .entry((
+                            rules.topology.clone(),
+                            rules.agent.clone(),
+                            skill.to_owned(),
+                        ))
                         .or_default() += 1;
                 }
                 None => {}
