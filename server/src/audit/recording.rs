@@ -9,9 +9,11 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::sync::{Arc, Mutex};
 
 use super::tally::Call;
-use super::{AuditRow, Observed, Tally, WorkspaceRules};
+use super::{AgentRules, AuditRow, Counts, Observed, Tally, WorkspaceRules};
+use crate::diagnostic::FileId;
 
 /// Most calls kept of one (run, agent) pair.
 pub const MAX_PAIR_CALLS: usize = 2_000;
@@ -38,7 +40,7 @@ impl Pair {
 }
 
 /// The recent pairs of one log, ready to be counted against any version of the rules.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub struct Recording {
     pairs: Vec<Pair>,
     /// Pairs by (topology, agent), so that one agent's rules replay its pairs alone.
@@ -54,31 +56,66 @@ pub struct Recording {
     pub dropped_pairs: u64,
     /// Pairs whose calls past [`MAX_PAIR_CALLS`] were left out.
     pub cut_pairs: u64,
+    /// The last agents' counts, by what their replay depends on ([`replay_key`]): a hover or
+    /// a lens after an edit that left an agent's rules as they were replays nothing.
+    replays: Mutex<Vec<(String, Arc<Vec<Counts>>)>>,
 }
+
+/// Most agents whose counts are remembered.
+const REMEMBERED: usize = 64;
 
 impl Recording {
     /// The counts of `rules`, from the pairs kept: what `skillgraph audit` says of the same
-    /// rows when nothing was left out. Only the pairs of the rules' agents are replayed, so the
-    /// cost is that of their calls.
-    pub fn observe(&self, rules: &WorkspaceRules) -> Observed {
-        let mut tally = Tally::new(rules);
-        let mut seen: HashSet<(&str, &str)> = HashSet::new();
-        for agent in &rules.agents {
-            if !seen.insert((agent.topology.as_str(), agent.agent.as_str())) {
-                continue;
-            }
-            let key = (agent.topology.clone(), agent.agent.clone());
-            for &p in self.by_agent.get(&key).map_or(&[][..], Vec::as_slice) {
-                let pair = &self.pairs[p];
-                tally.push_pair(
-                    &pair.run,
-                    &pair.agent,
-                    pair.topology.as_deref(),
-                    &pair.calls,
-                );
-            }
+    /// rows when nothing was left out (the unmatched refusals aside). Each agent replays its
+    /// own pairs alone, so the cost is that of their calls.
+    pub fn observe(&self, rules: &WorkspaceRules) -> Vec<Arc<Vec<Counts>>> {
+        rules
+            .agents
+            .iter()
+            .map(|agent| self.observe_agent(rules.workspace, agent))
+            .collect()
+    }
+
+    /// The counts of one agent's rules (parallel to `agent.rules`).
+    pub fn observe_agent(&self, workspace: FileId, agent: &AgentRules) -> Arc<Vec<Counts>> {
+        let key = replay_key(agent);
+        let remembered = |replays: &Mutex<Vec<(String, Arc<Vec<Counts>>)>>| {
+            let replays = replays.lock().unwrap_or_else(|p| p.into_inner());
+            replays
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, counts)| counts.clone())
+        };
+        if let Some(counts) = remembered(&self.replays) {
+            return counts;
         }
-        tally.finish()
+        let alone = WorkspaceRules {
+            workspace,
+            root: Default::default(),
+            agents: vec![agent.clone()],
+        };
+        let mut tally = Tally::new(&alone);
+        let pairs = self
+            .by_agent
+            .get(&(agent.topology.clone(), agent.agent.clone()))
+            .map_or(&[][..], Vec::as_slice);
+        for &p in pairs {
+            let pair = &self.pairs[p];
+            tally.push_pair(
+                &pair.run,
+                &pair.agent,
+                pair.topology.as_deref(),
+                &pair.calls,
+            );
+        }
+        let mut observed: Observed = tally.finish();
+        let counts = Arc::new(observed.counts.pop().unwrap_or_default());
+        let mut replays = self.replays.lock().unwrap_or_else(|p| p.into_inner());
+        if replays.len() >= REMEMBERED {
+            replays.remove(0);
+        }
+        replays.push((key, counts.clone()));
+        counts
     }
 
     /// Pairs kept.
@@ -90,6 +127,32 @@ impl Recording {
     pub fn is_partial(&self) -> bool {
         self.dropped_pairs > 0 || self.cut_pairs > 0
     }
+}
+
+/// Everything an agent's replay depends on, and nothing else (not where its rules are written,
+/// which moves as text is typed above them): its names, its rules, the analysis of them and its
+/// gateway names.
+fn replay_key(agent: &AgentRules) -> String {
+    let rules: Vec<(&str, &[String])> = agent
+        .rules
+        .iter()
+        .map(|r| (r.guarded.as_str(), r.prerequisites.as_slice()))
+        .collect();
+    let mut gateway: Vec<(&String, &String)> = agent.gateway.iter().collect();
+    gateway.sort();
+    let graph = &agent.graph;
+    format!(
+        "{:?}",
+        (
+            &agent.topology,
+            &agent.agent,
+            rules,
+            &graph.skills,
+            &graph.graph.edges,
+            &graph.types,
+            gateway
+        )
+    )
 }
 
 /// Builds a [`Recording`] from rows grouped by (run, agent), in timestamp order.
@@ -193,6 +256,7 @@ impl Recorder {
             to,
             dropped_pairs: self.dropped_pairs,
             cut_pairs: self.cut_pairs,
+            replays: Mutex::new(Vec::new()),
         }
     }
 

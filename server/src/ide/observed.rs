@@ -16,7 +16,7 @@ use crate::model::config::AuditConfig;
 
 /// One workspace's log as last read: how it is named (a path, or a URL without its password)
 /// and the recording, or why it could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct ObservedLog {
     pub shown: String,
     pub read: Result<Recording, String>,
@@ -100,14 +100,8 @@ pub fn hover(index: &Index, file: FileId, offset: u32, logs: &Logs) -> Option<St
         Ok(recording) => {
             // The runtime reads a repeated key's last value: the counts are that rule's.
             let counted = agent.rule_of(&rule.guarded).unwrap_or(r);
-            let observed = recording.observe(&only_agent(&rules, a));
-            hover_text(
-                agent,
-                rule,
-                &observed.counts[0][counted],
-                &log.shown,
-                recording,
-            )
+            let counts = recording.observe_agent(rules.workspace, agent);
+            hover_text(agent, rule, &counts[counted], &log.shown, recording)
         }
     })
 }
@@ -131,22 +125,13 @@ pub fn lenses(index: &Index, file: FileId, logs: &Logs) -> Vec<Lens> {
             let counted = agent.rule_of(&rule.guarded).unwrap_or(r);
             out.push(Lens {
                 range: rule.range,
-                title: summary(&observed.counts[a][counted]),
+                title: summary(&observed[a][counted]),
                 action: LensAction::None,
             });
         }
     }
     out.sort_by_key(|l| l.range.start);
     out
-}
-
-/// `rules` with one agent only: the others' pairs need no replay.
-fn only_agent(rules: &crate::audit::WorkspaceRules, a: usize) -> crate::audit::WorkspaceRules {
-    crate::audit::WorkspaceRules {
-        workspace: rules.workspace,
-        root: rules.root.clone(),
-        agents: vec![rules.agents[a].clone()],
-    }
 }
 
 /// The one-line summary of a rule: `refused 7 · recovered 4 · gave up 1`, `never reached in 12
@@ -383,8 +368,14 @@ mod tests {
         // `note-stats` now needs `search-notes`, never called: the allowed call of run-2 would be
         // refused. `get-note` now needs `search-notes` too: both runs' allowed calls.
         let edited = "      get-note: [search-notes]\n      note-stats: [search-notes]\n";
-        let index = index_of(&workspace(edited));
         let logs = logs(recording());
+        // The same recording answers for the rules as run first (its replays remembered), then
+        // for the edited ones.
+        let before = index_of(&workspace(AS_RUN));
+        let (file, at) = offset_of(&before, "note-stats: [");
+        let text = hover(&before, file, at, &logs).unwrap();
+        assert!(text.contains("would refuse in 0 of 2 runs"), "{text}");
+        let index = index_of(&workspace(edited));
         let (file, at) = offset_of(&index, "note-stats: [");
         let text = hover(&index, file, at, &logs).unwrap();
         assert!(
