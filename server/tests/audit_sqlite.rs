@@ -142,7 +142,8 @@ fn replays_the_rules_as_written_now() {
     assert_eq!(example["missing"], serde_json::json!(["summarise-note"]));
 }
 
-/// The log is found as the runtime finds it: the environment, then `storage:`.
+/// The log is found as the runtime finds it: the environment, then `storage:`; `[audit] log`
+/// and `--db` name another.
 #[test]
 fn finds_the_log_where_the_runtime_writes_it() {
     let (dir, workspace) = workspace_with_log("give-up");
@@ -171,6 +172,22 @@ fn finds_the_log_where_the_runtime_writes_it() {
     .unwrap();
     let document = audit_json(&[ws], &[("LOG_URL", url.as_str())]);
     assert_eq!(counts(rule(&document, "get-note"))[3], 1);
+    // `[audit] log` in skillgraph.toml, relative to its folder, wins over the runtime's rules
+    // (the storage URL is now unset: it would be an error).
+    std::fs::write(
+        workspace.join("skillgraph.toml"),
+        "[audit]\nlog = \"../elsewhere.sqlite\"\n",
+    )
+    .unwrap();
+    let out = audit(&[ws], &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let human = String::from_utf8_lossy(&out.stdout);
+    assert!(human.contains("elsewhere.sqlite ([audit] log)"), "{human}");
     // --db wins over everything.
     let document = audit_json(&[ws, "--db", elsewhere.to_str().unwrap()], &[]);
     assert_eq!(counts(rule(&document, "get-note"))[3], 1);

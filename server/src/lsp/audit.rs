@@ -55,15 +55,7 @@ fn wanted_logs(index: &Index) -> HashMap<PathBuf, Result<Location, String>> {
             continue;
         }
         let place = match settings.log {
-            Some((log, dir)) => {
-                let log = audit_log::location::expand_env(&log, &env);
-                Location::from_argument(log.trim()).map(|location| match location {
-                    Location::Sqlite(path) if path.is_relative() => {
-                        Location::Sqlite(dir.join(path))
-                    }
-                    other => other,
-                })
-            }
+            Some((log, dir)) => audit_log::location::configured(&log, &dir, &env),
             None => {
                 let text = index.file(manifest).map(|f| &*f.text);
                 audit_log::resolve(&root, text, &env).map(|(location, _)| location)
