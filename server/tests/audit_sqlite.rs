@@ -256,6 +256,32 @@ fn reads_beside_a_writer() {
     release.join().unwrap();
 }
 
+/// A writer that keeps the lock past the busy timeout: a clear message naming the log, exit 2,
+/// and the log as it was.
+#[test]
+fn a_log_locked_past_the_timeout_is_a_clear_message() {
+    let (_dir, workspace) = workspace_with_log("give-up");
+    let log = workspace.join(".swarmkit/audit.sqlite");
+    let writer = rusqlite::Connection::open(&log).unwrap();
+    writer
+        .execute_batch("PRAGMA journal_mode = DELETE; BEGIN EXCLUSIVE")
+        .unwrap();
+    writer
+        .execute("DELETE FROM audit_events WHERE event_type = 'skill.executed'", [])
+        .unwrap();
+    let out = audit(&[workspace.to_str().unwrap()], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("audit.sqlite: cannot read the audit log: database is locked"),
+        "{stderr}"
+    );
+    writer.execute_batch("ROLLBACK").unwrap();
+    drop(writer);
+    let document = audit_json(&[workspace.to_str().unwrap()], &[]);
+    assert_eq!(counts(rule(&document, "get-note"))[3], 1);
+}
+
 /// Bad logs get a clear message each, and the other workspaces are still read.
 #[test]
 fn bad_logs_are_reported_and_the_rest_goes_on() {
