@@ -267,7 +267,10 @@ fn a_log_locked_past_the_timeout_is_a_clear_message() {
         .execute_batch("PRAGMA journal_mode = DELETE; BEGIN EXCLUSIVE")
         .unwrap();
     writer
-        .execute("DELETE FROM audit_events WHERE event_type = 'skill.executed'", [])
+        .execute(
+            "DELETE FROM audit_events WHERE event_type = 'skill.executed'",
+            [],
+        )
         .unwrap();
     let out = audit(&[workspace.to_str().unwrap()], &[]);
     assert_eq!(out.status.code(), Some(2));

@@ -54,6 +54,10 @@ fn capabilities() -> Value {
 }
 
 fn start(ws: &Path, options: Value) -> Client {
+    start_with(ws, options, capabilities())
+}
+
+fn start_with(ws: &Path, options: Value, capabilities: Value) -> Client {
     let uri = file_uri(ws);
     let env = [
         ("SWARMKIT_STORE_URL", ""),
@@ -64,7 +68,7 @@ fn start(ws: &Path, options: Value) -> Client {
         json!({
             "processId": null,
             "rootUri": uri,
-            "capabilities": capabilities(),
+            "capabilities": capabilities,
             "workspaceFolders": [{"uri": uri, "name": "notes"}],
             "initializationOptions": options,
         }),
@@ -249,5 +253,38 @@ fn turned_off_by_the_editor_the_log_is_never_read() {
     assert!(!hover.contains("**Observed**"), "{hover}");
     assert!(rule_lenses(&mut client, &uri).is_empty());
     assert!(!client.seen.iter().any(is_read_message));
+    client.shutdown();
+}
+
+#[test]
+fn with_an_editor_that_watches_nothing_the_server_sees_the_log_change_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = workspace(dir.path());
+    let log = ws.join(".swarmkit/audit.sqlite");
+    let mut client = start_with(
+        &ws,
+        json!({}),
+        json!({"general": {"positionEncodings": ["utf-16"]}}),
+    );
+    let read = client.wait_for("the log read", is_read_message);
+    assert!(
+        read["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("13 rows"),
+        "{read}"
+    );
+    // The runtime's next runs, as a new log in its place: no event from the editor.
+    let next = ws.join(".swarmkit/next.sqlite");
+    std::fs::copy(real_log("give-up").join("audit.sqlite"), &next).unwrap();
+    std::fs::rename(&next, &log).unwrap();
+    let read = client.wait_for("the new log read", is_read_message);
+    assert!(
+        read["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("3 rows"),
+        "{read}"
+    );
     client.shutdown();
 }
