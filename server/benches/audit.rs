@@ -198,7 +198,7 @@ fn lsp(binary: &Path, root: &Path) {
         "textDocument/didOpen",
         json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": TOPOLOGY}}),
     );
-    let mut hover = |client: &mut Client| {
+    let hover = |client: &mut Client| {
         let (took, response) = client.timed_request(
             "textDocument/hover",
             json!({"textDocument": {"uri": uri}, "position": {"line": 11, "character": 8}}),

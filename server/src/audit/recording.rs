@@ -58,8 +58,11 @@ pub struct Recording {
     pub cut_pairs: u64,
     /// The last agents' counts, by what their replay depends on ([`replay_key`]): a hover or
     /// a lens after an edit that left an agent's rules as they were replays nothing.
-    replays: Mutex<Vec<(String, Arc<Vec<Counts>>)>>,
+    replays: Mutex<Vec<Remembered>>,
 }
+
+/// One agent's counts, under the key of what its replay read.
+type Remembered = (String, Arc<Vec<Counts>>);
 
 /// Most agents whose counts are remembered.
 const REMEMBERED: usize = 64;
@@ -79,7 +82,7 @@ impl Recording {
     /// The counts of one agent's rules (parallel to `agent.rules`).
     pub fn observe_agent(&self, workspace: FileId, agent: &AgentRules) -> Arc<Vec<Counts>> {
         let key = replay_key(agent);
-        let remembered = |replays: &Mutex<Vec<(String, Arc<Vec<Counts>>)>>| {
+        let remembered = |replays: &Mutex<Vec<Remembered>>| {
             let replays = replays.lock().unwrap_or_else(|p| p.into_inner());
             replays
                 .iter()

@@ -266,7 +266,9 @@ mod tests {
 
     /// The calls of the `recover` scenario's two runs, as the runtime logged them.
     fn recording() -> Recording {
-        let calls: &[(&str, &[(&str, &str, Option<&str>, Option<&str>)])] = &[
+        // (skill, policy_decision, policy_reason, result) per call, by run.
+        type Row<'a> = (&'a str, &'a str, Option<&'a str>, Option<&'a str>);
+        let calls: &[(&str, &[Row<'_>])] = &[
             (
                 "run-1",
                 &[
