@@ -158,6 +158,14 @@ pub fn hover_text(
         _ => text.push_str(", no rows"),
     }
     text.push_str("):\n\n");
+    if counts.agent_runs == 0 {
+        let _ = writeln!(
+            text,
+            "- no run of `{}` of `{}` is recorded: nothing to count or replay yet",
+            agent.agent, agent.topology
+        );
+        return text;
+    }
     let _ = writeln!(
         text,
         "- `{}` of `{}` ran in {}; it called `{}` in {} ({} {})",
@@ -324,7 +332,7 @@ mod tests {
         recorder.finish()
     }
 
-    fn logs(recording: Recording) -> Logs {
+    fn logs_of(recording: Recording) -> Logs {
         let mut logs = Logs::new();
         logs.insert(
             PathBuf::from("/ws"),
@@ -349,7 +357,7 @@ mod tests {
     #[test]
     fn hover_on_a_rule_shows_the_counts_and_the_replay() {
         let index = index_of(&workspace(AS_RUN));
-        let logs = logs(recording());
+        let logs = logs_of(recording());
         let (file, at) = offset_of(&index, "get-note: [");
         let text = hover(&index, file, at, &logs).expect("a hover on the rule");
         expect_test::expect![[r#"
@@ -370,7 +378,7 @@ mod tests {
         // `note-stats` now needs `search-notes`, never called: the allowed call of run-2 would be
         // refused. `get-note` now needs `search-notes` too: both runs' allowed calls.
         let edited = "      get-note: [search-notes]\n      note-stats: [search-notes]\n";
-        let logs = logs(recording());
+        let logs = logs_of(recording());
         // The same recording answers for the rules as run first (its replays remembered), then
         // for the edited ones.
         let before = index_of(&workspace(AS_RUN));
@@ -399,7 +407,7 @@ mod tests {
     fn the_summary_says_never_reached_and_the_lens_setting_turns_it_off() {
         let rules = "      get-note: [list-notes]\n      search-notes: [list-notes]\n";
         let index = index_of(&workspace(rules));
-        let logs = logs(recording());
+        let logs = logs_of(recording());
         let (file, _) = offset_of(&index, "search-notes: [");
         let titles: Vec<String> = lenses(&index, file, &logs)
             .into_iter()
@@ -443,6 +451,13 @@ mod tests {
             Some("**Audit log**: /ws/.swarmkit/audit.sqlite: no audit log here (no runs recorded yet?)")
         );
         assert!(lenses(&index, file, &logs).is_empty());
+        // A log with no run of the agent.
+        let empty = logs_of(Recorder::new().finish());
+        let text = hover(&index, file, at, &empty).unwrap();
+        assert!(
+            text.ends_with(", no rows):\n\n- no run of `reader` of `notes` is recorded: nothing to count or replay yet\n"),
+            "{text}"
+        );
         // No log for the workspace (the feature off): nothing at all.
         assert_eq!(hover(&index, file, at, &Logs::new()), None);
     }
