@@ -288,3 +288,47 @@ fn with_an_editor_that_watches_nothing_the_server_sees_the_log_change_itself() {
     );
     client.shutdown();
 }
+
+#[test]
+fn a_workspace_with_no_log_yet_shows_nothing_until_its_first_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = workspace(dir.path());
+    let log = ws.join(".swarmkit/audit.sqlite");
+    std::fs::remove_file(&log).unwrap();
+    let topology = ws.join("topologies/notes.yaml");
+    let uri = file_uri(&topology);
+    let mut client = start(&ws, json!({}));
+    let said = client.wait_for("the log looked for", is_read_message);
+    assert!(
+        said["params"]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with(".swarmkit/audit.sqlite: none yet (no runs recorded)"),
+        "{said}"
+    );
+    let text = std::fs::read_to_string(&topology).unwrap();
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+    );
+    let (_, hover) = hover_text(&mut client, &uri, 15, 8);
+    assert!(hover.contains("get-note"), "{hover}");
+    assert!(
+        !hover.contains("Observed") && !hover.contains("Audit log"),
+        "{hover}"
+    );
+    assert!(rule_lenses(&mut client, &uri).is_empty());
+    // The first run writes the log; the editor reports it.
+    std::fs::copy(real_log("recover").join("audit.sqlite"), &log).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": file_uri(&log), "type": 1}]}),
+    );
+    client.wait_for("the log read", is_read_message);
+    let (_, hover) = hover_text(&mut client, &uri, 15, 8);
+    assert!(
+        hover.contains("- refused 3 · recovered 2 · gave up 0"),
+        "{hover}"
+    );
+    client.shutdown();
+}

@@ -1,7 +1,8 @@
 //! SwarmKit's audit log in the editor: each workspace's log is read on a blocking thread when
 //! the workspace is indexed, when its settings or the files deciding where the log is change,
 //! and when the log file changes (watched: `.swarmkit/audit.sqlite` and its `-wal`). A read
-//! fills a bounded recording (`audit::Recorder`) that replaces the last one when done; the hover
+//! fills a bounded recording (`audit::Recorder`) that replaces the last one when done (a SQLite
+//! log that is not there yet shows nothing; a log that cannot be read says why); the hover
 //! and the lenses answer from the recording they find (`ide::observed`), so no request waits on
 //! a read and an edit to a rule is replayed without reading the log again.
 
@@ -78,11 +79,15 @@ fn is_log_file(path: &Path, event: &Path) -> bool {
     })
 }
 
-/// Reads one log into a recording; runs on a blocking thread.
-fn read(location: &Location) -> ObservedLog {
+/// Reads one log into a recording; runs on a blocking thread. `None` when it is a SQLite file
+/// that does not exist (yet): no run recorded, nothing to show.
+fn read(location: &Location) -> Option<ObservedLog> {
+    if matches!(location, Location::Sqlite(path) if !path.exists()) {
+        return None;
+    }
     let mut recorder = Recorder::new();
     let read = audit_log::read(location, None, &mut recorder);
-    ObservedLog {
+    Some(ObservedLog {
         shown: location.display(),
         read: read.map(|stats| {
             let mut recording = recorder.finish();
@@ -90,7 +95,7 @@ fn read(location: &Location) -> ObservedLog {
             recording.rows = stats.rows;
             recording
         }),
-    }
+    })
 }
 
 impl Backend {
@@ -153,34 +158,59 @@ impl Backend {
         tokio::spawn(async move {
             loop {
                 let place = lock_logs(&this.audit).wanted.get(&root).cloned();
-                let log = match place {
-                    None => None,
-                    Some(Err(why)) => Some(ObservedLog {
-                        shown: "the workspace's storage settings".to_owned(),
-                        read: Err(why),
-                    }),
+                // (what to show, if anything; what to say in the log)
+                let (log, message) = match place {
+                    None => (None, None),
+                    Some(Err(why)) => (
+                        Some(ObservedLog {
+                            shown: "the workspace's storage settings".to_owned(),
+                            read: Err(why.clone()),
+                        }),
+                        Some(format!("skillgraph: audit log not read: {why}")),
+                    ),
                     Some(Ok(location)) => {
                         let reading = location.clone();
-                        let read = tokio::task::spawn_blocking(move || read(&reading)).await;
-                        Some(read.unwrap_or_else(|error| ObservedLog {
-                            shown: location.display(),
-                            read: Err(format!("reading the audit log failed: {error}")),
-                        }))
+                        let read = tokio::task::spawn_blocking(move || read(&reading))
+                            .await
+                            .unwrap_or_else(|error| {
+                                Some(ObservedLog {
+                                    shown: location.display(),
+                                    read: Err(format!("reading the audit log failed: {error}")),
+                                })
+                            });
+                        let message = match &read {
+                            None => format!(
+                                "skillgraph: audit log {}: none yet (no runs recorded)",
+                                location.display()
+                            ),
+                            Some(ObservedLog {
+                                shown,
+                                read: Ok(recording),
+                            }) => format!(
+                                "skillgraph: audit log {shown} read: {} rows, {} runs kept",
+                                recording.rows, recording.runs
+                            ),
+                            Some(ObservedLog { read: Err(why), .. }) => {
+                                format!("skillgraph: audit log not read: {why}")
+                            }
+                        };
+                        (read, Some(message))
                     }
                 };
-                let message = log.as_ref().map(|log| match &log.read {
-                    Ok(recording) => format!(
-                        "skillgraph: audit log {} read: {} rows, {} runs kept",
-                        log.shown, recording.rows, recording.runs
-                    ),
-                    Err(why) => format!("skillgraph: audit log not read: {why}"),
-                });
                 let again = {
                     let mut logs = lock_logs(&this.audit);
                     let logs = &mut *logs;
-                    // Stored only while the workspace still wants it read.
-                    if let Some(log) = log.filter(|_| logs.wanted.contains_key(&root)) {
-                        Arc::make_mut(&mut logs.logs).insert(root.clone(), Arc::new(log));
+                    // Stored only while the workspace still wants it read; a log that is not
+                    // there (yet) shows nothing.
+                    match log.filter(|_| logs.wanted.contains_key(&root)) {
+                        Some(log) => {
+                            Arc::make_mut(&mut logs.logs).insert(root.clone(), Arc::new(log));
+                        }
+                        None => {
+                            if logs.logs.contains_key(&root) {
+                                Arc::make_mut(&mut logs.logs).remove(&root);
+                            }
+                        }
                     }
                     let again = logs.again.remove(&root);
                     if !again {
