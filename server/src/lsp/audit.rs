@@ -98,6 +98,17 @@ fn read(location: &Location) -> Option<ObservedLog> {
     })
 }
 
+/// Replays the workspace's rules as they are now through a fresh recording, on the reading
+/// thread: the first hover and lenses then answer from what is remembered (an edit to a rule
+/// replays that agent again, once).
+fn warm(index: &Index, root: &Path, recording: &crate::audit::Recording) {
+    for rules in crate::audit::written_rules(index, &[root.to_owned()]) {
+        if rules.root == root {
+            recording.observe(&rules);
+        }
+    }
+}
+
 impl Backend {
     /// What requests answer from: the logs last read.
     pub(super) fn audit_snapshot(&self) -> Arc<Logs> {
@@ -170,14 +181,26 @@ impl Backend {
                     ),
                     Some(Ok(location)) => {
                         let reading = location.clone();
-                        let read = tokio::task::spawn_blocking(move || read(&reading))
-                            .await
-                            .unwrap_or_else(|error| {
-                                Some(ObservedLog {
-                                    shown: location.display(),
-                                    read: Err(format!("reading the audit log failed: {error}")),
-                                })
-                            });
+                        let index = lock(&this.state).index.clone();
+                        let folder = root.clone();
+                        let read = tokio::task::spawn_blocking(move || {
+                            let log = read(&reading);
+                            if let Some(ObservedLog {
+                                read: Ok(recording),
+                                ..
+                            }) = &log
+                            {
+                                warm(&index, &folder, recording);
+                            }
+                            log
+                        })
+                        .await
+                        .unwrap_or_else(|error| {
+                            Some(ObservedLog {
+                                shown: location.display(),
+                                read: Err(format!("reading the audit log failed: {error}")),
+                            })
+                        });
                         let message = match &read {
                             None => format!(
                                 "skillgraph: audit log {}: none yet (no runs recorded)",
