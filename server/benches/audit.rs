@@ -4,11 +4,19 @@
 //! as the real logs of tests/fixtures/audit. Median of 3 runs, and the child's peak RSS: it must
 //! not grow with the rows. The logs are made once, under target/audit-bench/.
 //!
+//! Then the language server on the same workspace: the time from `initialized` to the log read
+//! (in the background), the hover on a `requires:` rule (answered from the recording kept in
+//! memory: the first, which replays the agent's kept calls, and the median of 200 more), the
+//! hover after an edit of the rule (a replay again), and the server's peak RSS.
+//!
 //! `AUDIT_BENCH_ROWS=N` runs one size only (rows over N/100 runs).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
+
+use serde_json::json;
+use skillgraph_lsp_client::{file_uri, Client};
 
 const TOPOLOGY: &str = "apiVersion: swarmkit/v1\nkind: Topology\nmetadata: {name: notes, version: 0.1.0}\nagents:\n  root:\n    id: reader\n    role: root\n    model: {provider: llama-server, name: reader}\n    prompt: {system: You read notes.}\n    skills: [list-notes, get-note, note-stats]\n    requires:\n      get-note: [list-notes]\n      note-stats: [get-note]\n";
 const WORKSPACE: &str = "apiVersion: swarmkit/v1\nkind: Workspace\nmetadata: {id: notes, name: Notes}\nmcp_servers:\n  - id: notes\n    transport: stdio\n    command: [notes-mcp-server]\n";
@@ -143,6 +151,93 @@ fn peak_rss_of_children_kib() -> i64 {
     }
 }
 
+/// Peak resident set size of the process `pid`, in KiB.
+fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// The language server on the workspace at `root`: the log's read, and the hover on the rule
+/// `get-note: [list-notes]` (line 11 of the topology).
+fn lsp(binary: &Path, root: &Path) {
+    let mut command = Command::new(binary);
+    command
+        .arg("lsp")
+        .env_remove("SWARMKIT_STORE_URL")
+        .env_remove("DATABASE_URL")
+        .env_remove("SWARMKIT_STORE_BACKEND");
+    let mut client = Client::spawn_command(command, true)
+        .with_timeout(Duration::from_secs(300))
+        .quiet();
+    let root_uri = file_uri(root);
+    client.request(
+        "initialize",
+        json!({
+            "processId": std::process::id(),
+            "rootUri": root_uri,
+            "workspaceFolders": [{"uri": root_uri, "name": "bench"}],
+            "capabilities": {"general": {"positionEncodings": ["utf-16"]}},
+        }),
+    );
+    let start = Instant::now();
+    client.notify("initialized", json!({}));
+    let read = client.wait_for("the log read", |m| {
+        m["method"] == "window/logMessage"
+            && m["params"]["message"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("skillgraph: audit log"))
+    });
+    let read_in = start.elapsed();
+    let topology = root.join("topologies/notes.yaml");
+    let uri = file_uri(&topology);
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": TOPOLOGY}}),
+    );
+    let hover = |client: &mut Client| {
+        let (took, response) = client.timed_request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 11, "character": 8}}),
+        );
+        let text = response["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(text.contains("**Observed**"), "{text}");
+        took
+    };
+    let first = hover(&mut client);
+    let mut samples: Vec<Duration> = (0..200).map(|_| hover(&mut client)).collect();
+    samples.sort();
+    // The rule edited (`[list-notes]` to `[note-stats]`): the next hover replays it.
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{
+                "range": {"start": {"line": 11, "character": 17}, "end": {"line": 11, "character": 27}},
+                "text": "note-stats",
+            }],
+        }),
+    );
+    let edited = hover(&mut client);
+    let rss = peak_rss_kib(client.pid());
+    println!(
+        "lsp: {} in {:.2?}; hover on a rule: first {:.2?}, median {:.2?} (max {:.2?}), after editing it {:.2?}; server peak RSS {} MiB",
+        read["params"]["message"].as_str().unwrap_or_default(),
+        read_in,
+        first,
+        samples[samples.len() / 2],
+        samples[samples.len() - 1],
+        edited,
+        rss / 1024
+    );
+    client.shutdown();
+}
+
 fn main() {
     let binary = PathBuf::from(env!("CARGO_BIN_EXE_skillgraph"));
     let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/audit-bench");
@@ -189,5 +284,6 @@ fn main() {
             samples[2],
             peak_rss_of_children_kib() / 1024
         );
+        lsp(&binary, &root);
     }
 }

@@ -142,7 +142,8 @@ fn replays_the_rules_as_written_now() {
     assert_eq!(example["missing"], serde_json::json!(["summarise-note"]));
 }
 
-/// The log is found as the runtime finds it: the environment, then `storage:`.
+/// The log is found as the runtime finds it: the environment, then `storage:`; `[audit] log`
+/// and `--db` name another.
 #[test]
 fn finds_the_log_where_the_runtime_writes_it() {
     let (dir, workspace) = workspace_with_log("give-up");
@@ -171,6 +172,22 @@ fn finds_the_log_where_the_runtime_writes_it() {
     .unwrap();
     let document = audit_json(&[ws], &[("LOG_URL", url.as_str())]);
     assert_eq!(counts(rule(&document, "get-note"))[3], 1);
+    // `[audit] log` in skillgraph.toml, relative to its folder, wins over the runtime's rules
+    // (the storage URL is now unset: it would be an error).
+    std::fs::write(
+        workspace.join("skillgraph.toml"),
+        "[audit]\nlog = \"../elsewhere.sqlite\"\n",
+    )
+    .unwrap();
+    let out = audit(&[ws], &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let human = String::from_utf8_lossy(&out.stdout);
+    assert!(human.contains("elsewhere.sqlite ([audit] log)"), "{human}");
     // --db wins over everything.
     let document = audit_json(&[ws, "--db", elsewhere.to_str().unwrap()], &[]);
     assert_eq!(counts(rule(&document, "get-note"))[3], 1);
@@ -237,6 +254,35 @@ fn reads_beside_a_writer() {
     let document = audit_json(&[workspace.to_str().unwrap()], &[]);
     assert_eq!(counts(rule(&document, "get-note"))[3], 2);
     release.join().unwrap();
+}
+
+/// A writer that keeps the lock past the busy timeout: a clear message naming the log, exit 2,
+/// and the log as it was.
+#[test]
+fn a_log_locked_past_the_timeout_is_a_clear_message() {
+    let (_dir, workspace) = workspace_with_log("give-up");
+    let log = workspace.join(".swarmkit/audit.sqlite");
+    let writer = rusqlite::Connection::open(&log).unwrap();
+    writer
+        .execute_batch("PRAGMA journal_mode = DELETE; BEGIN EXCLUSIVE")
+        .unwrap();
+    writer
+        .execute(
+            "DELETE FROM audit_events WHERE event_type = 'skill.executed'",
+            [],
+        )
+        .unwrap();
+    let out = audit(&[workspace.to_str().unwrap()], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("audit.sqlite: cannot read the audit log: database is locked"),
+        "{stderr}"
+    );
+    writer.execute_batch("ROLLBACK").unwrap();
+    drop(writer);
+    let document = audit_json(&[workspace.to_str().unwrap()], &[]);
+    assert_eq!(counts(rule(&document, "get-note"))[3], 1);
 }
 
 /// Bad logs get a clear message each, and the other workspaces are still read.

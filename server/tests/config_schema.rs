@@ -45,7 +45,7 @@ fn examples(markdown: &str) -> Vec<String> {
             Some(block) if line.trim_start() == "```" => {
                 let is_config = block.lines().any(|l| {
                     let l = l.trim();
-                    l == "[rules]" || l == "[tools]" || l == "[skill-md]"
+                    l == "[rules]" || l == "[tools]" || l == "[skill-md]" || l == "[audit]"
                 });
                 if is_config {
                     examples.push(std::mem::take(block));

@@ -170,6 +170,8 @@ fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
             "**/skillgraph.toml",
             "**/*.json",
             "**/*.md",
+            "**/.swarmkit/audit.sqlite",
+            "**/.swarmkit/audit.sqlite-wal",
             "**/*"
         ]
     );

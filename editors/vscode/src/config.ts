@@ -16,9 +16,10 @@ export interface ServerConfig {
   'skill-md'?: { strict?: boolean; 'extra-fields'?: string[] };
   tools?: { available?: string[]; 'mcp-tool-lists'?: string[]; presets?: string[] };
   rules?: Record<string, Severity>;
+  audit?: { enabled?: boolean; log?: string; lens?: boolean };
 }
 
-type Kind = 'boolean' | 'strings' | 'paths' | 'rules';
+type Kind = 'boolean' | 'strings' | 'paths' | 'rules' | 'log';
 
 /**
  * Every setting the server reads: its key under `skillgraph.` and where it lands in the server's
@@ -31,6 +32,9 @@ export const SERVER_SETTINGS = [
   { key: 'tools.mcpToolLists', at: ['tools', 'mcp-tool-lists'], kind: 'paths' },
   { key: 'tools.presets', at: ['tools', 'presets'], kind: 'strings' },
   { key: 'rules', at: ['rules'], kind: 'rules' },
+  { key: 'audit.enabled', at: ['audit', 'enabled'], kind: 'boolean' },
+  { key: 'audit.log', at: ['audit', 'log'], kind: 'log' },
+  { key: 'audit.lens', at: ['audit', 'lens'], kind: 'boolean' },
 ] as const satisfies readonly { key: string; at: readonly string[]; kind: Kind }[];
 
 export type ServerSettingKey = (typeof SERVER_SETTINGS)[number]['key'];
@@ -87,6 +91,18 @@ export function toServerConfig(read: SettingReader, context: MappingContext): Ma
       case 'rules': {
         const rules = ruleMap(raw, name, problems);
         if (rules !== undefined) put(setting.at, rules);
+        break;
+      }
+      case 'log': {
+        if (typeof raw !== 'string') {
+          problems.push(`${name} must be a path or a URL; ignored.`);
+          break;
+        }
+        const log = raw.trim();
+        // Empty: where the runtime writes it. A URL (`postgres://`, `sqlite:///`) is the server's
+        // to read; a path is anchored like the tool lists.
+        if (log === '') break;
+        put(setting.at, log.includes('://') ? log : absolutePath(log, context));
         break;
       }
     }

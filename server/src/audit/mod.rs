@@ -5,7 +5,9 @@
 //!
 //! This is the pure half: counts are a function of (rows, rules as written now). Reading the
 //! log (SQLite or PostgreSQL, where the runtime puts it) is I/O at the edge, in `audit_log`,
-//! which streams rows into a [`Tally`] grouped by (run, agent) in timestamp order.
+//! which streams rows into a [`Tally`] grouped by (run, agent) in timestamp order. The editor
+//! keeps the calls of the last runs instead ([`Recording`], bounded) and replays them through
+//! the rules as the buffer has them, without reading the log again.
 //!
 //! What a row means is the runtime's (swarmkit-runtime 1.265.0, checked 2026-12-04):
 //! - one `skill.executed` row per tool call (`_record_skill_executed`,
@@ -19,14 +21,35 @@
 //!   which only `mcp_tool` skills reach: the project's own reading of that fact,
 //!   `ImplementationType::records_calls`, decides the replay's ledger.
 
+mod recording;
 pub mod rows;
 pub mod rules;
 mod tally;
 
 use std::borrow::Cow;
 
-pub use rules::{written_rules, AgentRules, WorkspaceRules, WrittenRule};
+pub use recording::{Recorder, Recording, MAX_KEPT, MAX_PAIR_CALLS};
+pub use rules::{topology_rules, written_rules, AgentRules, WorkspaceRules, WrittenRule};
 pub use tally::Tally;
+
+/// Where the edge hands the rows it reads: the count of `skillgraph audit` ([`Tally`]) or the
+/// editor's recording ([`Recorder`]). Rows of a (run, agent) pair come together, in timestamp
+/// order.
+pub trait Rows {
+    fn push(&mut self, row: &AuditRow<'_>);
+}
+
+impl Rows for Tally<'_> {
+    fn push(&mut self, row: &AuditRow<'_>) {
+        Tally::push(self, row);
+    }
+}
+
+impl Rows for Recorder {
+    fn push(&mut self, row: &AuditRow<'_>) {
+        Recorder::push(self, row);
+    }
+}
 
 /// One row of `audit_events`, as the edge read it. Every field may be missing (NULL, or a column
 /// of another type); a row without a run or an agent belongs to no (run, agent) pair and is

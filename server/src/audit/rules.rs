@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::FileId;
-use crate::index::{Index, Lookup};
-use crate::model::swarmkit::ImplementationType;
+use crate::index::{Content, FileRole, Index, Lookup};
+use crate::model::swarmkit::{Artifact, ImplementationType, Topology};
 use crate::semantics::grants::GrantResolver;
 use crate::semantics::registry::skill_named;
 use crate::semantics::requires::{self, RequiresGraph};
@@ -83,67 +83,107 @@ pub fn written_rules(index: &Index, roots: &[PathBuf]) -> Vec<WorkspaceRules> {
         let slot = match out.iter().position(|w| w.workspace == workspace) {
             Some(slot) => slot,
             None => {
-                let root = index
-                    .file(workspace)
-                    .and_then(|m| m.path.parent())
-                    .map(Path::to_owned)
-                    .unwrap_or_default();
                 out.push(WorkspaceRules {
                     workspace,
-                    root,
+                    root: root_of(index, workspace),
                     agents: Vec::new(),
                 });
                 out.len() - 1
             }
         };
-        let Some(name) = topology.name.as_ref() else {
+        out[slot]
+            .agents
+            .extend(agents_of(&lookup, workspace, file, topology));
+    }
+    out
+}
+
+/// The rules of one topology file, as the editor shows them on it (the buffer's text, whatever
+/// is saved); `None` when it is no indexed topology of a workspace.
+pub fn topology_rules(index: &Index, file: FileId) -> Option<WorkspaceRules> {
+    let entry = index.file(file)?;
+    let (
+        FileRole::SwarmKit {
+            workspace,
+            too_deep: false,
+            ..
+        },
+        Content::SwarmKit(Artifact::Topology(topology)),
+    ) = (&entry.role, &entry.parsed.content)
+    else {
+        return None;
+    };
+    let lookup = Lookup::new(index);
+    Some(WorkspaceRules {
+        workspace: *workspace,
+        root: root_of(index, *workspace),
+        agents: agents_of(&lookup, *workspace, file, topology),
+    })
+}
+
+fn root_of(index: &Index, workspace: FileId) -> PathBuf {
+    index
+        .file(workspace)
+        .and_then(|m| m.path.parent())
+        .map(Path::to_owned)
+        .unwrap_or_default()
+}
+
+/// The agents of one topology with rules written.
+fn agents_of(
+    lookup: &Lookup<'_>,
+    workspace: FileId,
+    file: FileId,
+    topology: &Topology,
+) -> Vec<AgentRules> {
+    let mut out = Vec::new();
+    let Some(name) = topology.name.as_ref() else {
+        return out;
+    };
+    let grants = GrantResolver::new(lookup, workspace);
+    for agent in &topology.agents {
+        let Some(block) = &agent.requires else {
             continue;
         };
-        let grants = GrantResolver::new(&lookup, workspace);
-        for agent in &topology.agents {
-            let Some(block) = &agent.requires else {
+        if block.rules.is_empty() {
+            continue;
+        }
+        let effective = grants.effective_skills(file, agent, &mut Vec::new());
+        let graph = requires::build(lookup, workspace, block, &effective);
+        let mut gateway = HashMap::new();
+        for held in effective.iter() {
+            let Some(info) = skill_named(lookup, workspace, held.id) else {
                 continue;
             };
-            if block.rules.is_empty() {
-                continue;
-            }
-            let effective = grants.effective_skills(file, agent, &mut Vec::new());
-            let graph = requires::build(&lookup, workspace, block, &effective);
-            let mut gateway = HashMap::new();
-            for held in effective.iter() {
-                let Some(info) = skill_named(&lookup, workspace, held.id) else {
-                    continue;
-                };
-                match info.implementation {
-                    Some(ImplementationType::McpTool) => {
-                        let tool = info.skill.and_then(|s| s.tool.as_ref());
-                        if let (Some(server), Some(tool)) = (info.server(), tool) {
-                            gateway.insert(format!("{server}__{}", tool.value), info.id.clone());
-                        }
+            match info.implementation {
+                Some(ImplementationType::McpTool) => {
+                    let tool = info.skill.and_then(|s| s.tool.as_ref());
+                    if let (Some(server), Some(tool)) = (info.server(), tool) {
+                        gateway.insert(format!("{server}__{}", tool.value), info.id.clone());
                     }
-                    Some(ImplementationType::Agent) => {
-                        gateway.insert(format!("agent__{}", info.id), info.id.clone());
-                    }
-                    _ => {}
                 }
+                Some(ImplementationType::Agent) => {
+                    gateway.insert(format!("agent__{}", info.id), info.id.clone());
+                }
+                _ => {}
             }
-            out[slot].agents.push(AgentRules {
-                topology: name.value.clone(),
-                file,
-                agent: agent.label().to_owned(),
-                rules: block
-                    .rules
-                    .iter()
-                    .map(|rule| WrittenRule {
-                        guarded: rule.guarded.value.clone(),
-                        range: rule.guarded.range,
-                        prerequisites: rule.prerequisites.iter().map(|p| p.value.clone()).collect(),
-                    })
-                    .collect(),
-                graph,
-                gateway,
-            });
         }
+        out.push(AgentRules {
+            topology: name.value.clone(),
+            file,
+            agent: agent.label().to_owned(),
+            rules: block
+                .rules
+                .iter()
+                .map(|rule| WrittenRule {
+                    guarded: rule.guarded.value.clone(),
+                    range: rule.guarded.range,
+                    prerequisites: rule.prerequisites.iter().map(|p| p.value.clone()).collect(),
+                })
+                .collect(),
+            graph,
+            gateway,
+        });
     }
     out
 }

@@ -1,12 +1,14 @@
-//! The streaming count: rows go in grouped by (run, agent), in timestamp order; each pair's calls
-//! are kept until the pair ends, then counted against the agent's rules and replayed through
-//! them. Memory holds one pair's calls, the counts and the unmatched refusals, whatever the
-//! number of rows.
+//! The streaming count: rows go in grouped by (run, agent), in timestamp order; each call is
+//! counted against the agent's rules and replayed through them as it comes. Memory holds one
+//! pair's state (a flag per rule, the skills it called successfully), the counts and the
+//! unmatched refusals, whatever the number of rows.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::rows::{classify, Outcome};
-use super::{AuditRow, Counts, Example, Observed, Unmatched, WorkspaceRules, MAX_EXAMPLES};
+use super::{
+    AgentRules, AuditRow, Counts, Example, Observed, Unmatched, WorkspaceRules, MAX_EXAMPLES,
+};
 
 /// The counts of one workspace's rules, filled row by row.
 pub struct Tally<'r> {
@@ -14,21 +16,63 @@ pub struct Tally<'r> {
     agents: HashMap<(&'r str, &'r str), Vec<usize>>,
     observed: Observed,
     unmatched: BTreeMap<(String, String, String), u64>,
-    pair: Option<Pair>,
+    pair: Option<Pair<'r>>,
 }
 
 /// The (run, agent) pair being read.
-struct Pair {
+struct Pair<'r> {
     run: String,
     agent: String,
     topology: Option<String>,
-    calls: Vec<Call>,
+    /// Calls seen before the pair's topology was known (the runtime writes `topology_id` on
+    /// every row, so normally none).
+    waiting: Vec<Call>,
+    /// Once the topology is known: the counting of each agent of that name's rules.
+    counting: Vec<Counting<'r>>,
 }
 
-struct Call {
-    event: String,
-    skill: String,
-    outcome: Outcome,
+/// One `skill.executed` row, classified.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Call {
+    pub(super) event: String,
+    pub(super) skill: String,
+    pub(super) outcome: Outcome,
+}
+
+impl Call {
+    /// The call a row records, if it records one.
+    pub(super) fn of_row(row: &AuditRow<'_>) -> Option<Call> {
+        if row.event_type.as_deref() != Some("skill.executed") {
+            return None;
+        }
+        Some(Call {
+            event: row.event_id.as_deref().unwrap_or("").to_owned(),
+            skill: row.skill_id.as_deref()?.to_owned(),
+            outcome: classify(
+                row.policy_decision.as_deref(),
+                row.policy_reason.as_deref(),
+                row.result.as_deref(),
+            ),
+        })
+    }
+}
+
+/// One pair counted against one agent's rules, call by call.
+struct Counting<'r> {
+    agent: usize,
+    rules: &'r AgentRules,
+    /// The first agent of the name reports the pair's unmatched refusals.
+    reports_unmatched: bool,
+    called: Vec<bool>,
+    refused: Vec<bool>,
+    /// Refused, and no allowed call of the guarded skill since.
+    pending: Vec<bool>,
+    would_refuse: Vec<bool>,
+    /// Skills whose calls returned without error: what the runtime would have recorded, had it
+    /// recorded every type.
+    succeeded: HashSet<String>,
+    /// The replay's ledger: graph nodes the runtime records a successful call of.
+    ledger: Vec<bool>,
 }
 
 impl<'r> Tally<'r> {
@@ -56,7 +100,8 @@ impl<'r> Tally<'r> {
         }
     }
 
-    /// One row. Rows of a pair must come together, in timestamp order.
+    /// One row. Rows of a pair must come together, in timestamp order. A pair's calls are
+    /// counted as they come; only calls before its topology is known wait.
     pub fn push(&mut self, row: &AuditRow<'_>) {
         let (Some(run), Some(agent)) = (row.run_id.as_deref(), row.agent_id.as_deref()) else {
             self.observed.rows_without_pair += 1;
@@ -72,28 +117,49 @@ impl<'r> Tally<'r> {
                 run: run.to_owned(),
                 agent: agent.to_owned(),
                 topology: None,
-                calls: Vec::new(),
+                waiting: Vec::new(),
+                counting: Vec::new(),
             });
         }
-        let pair = self.pair.as_mut().expect("just set");
-        if pair.topology.is_none() {
-            pair.topology = row.topology_id.as_deref().map(str::to_owned);
+        if self.pair.as_ref().is_some_and(|p| p.topology.is_none()) {
+            if let Some(topology) = row.topology_id.as_deref() {
+                self.start_counting(topology);
+            }
         }
-        if row.event_type.as_deref() != Some("skill.executed") {
-            return;
-        }
-        let Some(skill) = row.skill_id.as_deref() else {
+        let Some(call) = Call::of_row(row) else {
             return;
         };
-        pair.calls.push(Call {
-            event: row.event_id.as_deref().unwrap_or("").to_owned(),
-            skill: skill.to_owned(),
-            outcome: classify(
-                row.policy_decision.as_deref(),
-                row.policy_reason.as_deref(),
-                row.result.as_deref(),
-            ),
+        let pair = self.pair.as_mut().expect("set above");
+        if pair.topology.is_none() {
+            pair.waiting.push(call);
+        } else {
+            self.count_call(&call);
+        }
+    }
+
+    /// One whole (run, agent) pair, as the editor's recording kept it: its topology (the first
+    /// a row of it named) and its calls in timestamp order.
+    pub(super) fn push_pair(
+        &mut self,
+        run: &str,
+        agent: &str,
+        topology: Option<&str>,
+        calls: &[Call],
+    ) {
+        self.finish_pair();
+        self.pair = Some(Pair {
+            run: run.to_owned(),
+            agent: agent.to_owned(),
+            topology: None,
+            waiting: Vec::new(),
+            counting: Vec::new(),
         });
+        // As `finish_pair` does for a pair no row named the topology of.
+        self.start_counting(topology.unwrap_or(""));
+        for call in calls {
+            self.count_call(call);
+        }
+        self.finish_pair();
     }
 
     /// The counts, once every row is in.
@@ -112,134 +178,179 @@ impl<'r> Tally<'r> {
         self.observed
     }
 
-    fn finish_pair(&mut self) {
-        let Some(pair) = self.pair.take() else {
-            return;
-        };
-        let topology = pair.topology.as_deref().unwrap_or("");
+    /// The pair's topology is known: its agents' rules are looked up, and the calls that
+    /// waited are counted.
+    fn start_counting(&mut self, topology: &str) {
+        let all: &'r WorkspaceRules = self.rules;
+        let pair = self.pair.as_mut().expect("a pair is open");
+        pair.topology = Some(topology.to_owned());
         let agents = self
             .agents
             .get(&(topology, pair.agent.as_str()))
-            .cloned()
-            .unwrap_or_default();
-        if agents.is_empty() {
-            // No rule of this agent is written now: its prerequisite refusals are unmatched.
-            for call in &pair.calls {
-                if let Outcome::Prerequisite { skill, .. } = &call.outcome {
-                    *self
-                        .unmatched
-                        .entry((topology.to_owned(), pair.agent.clone(), skill.clone()))
-                        .or_default() += 1;
+            .map_or(&[][..], Vec::as_slice);
+        // Two topology files of one name (different versions) both claim the pair.
+        pair.counting = agents
+            .iter()
+            .enumerate()
+            .map(|(n, &agent)| {
+                let rules = &all.agents[agent];
+                let n_rules = rules.rules.len();
+                Counting {
+                    agent,
+                    rules,
+                    reports_unmatched: n == 0,
+                    called: vec![false; n_rules],
+                    refused: vec![false; n_rules],
+                    pending: vec![false; n_rules],
+                    would_refuse: vec![false; n_rules],
+                    succeeded: HashSet::new(),
+                    ledger: vec![false; rules.graph.skills.len()],
                 }
-            }
-            return;
-        }
-        // Two topology files of one name (different versions) both claim the pair; the
-        // unmatched refusals are taken from the first.
-        for (n, agent) in agents.into_iter().enumerate() {
-            self.count_pair(agent, &pair, n == 0);
+            })
+            .collect();
+        for call in std::mem::take(&mut pair.waiting) {
+            self.count_call(&call);
         }
     }
 
-    fn count_pair(&mut self, agent: usize, pair: &Pair, report_unmatched: bool) {
-        let all: &'r WorkspaceRules = self.rules;
-        let rules = &all.agents[agent];
-        let counts = &mut self.observed.counts[agent];
-        let graph = &rules.graph;
-        let n = rules.rules.len();
-        let mut called = vec![false; n];
-        let mut refused = vec![false; n];
-        // Refused, and no allowed call of the guarded skill since.
-        let mut pending = vec![false; n];
-        let mut would_refuse = vec![false; n];
-        // What the calls returned without error: the skills the runtime would have recorded,
-        // had it recorded every type.
-        let mut succeeded: HashSet<&str> = HashSet::new();
-        // The replay's ledger: graph nodes the runtime records a successful call of.
-        let mut ledger = vec![false; graph.skills.len()];
-        for call in &pair.calls {
-            let skill = match &call.outcome {
-                Outcome::Prerequisite { skill, .. } => skill.as_str(),
-                _ => rules.skill_of(&call.skill),
-            };
-            let rule = rules.rule_of(skill);
-            if let Some(i) = rule {
-                called[i] = true;
-                counts[i].calls += 1;
+    fn count_call(&mut self, call: &Call) {
+        let pair = self.pair.as_mut().expect("a pair is open");
+        if pair.counting.is_empty() {
+            // No rule of this agent is written now: its prerequisite refusals are unmatched.
+            if let Outcome::Prerequisite { skill, .. } = &call.outcome {
+                let topology = pair.topology.clone().unwrap_or_default();
+                *self
+                    .unmatched
+                    .entry((topology, pair.agent.clone(), skill.clone()))
+                    .or_default() += 1;
             }
-            match &call.outcome {
-                Outcome::Prerequisite { missing, .. } => match rule {
-                    Some(i) => {
-                        counts[i].refused += 1;
-                        refused[i] = true;
-                        pending[i] = true;
-                        if missing.iter().all(|m| succeeded.contains(m.as_str())) {
-                            counts[i].refused_after_prerequisites += 1;
+            return;
+        }
+        for counting in &mut pair.counting {
+            counting.call(
+                call,
+                &pair.run,
+                &mut self.observed.counts[counting.agent],
+                &mut self.unmatched,
+            );
+        }
+    }
+
+    fn finish_pair(&mut self) {
+        let Some(mut pair) = self.pair.take() else {
+            return;
+        };
+        if pair.topology.is_none() {
+            // No row of the pair named its topology: it belongs to no rule's agent.
+            pair.topology = Some(String::new());
+            self.pair = Some(pair);
+            let waiting = std::mem::take(&mut self.pair.as_mut().expect("just set").waiting);
+            for call in &waiting {
+                self.count_call(call);
+            }
+            pair = self.pair.take().expect("just set");
+        }
+        for counting in &pair.counting {
+            counting.end(&mut self.observed.counts[counting.agent]);
+        }
+    }
+}
+
+impl Counting<'_> {
+    fn call(
+        &mut self,
+        call: &Call,
+        run: &str,
+        counts: &mut [Counts],
+        unmatched: &mut BTreeMap<(String, String, String), u64>,
+    ) {
+        let rules = self.rules;
+        let graph = &rules.graph;
+        let skill = match &call.outcome {
+            Outcome::Prerequisite { skill, .. } => skill.as_str(),
+            _ => rules.skill_of(&call.skill),
+        };
+        let rule = rules.rule_of(skill);
+        if let Some(i) = rule {
+            self.called[i] = true;
+            counts[i].calls += 1;
+        }
+        match &call.outcome {
+            Outcome::Prerequisite { missing, .. } => match rule {
+                Some(i) => {
+                    counts[i].refused += 1;
+                    self.refused[i] = true;
+                    self.pending[i] = true;
+                    if missing.iter().all(|m| self.succeeded.contains(m)) {
+                        counts[i].refused_after_prerequisites += 1;
+                    }
+                }
+                None if self.reports_unmatched => {
+                    *unmatched
+                        .entry((
+                            rules.topology.clone(),
+                            rules.agent.clone(),
+                            skill.to_owned(),
+                        ))
+                        .or_default() += 1;
+                }
+                None => {}
+            },
+            Outcome::Other => {}
+            Outcome::Allowed { error } => {
+                if let Some(i) = rule {
+                    self.pending[i] = false;
+                }
+                let node = graph.index_of(skill);
+                let mut refused_now = false;
+                if let (Some(i), Some(node)) = (rule, node) {
+                    // The runtime checks a rule only where its gate is (`is_gated`).
+                    let gated = graph.types[node].is_none_or(|t| t.is_gated());
+                    let missing: Vec<String> = graph.graph.edges[node]
+                        .iter()
+                        .filter(|&&p| !self.ledger[p])
+                        .map(|&p| graph.skills[p].clone())
+                        .collect();
+                    if gated && !missing.is_empty() {
+                        refused_now = true;
+                        if !self.would_refuse[i] {
+                            self.would_refuse[i] = true;
+                            counts[i].replay.would_refuse += 1;
+                            keep_example(
+                                &mut counts[i].replay.examples,
+                                Example {
+                                    run: run.to_owned(),
+                                    event: call.event.clone(),
+                                    skill: skill.to_owned(),
+                                    missing,
+                                },
+                            );
                         }
                     }
-                    None if report_unmatched => {
-                        *self
-                            .unmatched
-                            .entry((
-                                rules.topology.clone(),
-                                rules.agent.clone(),
-                                skill.to_owned(),
-                            ))
-                            .or_default() += 1;
+                }
+                if !error {
+                    if !self.succeeded.contains(skill) {
+                        self.succeeded.insert(skill.to_owned());
                     }
-                    None => {}
-                },
-                Outcome::Other => {}
-                Outcome::Allowed { error } => {
-                    if let Some(i) = rule {
-                        pending[i] = false;
-                    }
-                    let node = graph.index_of(skill);
-                    let mut refused_now = false;
-                    if let (Some(i), Some(node)) = (rule, node) {
-                        // The runtime checks a rule only where its gate is (`is_gated`).
-                        let gated = graph.types[node].is_none_or(|t| t.is_gated());
-                        let missing: Vec<String> = graph.graph.edges[node]
-                            .iter()
-                            .filter(|&&p| !ledger[p])
-                            .map(|&p| graph.skills[p].clone())
-                            .collect();
-                        if gated && !missing.is_empty() {
-                            refused_now = true;
-                            if !would_refuse[i] {
-                                would_refuse[i] = true;
-                                counts[i].replay.would_refuse += 1;
-                                keep_example(
-                                    &mut counts[i].replay.examples,
-                                    Example {
-                                        run: pair.run.clone(),
-                                        event: call.event.clone(),
-                                        skill: skill.to_owned(),
-                                        missing,
-                                    },
-                                );
-                            }
-                        }
-                    }
-                    if !error {
-                        succeeded.insert(skill);
-                        // Only what the runtime records enters its ledger
-                        // (`ImplementationType::records_calls`).
-                        if let Some(node) = node.filter(|_| !refused_now) {
-                            if graph.types[node].is_some_and(|t| t.records_calls()) {
-                                ledger[node] = true;
-                            }
+                    // Only what the runtime records enters its ledger
+                    // (`ImplementationType::records_calls`).
+                    if let Some(node) = node.filter(|_| !refused_now) {
+                        if graph.types[node].is_some_and(|t| t.records_calls()) {
+                            self.ledger[node] = true;
                         }
                     }
                 }
             }
         }
+    }
+
+    fn end(&self, counts: &mut [Counts]) {
         for (i, c) in counts.iter_mut().enumerate() {
             c.agent_runs += 1;
             c.replay.runs += 1;
-            c.runs += u64::from(called[i]);
-            if refused[i] {
-                if pending[i] {
+            c.runs += u64::from(self.called[i]);
+            if self.refused[i] {
+                if self.pending[i] {
                     c.gave_up += 1;
                 } else {
                     c.recovered += 1;

@@ -49,6 +49,21 @@ impl Location {
     }
 }
 
+/// The log `[audit] log` names: a URL, or a SQLite file relative to `dir` (the folder of the
+/// `skillgraph.toml` that says it, or the workspace's for an editor setting), with `${VAR}`
+/// expanded from `env` so that a password need not be written in the file.
+pub fn configured(
+    log: &str,
+    dir: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Location, String> {
+    let log = expand_env(log, env);
+    match Location::from_argument(log.trim())? {
+        Location::Sqlite(path) if path.is_relative() => Ok(Location::Sqlite(dir.join(path))),
+        other => Ok(other),
+    }
+}
+
 /// Where the runtime would write the audit log of the workspace at `root`, whose manifest reads
 /// `manifest` (`None` when there is none), with the environment `env`. Also returns where the
 /// decision came from (`env`, `storage.audit`, `storage.runtime`, `default`).

@@ -1,6 +1,7 @@
 //! Reading SwarmKit's audit log, at the edge: where it is (`location`, as the runtime decides),
 //! and its rows, streamed from SQLite (`sqlite`) or PostgreSQL (`postgres`, the default
-//! feature of the same name) into the pure count, `audit::Tally`. Nothing here writes: SQLite
+//! feature of the same name) into the pure count, `audit::Tally`, or the editor's recording of
+//! it, `audit::Recorder`. Nothing here writes: SQLite
 //! is opened read-only (`query_only` besides), PostgreSQL is read in a read-only transaction.
 //! It must not know what a row means for a rule: that is `audit`'s, which it only feeds.
 //!
@@ -14,7 +15,7 @@ pub mod location;
 pub mod postgres;
 pub mod sqlite;
 
-use crate::audit::{AuditRow, Tally};
+use crate::audit::{AuditRow, Rows};
 
 pub use location::{resolve, Location};
 
@@ -80,8 +81,8 @@ pub(crate) fn select_list(
     Ok((list, warnings))
 }
 
-/// Hands one row of text fields (in [`COLUMNS`] order) to the tally.
-pub(crate) fn push_row(tally: &mut Tally<'_>, fields: [Option<std::borrow::Cow<'_, str>>; 10]) {
+/// Hands one row of text fields (in [`COLUMNS`] order) to the count or the recording.
+pub(crate) fn push_row(tally: &mut dyn Rows, fields: [Option<std::borrow::Cow<'_, str>>; 10]) {
     let [run_id, agent_id, event_type, skill_id, event_id, topology_id, timestamp, policy_decision, policy_reason, payload] =
         fields;
     let result = payload
@@ -102,12 +103,12 @@ pub(crate) fn push_row(tally: &mut Tally<'_>, fields: [Option<std::borrow::Cow<'
     });
 }
 
-/// Reads one log into `tally`. `since`: only rows at or after this timestamp prefix (`2026-12-01`
+/// Reads one log into `tally` (a count, or the editor's recording). `since`: only rows at or after this timestamp prefix (`2026-12-01`
 /// or a full ISO time; the runtime writes ISO-8601 text, which sorts as time).
 pub fn read(
     location: &Location,
     since: Option<&str>,
-    tally: &mut Tally<'_>,
+    tally: &mut dyn Rows,
 ) -> Result<SourceStats, String> {
     match location {
         Location::Sqlite(path) => sqlite::read(path, since, tally),

@@ -13,14 +13,14 @@ use postgres::Config;
 
 use super::location::redacted;
 use super::{push_row, select_list, SourceStats};
-use crate::audit::Tally;
+use crate::audit::Rows;
 
 /// Rows per fetch from the portal.
 const BATCH: i32 = 5_000;
 /// How long a connection may take when the URL sets no `connect_timeout`.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
-pub fn read(url: &str, since: Option<&str>, tally: &mut Tally<'_>) -> Result<SourceStats, String> {
+pub fn read(url: &str, since: Option<&str>, tally: &mut dyn Rows) -> Result<SourceStats, String> {
     let shown = redacted(url);
     // The client's own errors never hold the URL; still, nothing it says is shown unredacted.
     let fail = |e: postgres::Error| format!("{shown}: {}", scrub(&describe(&e), url));

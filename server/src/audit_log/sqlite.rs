@@ -10,15 +10,11 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags};
 
 use super::{push_row, select_list, SourceStats};
-use crate::audit::Tally;
+use crate::audit::Rows;
 
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
-pub fn read(
-    path: &Path,
-    since: Option<&str>,
-    tally: &mut Tally<'_>,
-) -> Result<SourceStats, String> {
+pub fn read(path: &Path, since: Option<&str>, tally: &mut dyn Rows) -> Result<SourceStats, String> {
     let shown = path.display();
     match std::fs::metadata(path) {
         Err(_) => {

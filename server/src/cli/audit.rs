@@ -24,7 +24,7 @@ pub enum AuditFormat {
 /// One log read (or not).
 pub struct Source {
     pub location: Location,
-    /// `env`, `storage.audit`, `storage.runtime`, `default` or `--db`.
+    /// `env`, `storage.audit`, `storage.runtime`, `default`, `[audit] log` or `--db`.
     pub decided_by: &'static str,
     pub read: Result<SourceStats, String>,
 }
@@ -60,9 +60,13 @@ pub fn run(
     };
     for rules in written_rules(index, roots) {
         let manifest = index.file(rules.workspace).map(|f| &*f.text);
-        let place = match db {
-            Some(location) => Ok((location.clone(), "--db")),
-            None => audit_log::resolve(&rules.root, manifest, env),
+        let configured = crate::ide::observed::audit_settings(index, rules.workspace).log;
+        let place = match (db, configured) {
+            (Some(location), _) => Ok((location.clone(), "--db")),
+            (None, Some((log, dir))) => {
+                audit_log::location::configured(&log, &dir, env).map(|l| (l, "[audit] log"))
+            }
+            (None, None) => audit_log::resolve(&rules.root, manifest, env),
         };
         let (location, decided_by) = match place {
             Ok(place) => place,

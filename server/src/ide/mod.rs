@@ -1,5 +1,5 @@
 //! The IDE features: hover, go to definition, find references, rename, highlights, inlay hints,
-//! code lenses, document symbols, completion.
+//! code lenses, document symbols, completion, and the audit log's counts on the rules.
 //! Pure functions of (index, file, byte offset) returning byte ranges; they know nothing of the
 //! protocol, which `lsp` converts at the edge. They decide nothing is wrong: what is wrong is
 //! the rules' to say, and the YAML tree is read only where `server/tests/layers.rs` lists it.
@@ -14,6 +14,7 @@ pub mod inlay;
 pub mod lens;
 pub mod links;
 mod mentions;
+pub mod observed;
 pub mod ordering_graph;
 pub mod references;
 pub mod rename;

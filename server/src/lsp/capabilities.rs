@@ -26,6 +26,9 @@ pub struct ClientOffers {
     /// The client re-pulls when asked (`workspace/diagnostic/refresh`): sent when an edit changed
     /// the diagnostics of some file, which may be one the client did not edit.
     pub diagnostic_refresh: bool,
+    /// The client asks for the code lenses again when asked (`workspace/codeLens/refresh`):
+    /// sent when an audit log was read.
+    pub code_lens_refresh: bool,
 }
 
 impl ClientOffers {
@@ -48,6 +51,10 @@ impl ClientOffers {
                 .text_document
                 .as_ref()
                 .is_some_and(|t| t.diagnostic.is_some()),
+            code_lens_refresh: workspace
+                .and_then(|w| w.code_lens.as_ref())
+                .and_then(|c| c.refresh_support)
+                .unwrap_or(false),
             diagnostic_refresh: workspace
                 .and_then(|w| w.diagnostics.as_ref())
                 .and_then(|d| d.refresh_support)

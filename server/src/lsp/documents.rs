@@ -92,8 +92,12 @@ impl Backend {
             self.log_failure("didChange", failure).await;
             return;
         };
+        let decides_logs = decides_audit_logs(&path);
         let result = self.apply("didChange", vec![Change::Set { path, text }]);
         self.log_failure("didChange", result).await;
+        if decides_logs {
+            self.refresh_audit_logs(&[]);
+        }
     }
 
     pub(super) async fn close_document(&self, params: DidCloseTextDocumentParams) {
@@ -101,6 +105,7 @@ impl Backend {
             return;
         };
         lock(&self.state).open.remove(&path);
+        let decides_logs = decides_audit_logs(&path);
         // Closing without saving leaves the disk's text in force (or no file at all). The disk
         // is read off the async threads, in order with watched-file events; a document opened
         // again meanwhile keeps the editor's text.
@@ -111,7 +116,16 @@ impl Backend {
             Err(error) => Err(error.to_string()),
         };
         self.log_failure("didClose", result).await;
+        if decides_logs {
+            self.refresh_audit_logs(&[]);
+        }
     }
+}
+
+/// A file whose text may move a workspace's audit log or turn its reading on or off.
+fn decides_audit_logs(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n == "workspace.yaml" || n == "skillgraph.toml")
 }
 
 /// One document being opened: counted in [`Backend::opening`] until its manifest read is over,

@@ -203,6 +203,15 @@ impl Backend {
                 kind: None,
             })
             .collect();
+        // SwarmKit's audit logs, where the runtime writes them: every change (see `audit`).
+        watchers.extend(
+            super::audit::WATCH_GLOBS
+                .iter()
+                .map(|glob| FileSystemWatcher {
+                    glob_pattern: GlobPattern::String((*glob).to_owned()),
+                    kind: None,
+                }),
+        );
         // Any file appearing or going may be one a skill links to (names only: no changes).
         watchers.push(FileSystemWatcher {
             glob_pattern: GlobPattern::String("**/*".to_owned()),
@@ -247,6 +256,7 @@ impl Backend {
                 .await
                 .unwrap_or_else(|error| (0, Err(error.to_string())));
         self.log_failure("indexing", result).await;
+        self.refresh_audit_logs(&[]);
     }
 
     /// A document opened outside every root (an editor started on a single file, or with no
@@ -288,7 +298,10 @@ impl Backend {
             .iter()
             .filter_map(|e| Some((convert::path_of(&e.uri)?, e.typ == FileChangeType::DELETED)))
             .collect();
+        let paths: Vec<PathBuf> = events.iter().map(|(path, _)| path.clone()).collect();
         self.disk_changed(events).await;
+        // After the files: a workspace.yaml or skillgraph.toml may have moved a log.
+        self.refresh_audit_logs(&paths);
     }
 
     /// Files or directories changed on disk. Events outside the roots are ignored; the disk is

@@ -22,13 +22,25 @@ pub(super) fn at(
     Some((file, offset))
 }
 
-pub fn hover(index: &Index, enc: PositionEncoding, params: &HoverParams) -> Option<Hover> {
+/// The hover, with what the audit log says of a `requires:` rule under the cursor (from the
+/// logs last read, `logs`).
+pub fn hover(
+    index: &Index,
+    enc: PositionEncoding,
+    params: &HoverParams,
+    logs: &crate::ide::observed::Logs,
+) -> Option<Hover> {
     let (file, offset) = at(index, &params.text_document_position_params, enc)?;
     let found = crate::ide::hover(index, file, offset)?;
+    let mut markdown = found.markdown;
+    if let Some(observed) = crate::ide::observed::hover(index, file, offset, logs) {
+        markdown.push_str("\n\n---\n\n");
+        markdown.push_str(&observed);
+    }
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
-            value: found.markdown,
+            value: markdown,
         }),
         range: Some(convert::range(index, file, found.range, enc)),
     })
@@ -207,14 +219,17 @@ pub fn inlay_hints(
 /// may map it to the server's `skillgraph.orderingGraph`).
 pub const SHOW_ORDERING_GRAPH: &str = "skillgraph.showOrderingGraph";
 
+/// The lenses: the ide's, and the audit log's one-line summary on each `requires:` rule.
 pub fn code_lenses(
     index: &Index,
     enc: PositionEncoding,
     params: &CodeLensParams,
+    logs: &crate::ide::observed::Logs,
 ) -> Option<Vec<CodeLens>> {
     let file = document(index, &params.text_document)?;
     let lenses: Vec<CodeLens> = crate::ide::code_lenses(index, file)
         .into_iter()
+        .chain(crate::ide::observed::lenses(index, file, logs))
         .map(|lens| CodeLens {
             range: convert::range(index, file, lens.range, enc),
             command: Some(match lens.action {
@@ -420,9 +435,22 @@ mod tests {
             work_done_progress_params: Default::default(),
         };
         let topology = root.join("topologies/estate.yaml");
-        assert!(hover(&index, PositionEncoding::Utf16, &hover_at(&topology, 9999)).is_none());
+        let logs = Default::default();
+        assert!(hover(
+            &index,
+            PositionEncoding::Utf16,
+            &hover_at(&topology, 9999),
+            &logs
+        )
+        .is_none());
         let unknown = root.join("topologies/unknown.yaml");
-        assert!(hover(&index, PositionEncoding::Utf16, &hover_at(&unknown, 0)).is_none());
+        assert!(hover(
+            &index,
+            PositionEncoding::Utf16,
+            &hover_at(&unknown, 0),
+            &logs
+        )
+        .is_none());
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! answered with workspace edits, `pull` for pulled diagnostics, `command` for the
 //! ordering-graph command), `files` (indexing from disk and watched files), `progress`
 //! (progress reports), `settings` (the editor's settings), `capabilities` (what each side
-//! offers), `transport` (the byte stream), `lifetime` (the end of the process), `convert`
+//! offers), `audit` (SwarmKit's audit log, read in the background), `transport` (the byte stream), `lifetime` (the end of the process), `convert`
 //! (positions, URIs, diagnostics).
 //!
 //! Decisions a user may notice:
@@ -27,11 +27,15 @@
 //!   closing it re-reads the disk (or removes the file if it is gone).
 //! - A document opened outside every workspace folder brings in the SwarmKit workspace around it
 //!   (the nearest `workspace.yaml` up to four directories above), so its ids resolve.
+//! - SwarmKit's audit log: each workspace's is read in the background when it is indexed and
+//!   when the log changes; the hover on a `requires:` rule and a lens on each rule answer from
+//!   the last read, replayed through the rules as the buffer has them (`audit`).
 //! - Settings: `initializationOptions` and `workspace/didChangeConfiguration` take the keys of
 //!   `skillgraph.toml` (at the top or under `skillgraph`). They act as the config of files with
 //!   no `skillgraph.toml` above them (strictness, extra fields, the tool inventory, whose list
 //!   paths must then be absolute); `[rules]` levels of a file config win over the editor's.
 
+mod audit;
 mod capabilities;
 mod command;
 mod convert;
@@ -184,6 +188,8 @@ pub(crate) struct Backend {
     disk_order: Arc<tokio::sync::Mutex<()>>,
     /// Batches analysed without the state lock (indexings) run one at a time.
     batch_order: Arc<Mutex<()>>,
+    /// SwarmKit's audit logs, read in the background (see `audit`).
+    audit: audit::SharedAuditLogs,
 }
 
 /// How long a request waits for the initial indexing before it answers from what is indexed.
@@ -237,6 +243,7 @@ impl Backend {
             opening: Arc::new(watch::channel(0).0),
             disk_order: Arc::new(tokio::sync::Mutex::new(())),
             batch_order: Arc::new(Mutex::new(())),
+            audit: Default::default(),
         }
     }
 
@@ -375,6 +382,7 @@ impl LanguageServer for Backend {
         let this = self.clone();
         tokio::spawn(async move {
             this.index_workspace().await;
+            this.refresh_audit_logs(&[]);
             this.register_watchers().await;
         });
     }
@@ -432,14 +440,17 @@ impl LanguageServer for Backend {
                 Some(handlers::on_agent_definition(index, enc, &params))
             })
             .await?;
+        let logs = self.audit_snapshot();
         if on_agent != Some(true) {
             return self
-                .answer("hover", |index, enc| handlers::hover(index, enc, &params))
+                .answer("hover", |index, enc| {
+                    handlers::hover(index, enc, &params, &logs)
+                })
                 .await;
         }
         let indexing = *self.indexing.borrow() > 0;
         self.run_handler("hover", |index, enc| {
-            let hover = handlers::hover(index, enc, &params)?;
+            let hover = handlers::hover(index, enc, &params, &logs)?;
             Some(if indexing {
                 handlers::with_note(hover, STILL_INDEXING)
             } else {
@@ -501,8 +512,9 @@ impl LanguageServer for Backend {
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        let logs = self.audit_snapshot();
         self.answer("codeLens", |index, enc| {
-            handlers::code_lenses(index, enc, &params)
+            handlers::code_lenses(index, enc, &params, &logs)
         })
         .await
     }

@@ -119,6 +119,8 @@ impl Backend {
             .map_err(|payload| panic_message(payload.as_ref()))
         };
         self.log_failure("settings", result).await;
+        // `[audit]` may have moved the logs or turned their reading on or off.
+        self.refresh_audit_logs(&[]);
     }
 
     pub(super) async fn configuration_changed(&self, params: DidChangeConfigurationParams) {

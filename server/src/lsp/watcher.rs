@@ -97,6 +97,8 @@ impl Backend {
                     }
                 }
                 let roots = lock(&this.state).roots.clone();
+                // Every path, ignored or not, for the audit logs (`.swarmkit/` is often ignored).
+                let all: Vec<PathBuf> = paths.iter().cloned().collect();
                 let changed: Vec<(PathBuf, bool)> = paths
                     .into_iter()
                     .filter(|p| !in_skipped_directory(&roots, p) && !git_ignored(&roots, p))
@@ -105,11 +107,13 @@ impl Backend {
                         (p, deleted)
                     })
                     .collect();
-                if changed.is_empty() {
-                    continue;
-                }
                 let this = this.clone();
-                runtime.spawn(async move { this.disk_changed(changed).await });
+                runtime.spawn(async move {
+                    if !changed.is_empty() {
+                        this.disk_changed(changed).await;
+                    }
+                    this.refresh_audit_logs(&all);
+                });
             }
         });
     }

@@ -33,6 +33,23 @@ pub struct Config {
     pub overrides: Vec<Override>,
     /// The overrides' patterns, compiled (see [`OverrideMatcher`]).
     pub override_matcher: OverrideMatcher,
+    /// `[audit]`: SwarmKit's audit log in the editor.
+    pub audit: AuditConfig,
+}
+
+/// `[audit]`: where the editor reads SwarmKit's audit log, and what it shows. `None` is "not
+/// set": a key of the nearest `skillgraph.toml` wins over the editor's setting, which wins over
+/// the default.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct AuditConfig {
+    /// Read the log at all (default `true`).
+    pub enabled: Option<bool>,
+    /// The log to read instead of where the runtime writes it: a SQLite file (relative to the
+    /// folder of the `skillgraph.toml` that says it; from the editor's settings, to the
+    /// workspace's folder), `sqlite:///…`, or a `postgres://` URL, with `${VAR}` expanded.
+    pub log: Option<String>,
+    /// The one-line summary on each rule (default `true`).
+    pub lens: Option<bool>,
 }
 
 /// The patterns of the overrides, compiled once when the config is read, in glob sets of up to
@@ -293,6 +310,28 @@ struct RawConfig {
     /// both over `[rules]`.
     #[serde(default)]
     overrides: Vec<RawOverride>,
+    /// SwarmKit's audit log in the editor: the counts on each `requires:` rule
+    /// (docs/audit.md).
+    #[serde(default)]
+    audit: RawAudit,
+}
+
+/// SwarmKit's audit log in the editor.
+#[derive(Deserialize, Default)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(rename = "Audit"))]
+#[serde(deny_unknown_fields)]
+struct RawAudit {
+    /// Read the log and show its counts on the rules (default true).
+    #[serde(default)]
+    enabled: Option<bool>,
+    /// The log to read instead of where the runtime writes it: a SQLite file (relative to this
+    /// file's folder), `sqlite:///...`, or a `postgres://` URL; `${VAR}` is read from the
+    /// environment, so a password need not be written here.
+    #[serde(default)]
+    log: Option<String>,
+    /// The one-line summary on each rule (a code lens; default true).
+    #[serde(default)]
+    lens: Option<bool>,
 }
 
 /// Levels for the files matching `paths`.
@@ -404,6 +443,7 @@ impl Config {
                 "tools" => readable_section::<RawTools>(file, key, value, &mut diagnostics),
                 "rules" => readable_rules(file, value, &mut diagnostics),
                 "overrides" => readable_overrides(file, value, &mut diagnostics),
+                "audit" => readable_section::<RawAudit>(file, key, value, &mut diagnostics),
                 _ => {
                     diagnostics.push(unknown_key(file, key, None, field_names::<RawConfig>()));
                     None
@@ -482,6 +522,11 @@ impl Config {
                 rule_table: LevelTable::default(),
                 overrides,
                 override_matcher,
+                audit: AuditConfig {
+                    enabled: raw.audit.enabled,
+                    log: raw.audit.log,
+                    lens: raw.audit.lens,
+                },
             },
             diagnostics,
         )
@@ -800,6 +845,28 @@ mod tests {
         assert!(config.strict);
         assert_eq!(config.extra_fields, ["x-owner"]);
         assert_eq!(config.rules.len(), 2);
+        assert_eq!(config.audit, AuditConfig::default());
+    }
+
+    #[test]
+    fn reads_the_audit_section_key_by_key() {
+        let text = "[audit]
+enabled = false
+log = \"postgres://sg@db/audit\"
+lens = \"no\"
+colour = 1
+";
+        let (config, diagnostics) = Config::parse(FileId(0), text);
+        assert_eq!(
+            config.audit,
+            AuditConfig {
+                enabled: Some(false),
+                log: Some("postgres://sg@db/audit".to_owned()),
+                lens: None,
+            }
+        );
+        let found: Vec<&str> = diagnostics.iter().map(|d| slice(text, d.range)).collect();
+        assert_eq!(found, ["\"no\"", "colour"], "{diagnostics:?}");
     }
 
     fn slice(text: &str, range: TextRange) -> &str {
@@ -1014,8 +1081,9 @@ mod tests {
         // `Config::parse` matches these names; a new field needs a branch there.
         assert_eq!(
             field_names::<RawConfig>(),
-            ["skill-md", "tools", "rules", "overrides"]
+            ["skill-md", "tools", "rules", "overrides", "audit"]
         );
+        assert_eq!(field_names::<RawAudit>(), ["enabled", "log", "lens"]);
         assert_eq!(field_names::<RawOverride>(), ["paths", "rules"]);
         assert_eq!(
             field_names::<RawTools>(),

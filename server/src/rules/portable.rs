@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use super::rule_doc::RuleDoc;
 use super::fixes::double_quoted;
+use super::rule_doc::RuleDoc;
 use super::skill_hosts::{hosts_of, HostsFrom};
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix, Severity};
 use crate::index::Lookup;

@@ -28,6 +28,19 @@ describe('toServerConfig', () => {
     });
   });
 
+  it('maps the audit settings, anchoring a log path and keeping a URL as written', () => {
+    assert.deepEqual(map({ 'audit.enabled': false, 'audit.lens': false, 'audit.log': 'logs/audit.sqlite' }), {
+      config: { audit: { enabled: false, lens: false, log: '/repo/logs/audit.sqlite' } },
+      problems: [],
+    });
+    const url = 'postgres://sg@db.internal/swarmkit';
+    assert.deepEqual(map({ 'audit.log': ` ${url} ` }).config, { audit: { log: url } });
+    assert.deepEqual(map({ 'audit.log': '' }).config, {});
+    const bad = map({ 'audit.log': 3 });
+    assert.deepEqual(bad.config, {});
+    assert.match(bad.problems.join('\n'), /skillgraph\.audit\.log must be a path or a URL/);
+  });
+
   it('sends nothing for settings the user did not set', () => {
     // An empty object lets skillgraph.toml and the server defaults apply; in particular no
     // `tools.available: []`, which would mean "an inventory with no tools".

@@ -25,10 +25,19 @@ describe('package.json', () => {
     assert.deepEqual(declared, expected);
   });
 
-  it('gives every server setting an empty default, so only what the user sets is sent', () => {
+  it('gives every server setting the default the server applies when it is not sent', () => {
+    // Only what the user sets is sent (`userValue`); the defaults shown must be the server's.
+    const on = ['audit.enabled', 'audit.lens'];
     for (const { key } of SERVER_SETTINGS) {
       const value = properties[`skillgraph.${key}`].default;
-      assert.ok(value === false || (Array.isArray(value) && value.length === 0) || JSON.stringify(value) === '{}', key);
+      if (on.includes(key)) {
+        assert.equal(value, true, key);
+        continue;
+      }
+      assert.ok(
+        value === false || value === '' || (Array.isArray(value) && value.length === 0) || JSON.stringify(value) === '{}',
+        key,
+      );
     }
   });
 

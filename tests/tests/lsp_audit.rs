@@ -1,0 +1,334 @@
+//! SwarmKit's audit log in the editor, through the real server: on a workspace copied from a real
+//! log (server/tests/fixtures/audit), the hover on a `requires:` rule shows its counts and a lens
+//! on each rule its summary; editing a rule changes its replay at once, with the log deleted
+//! (so answered from memory, not from the file); a changed log is read again when the editor
+//! reports it; and the settings turn the lens, then the whole feature, off.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use skillgraph_e2e::{file_uri, Client};
+
+/// A real log's folder: its workspace and `audit.sqlite`.
+fn real_log(scenario: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../server/tests/fixtures/audit")
+        .join(scenario)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The `recover` scenario's workspace with its log where the runtime writes it.
+fn workspace(root: &Path) -> PathBuf {
+    let ws = root.join("notes");
+    copy_dir(&real_log("recover").join("workspace"), &ws);
+    std::fs::create_dir_all(ws.join(".swarmkit")).unwrap();
+    std::fs::copy(
+        real_log("recover").join("audit.sqlite"),
+        ws.join(".swarmkit/audit.sqlite"),
+    )
+    .unwrap();
+    ws
+}
+
+fn capabilities() -> Value {
+    json!({
+        "general": {"positionEncodings": ["utf-16"]},
+        "workspace": {
+            "didChangeWatchedFiles": {"dynamicRegistration": true},
+            "codeLens": {"refreshSupport": true},
+        },
+    })
+}
+
+fn start(ws: &Path, options: Value) -> Client {
+    start_with(ws, options, capabilities())
+}
+
+fn start_with(ws: &Path, options: Value, capabilities: Value) -> Client {
+    let uri = file_uri(ws);
+    let env = [
+        ("SWARMKIT_STORE_URL", ""),
+        ("SWARMKIT_STORE_BACKEND", ""),
+        ("DATABASE_URL", ""),
+    ];
+    let (client, _) = Client::start_with_env(
+        json!({
+            "processId": null,
+            "rootUri": uri,
+            "capabilities": capabilities,
+            "workspaceFolders": [{"uri": uri, "name": "notes"}],
+            "initializationOptions": options,
+        }),
+        &env,
+    );
+    client
+}
+
+fn is_read_message(m: &Value) -> bool {
+    m["method"] == "window/logMessage"
+        && m["params"]["message"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("skillgraph: audit log"))
+}
+
+fn hover_text(client: &mut Client, uri: &str, line: u32, character: u32) -> (Duration, String) {
+    let (took, response) = client.timed_request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
+    );
+    let text = response["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    (took, text)
+}
+
+/// The titles of the lenses on lines 15 and 16 (the two rules) of the topology.
+fn rule_lenses(client: &mut Client, uri: &str) -> Vec<(u64, String)> {
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    lenses
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .filter(|l| l["range"]["start"]["line"].as_u64().unwrap() >= 15)
+        .map(|l| {
+            (
+                l["range"]["start"]["line"].as_u64().unwrap(),
+                l["command"]["title"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_rules_show_what_the_log_observed_and_the_replay_follows_the_buffer() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = workspace(dir.path());
+    let topology = ws.join("topologies/notes.yaml");
+    let log = ws.join(".swarmkit/audit.sqlite");
+    let uri = file_uri(&topology);
+    let mut client = start(&ws, json!({}));
+    let read = client.wait_for("the log read", is_read_message);
+    let said = read["params"]["message"].as_str().unwrap();
+    assert!(
+        said.contains(".swarmkit/audit.sqlite read: 13 rows, 2 runs kept"),
+        "{said}"
+    );
+    let text = std::fs::read_to_string(&topology).unwrap();
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+    );
+
+    // The hover on the rule `get-note: [list-notes]` (line 15).
+    let (took, hover) = hover_text(&mut client, &uri, 15, 8);
+    assert!(hover.contains("**Observed** in the audit log"), "{hover}");
+    assert!(
+        hover.contains(
+            "`reader` of `notes` ran in 2 runs; it called `get-note` in 2 runs (5 calls)"
+        ),
+        "{hover}"
+    );
+    assert!(
+        hover.contains("- refused 3 · recovered 2 · gave up 0"),
+        "{hover}"
+    );
+    assert!(hover.contains("would refuse in 0 of 2 runs"), "{hover}");
+    // From memory: no read of the log on the way (a debug build, on a shared machine).
+    assert!(took < Duration::from_secs(1), "the hover took {took:?}");
+
+    assert_eq!(
+        rule_lenses(&mut client, &uri),
+        [
+            (
+                15,
+                "called in 2 of 2 runs · refused 3 · recovered 2 · gave up 0".to_owned()
+            ),
+            (16, "called in 1 of 2 runs · refused 0".to_owned()),
+        ]
+    );
+
+    // The log goes (the editor is not told): an edit is replayed from memory all the same.
+    std::fs::remove_file(&log).unwrap();
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{
+                "range": {"start": {"line": 16, "character": 19}, "end": {"line": 16, "character": 27}},
+                "text": "search-notes",
+            }],
+        }),
+    );
+    let (_, hover) = hover_text(&mut client, &uri, 16, 8);
+    assert!(
+        hover.contains("would refuse in 1 of 2 runs (first: run `"),
+        "{hover}"
+    );
+    assert!(hover.contains("missing `search-notes`"), "{hover}");
+    assert_eq!(
+        rule_lenses(&mut client, &uri)[1],
+        (
+            16,
+            "called in 1 of 2 runs · refused 0 · as written now would refuse 1 run".to_owned()
+        )
+    );
+    let reads = client.seen.iter().filter(|m| is_read_message(m)).count();
+    assert_eq!(reads, 1, "the log was read again");
+
+    // A new log (the `give-up` scenario's) where the runtime writes it, reported by the editor.
+    std::fs::copy(real_log("give-up").join("audit.sqlite"), &log).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": file_uri(&log), "type": 1}]}),
+    );
+    let read = client.wait_for("the new log read", is_read_message);
+    assert!(
+        read["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("read: 3 rows, 1 runs kept"),
+        "{read}"
+    );
+    let (_, hover) = hover_text(&mut client, &uri, 15, 8);
+    assert!(
+        hover.contains("- refused 1 · recovered 0 · gave up 1"),
+        "{hover}"
+    );
+
+    // The lens off: the lenses go, the hover stays.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"skillgraph": {"audit": {"lens": false}}}}),
+    );
+    assert!(rule_lenses(&mut client, &uri).is_empty());
+    let (_, hover) = hover_text(&mut client, &uri, 15, 8);
+    assert!(hover.contains("**Observed**"), "{hover}");
+
+    // Off altogether: no counts anywhere.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"skillgraph": {"audit": {"enabled": false}}}}),
+    );
+    let (_, hover) = hover_text(&mut client, &uri, 15, 8);
+    assert!(
+        !hover.is_empty() && !hover.contains("**Observed**"),
+        "{hover}"
+    );
+    assert!(rule_lenses(&mut client, &uri).is_empty());
+    client.shutdown();
+}
+
+#[test]
+fn turned_off_by_the_editor_the_log_is_never_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = workspace(dir.path());
+    let topology = ws.join("topologies/notes.yaml");
+    let uri = file_uri(&topology);
+    let mut client = start(&ws, json!({"skillgraph": {"audit": {"enabled": false}}}));
+    let text = std::fs::read_to_string(&topology).unwrap();
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+    );
+    let (_, hover) = hover_text(&mut client, &uri, 15, 8);
+    assert!(hover.contains("get-note"), "{hover}");
+    assert!(!hover.contains("**Observed**"), "{hover}");
+    assert!(rule_lenses(&mut client, &uri).is_empty());
+    assert!(!client.seen.iter().any(is_read_message));
+    client.shutdown();
+}
+
+#[test]
+fn with_an_editor_that_watches_nothing_the_server_sees_the_log_change_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = workspace(dir.path());
+    let log = ws.join(".swarmkit/audit.sqlite");
+    let mut client = start_with(
+        &ws,
+        json!({}),
+        json!({"general": {"positionEncodings": ["utf-16"]}}),
+    );
+    let read = client.wait_for("the log read", is_read_message);
+    assert!(
+        read["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("13 rows"),
+        "{read}"
+    );
+    // The runtime's next runs, as a new log in its place: no event from the editor.
+    let next = ws.join(".swarmkit/next.sqlite");
+    std::fs::copy(real_log("give-up").join("audit.sqlite"), &next).unwrap();
+    std::fs::rename(&next, &log).unwrap();
+    let read = client.wait_for("the new log read", is_read_message);
+    assert!(
+        read["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("3 rows"),
+        "{read}"
+    );
+    client.shutdown();
+}
+
+#[test]
+fn a_workspace_with_no_log_yet_shows_nothing_until_its_first_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = workspace(dir.path());
+    let log = ws.join(".swarmkit/audit.sqlite");
+    std::fs::remove_file(&log).unwrap();
+    let topology = ws.join("topologies/notes.yaml");
+    let uri = file_uri(&topology);
+    let mut client = start(&ws, json!({}));
+    let said = client.wait_for("the log looked for", is_read_message);
+    assert!(
+        said["params"]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with(".swarmkit/audit.sqlite: none yet (no runs recorded)"),
+        "{said}"
+    );
+    let text = std::fs::read_to_string(&topology).unwrap();
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+    );
+    let (_, hover) = hover_text(&mut client, &uri, 15, 8);
+    assert!(hover.contains("get-note"), "{hover}");
+    assert!(
+        !hover.contains("Observed") && !hover.contains("Audit log"),
+        "{hover}"
+    );
+    assert!(rule_lenses(&mut client, &uri).is_empty());
+    // The first run writes the log; the editor reports it.
+    std::fs::copy(real_log("recover").join("audit.sqlite"), &log).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": file_uri(&log), "type": 1}]}),
+    );
+    client.wait_for("the log read", is_read_message);
+    let (_, hover) = hover_text(&mut client, &uri, 15, 8);
+    assert!(
+        hover.contains("- refused 3 · recovered 2 · gave up 0"),
+        "{hover}"
+    );
+    client.shutdown();
+}
