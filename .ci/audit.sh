@@ -1,5 +1,5 @@
 # Sourced by .ci/run (one line, before the build): PostgreSQL for `skillgraph audit`'s tests.
-# Installs Debian's postgresql (and the TLS library's headers the client is built against),
+# Installs Debian's postgresql (and openssl, to make the server's self-signed certificate),
 # starts a throwaway cluster in a temporary folder (initdb + pg_ctl; password authentication over
 # TCP, TLS on with a self-signed certificate), and exports SKILLGRAPH_AUDIT_PG_URL, which
 # server/tests/audit_postgres.rs reads: it loads the rows of the SQLite fixtures into it and
@@ -8,8 +8,6 @@
 
 audit_pg_setup() {
   local need=()
-  command -v pkg-config >/dev/null || need+=(pkg-config)
-  pkg-config --exists openssl 2>/dev/null || need+=(libssl-dev)
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
   command -v openssl >/dev/null || need+=(openssl)
   if ((${#need[@]})); then

@@ -211,6 +211,21 @@ fn postgres_over_tls_and_bad_credentials() {
         &[],
     );
     assert_eq!(out.status.code(), Some(2));
+    // `verify-ca` checks the chain (not the name): a self-signed certificate is refused too.
+    let out = audit(
+        &[
+            ws,
+            "--db",
+            &with_database(&url, &database, "?sslmode=verify-ca"),
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("certificate"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // A wrong password: the server's refusal, and no password shown.
     let password = password_of(&url);
     assert!(!password.is_empty(), "{URL_VARIABLE} must carry a password");

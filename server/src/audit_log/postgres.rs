@@ -6,10 +6,16 @@
 //! server by its redacted URL (`location::redacted`).
 
 use std::borrow::Cow;
+use std::sync::Arc;
 use std::time::Duration;
 
 use postgres::types::ToSql;
 use postgres::Config;
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::client::WebPkiServerVerifier;
+use rustls::crypto::CryptoProvider;
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::{CertificateError, DigitallySignedStruct, SignatureScheme};
 
 use super::location::redacted;
 use super::{push_row, select_list, SourceStats};
@@ -34,22 +40,9 @@ pub fn read(url: &str, since: Option<&str>, tally: &mut dyn Rows) -> Result<Sour
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(CONNECT_TIMEOUT);
     }
-    let mut builder = native_tls::TlsConnector::builder();
-    match verify {
-        Verify::Nothing => {
-            builder
-                .danger_accept_invalid_certs(true)
-                .danger_accept_invalid_hostnames(true);
-        }
-        Verify::Ca => {
-            builder.danger_accept_invalid_hostnames(true);
-        }
-        Verify::Full => {}
-    }
-    let connector = builder
-        .build()
-        .map_err(|e| format!("{shown}: cannot set up TLS: {e}"))?;
-    let tls = postgres_native_tls::MakeTlsConnector::new(connector);
+    let tls = tokio_postgres_rustls::MakeRustlsConnect::new(
+        tls_config(verify).map_err(|e| format!("{shown}: cannot set up TLS: {e}"))?,
+    );
     let mut client = config.connect(tls).map_err(fail)?;
     let mut transaction = client
         .build_transaction()
@@ -131,6 +124,106 @@ enum Verify {
     Nothing,
     Ca,
     Full,
+}
+
+/// The TLS set-up for a connection: the system's root certificates (as libpq's `verify-full`
+/// with the system store), checked as `verify` asks. `require` (and `prefer`) encrypt without
+/// checking the certificate, as libpq does when no root certificate is configured.
+fn tls_config(verify: Verify) -> Result<rustls::ClientConfig, String> {
+    // ring, not aws-lc-rs: it builds with any C compiler, so the wheels cross-build (zig) for
+    // every target; it lacks only post-quantum key exchange, which the deprecation is about.
+    #[allow(deprecated)]
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?;
+    let chain = match verify {
+        Verify::Nothing => None,
+        Verify::Ca | Verify::Full => {
+            let mut roots = rustls::RootCertStore::empty();
+            // Certificates the store cannot parse are skipped, as every TLS client does.
+            for cert in rustls_native_certs::load_native_certs().certs {
+                let _ = roots.add(cert);
+            }
+            let verifier =
+                WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
+                    .build()
+                    .map_err(|e| format!("no root certificate to check the server's with: {e}"))?;
+            Some(verifier)
+        }
+    };
+    let config = match (verify, chain) {
+        (Verify::Full, Some(chain)) => builder.with_webpki_verifier(chain).with_no_client_auth(),
+        (_, chain) => builder
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(Lenient { chain, provider }))
+            .with_no_client_auth(),
+    };
+    Ok(config)
+}
+
+/// A certificate check that asks less than `verify-full`: with a chain verifier (`verify-ca`),
+/// the certificate must chain to a root but may name another host; without one (`require`),
+/// any certificate is taken. The handshake's signatures are always verified.
+#[derive(Debug)]
+struct Lenient {
+    chain: Option<Arc<WebPkiServerVerifier>>,
+    provider: Arc<CryptoProvider>,
+}
+
+impl ServerCertVerifier for Lenient {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        let Some(chain) = &self.chain else {
+            return Ok(ServerCertVerified::assertion());
+        };
+        match chain.verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now) {
+            Err(rustls::Error::InvalidCertificate(
+                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
+            )) => Ok(ServerCertVerified::assertion()),
+            other => other,
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
+    }
 }
 
 /// The client knows `sslmode` `disable`, `prefer` and `require`: `verify-ca` and `verify-full`
