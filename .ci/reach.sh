@@ -16,6 +16,9 @@ step "MCP: skillgraph mcp driven by the Python SDK's stdio client (mcp on PyPI)"
 pip "mcp==2.3.0"
 "$venv/bin/python" .ci/test_mcp.py "$binary"
 
+step "Claude Code plugin: skillgraph checks its own plugin and marketplace manifests cleanly"
+"$binary" check editors/claude-code
+
 step "Zed: the extension built to WebAssembly (wasm32-wasip2, the target zed_extension_api 0.7 requires; about 4 min fresh)"
 if ! rustup target add wasm32-wasip2; then
   echo "reach: FAILED: the Rust target wasm32-wasip2 cannot be installed on this machine (rustup target add wasm32-wasip2 failed above), so the Zed extension cannot be built. Not skipping it." >&2
