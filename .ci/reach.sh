@@ -39,7 +39,8 @@ rustup target add x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu
 # ring) compiled by the host's compiler would take the host glibc's newer symbols, which
 # manylinux2014 forbids. Each build has a target folder of its own.
 for arch in x86_64 aarch64; do
-  CARGO_TARGET_DIR="$venv/$arch-target" "$venv/bin/maturin" build --release --locked \
+  # maturin finds zig as `python3 -m ziglang`: the virtualenv's python3, which has it.
+  PATH="$venv/bin:$PATH" CARGO_TARGET_DIR="$venv/$arch-target" "$venv/bin/maturin" build --release --locked \
     --target "$arch-unknown-linux-gnu" --zig --compatibility manylinux2014 --out "$venv/dist"
   rm -rf "$venv/$arch-target"
 done
