@@ -47,7 +47,9 @@ done
 for arch in x86_64 aarch64; do
   wheel="$(ls "$venv"/dist/skillgraph-*manylinux*"$arch".whl)"
   "$venv/bin/auditwheel" show "$wheel" | tee "$venv/audit.txt"
-  grep -q "consistent with the following platform tag: \"manylinux_2_17_$arch\"" "$venv/audit.txt"
+  # auditwheel wraps its sentences: read them as one line.
+  tr '\n' ' ' <"$venv/audit.txt" | tr -s ' ' \
+    | grep "consistent with the following platform tag: \"manylinux_2_17_$arch\"" >/dev/null
   # The wheel holds the binary, for the architecture its tag names.
   python3 -c 'import sys, zipfile; names = zipfile.ZipFile(sys.argv[1]).namelist(); assert any(n.endswith(".data/scripts/skillgraph") for n in names), names' "$wheel"
 done
