@@ -139,12 +139,7 @@ pub fn run_fenced_check(
     // require: looked up here, at the edge, and handed to the checks as data.
     let binaries = crate::probe::required_binaries(&outcome.index);
     // And what it would find at the `output_schema` paths no file read answers.
-    let mut schema_paths = crate::semantics::schema_files::unanswered_paths(&outcome.index);
-    // And at the paths of plugin and marketplace manifests that name Markdown and folders
-    // discovery does not read (agents, commands, plugin folders).
-    schema_paths.extend(crate::semantics::plugin_disk::unanswered_paths(
-        &outcome.index,
-    ));
+    let schema_paths = crate::semantics::schema_files::unanswered_paths(&outcome.index);
     if !binaries.is_empty() || !schema_paths.is_empty() {
         let path = std::env::var_os("PATH");
         let executables = crate::probe::executables(&binaries, path.as_deref(), probe_versions);

@@ -15,6 +15,7 @@ use crate::index::classify::{
     may_be_ours, CONFIG_FILE, MANIFEST_NAMES, SKILL_MD, SKIPPED_DIRECTORIES,
 };
 use crate::index::Change;
+use crate::model::plugin_manifest::{layout_of_manifest, plugin_component, PluginLayout};
 
 /// A file that could not be read.
 #[derive(Debug)]
@@ -28,8 +29,31 @@ pub fn discover(roots: &[PathBuf]) -> (Vec<Change>, Vec<ReadError>) {
     let mut paths = walk(roots);
     // Every file walked, read or not, may be one a skill links to.
     let listings = skill_files_among(&paths, roots);
-    paths.retain(|path| may_be_ours(path));
-    let (mut changes, errors) = read_all(paths);
+    let mut markdown = Vec::new();
+    paths.retain(|path| {
+        let ours = may_be_ours(path);
+        if !ours && path.extension().is_some_and(|e| e == "md") {
+            markdown.push(path.clone());
+        }
+        ours
+    });
+    let (mut changes, mut errors) = read_all(paths);
+    // The Markdown a plugin's manifest claims: its subagents and commands.
+    let layouts: std::collections::HashMap<PathBuf, PluginLayout> = changes
+        .iter()
+        .filter_map(|change| match change {
+            Change::Set { path, text } | Change::SetDecoded { path, text, .. } => {
+                layout_of_manifest(path, text)
+            }
+            _ => None,
+        })
+        .collect();
+    if !layouts.is_empty() {
+        markdown.retain(|path| plugin_component(path, |dir| layouts.get(dir)).is_some());
+        let (more, failed) = read_all(markdown);
+        changes.extend(more);
+        errors.extend(failed);
+    }
     let bundled: Vec<Change> = listings.iter().filter_map(bundled_of_listing).collect();
     changes.extend(listings);
     changes.extend(bundled);
@@ -203,6 +227,29 @@ fn bundled_of_listing(listing: &Change) -> Option<Change> {
         dir: dir.clone(),
         bundled: std::sync::Arc::new(Bundled { files: bundled }),
     })
+}
+
+/// The subagents and commands a plugin manifest's layout claims, read from disk (the language
+/// server, when a `plugin.json` appears or changes): each place of the layout walked, as
+/// discovery walks, keeping the Markdown files the layout claims that no row of
+/// `index::classify::OUR_FILES` reads already.
+pub fn plugin_components(manifest: &Path, text: &str) -> Vec<Change> {
+    let Some((root, layout)) = layout_of_manifest(manifest, text) else {
+        return Vec::new();
+    };
+    let places: Vec<PathBuf> = layout
+        .agents
+        .iter()
+        .chain(&layout.commands)
+        .filter(|place| place.exists())
+        .cloned()
+        .collect();
+    let mut paths = walk(&places);
+    paths.retain(|path| {
+        !may_be_ours(path)
+            && plugin_component(path, |dir| (dir == root).then_some(&layout)).is_some()
+    });
+    read_all(paths).0
 }
 
 /// Lists one skill folder afresh (the language server, when files appear, change or go in it),

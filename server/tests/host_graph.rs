@@ -408,13 +408,10 @@ Run /li$0nt.
 }
 
 /// Plugin and marketplace manifests: `plugin.json-parse`, `plugin.missing-path`,
-/// `plugin.missing-source` and `plugin.unknown-skill`, firing and silent, with what the edge
-/// found on disk handed in as `check` hands it.
+/// `plugin.missing-source` and `plugin.unknown-skill`, firing and silent, judged from the files
+/// read alone (as the editor and `check` both judge them).
 mod plugins {
     use super::*;
-    use skillgraph::index::{Index, Settings};
-    use skillgraph::model::schema_file::PathFact;
-    use std::path::PathBuf;
 
     fn of(found: &[skillgraph::testing::Found], prefix: &str) -> Vec<(String, String)> {
         found
@@ -422,21 +419,6 @@ mod plugins {
             .filter(|f| f.1.starts_with(prefix))
             .map(|f| (f.1.clone(), f.4.clone()))
             .collect()
-    }
-
-    /// `index` with `facts` as what `check` found on disk.
-    fn with_facts(mut index: Index, facts: &[(&str, PathFact)]) -> Index {
-        let settings = Settings {
-            schema_paths: std::sync::Arc::new(
-                facts
-                    .iter()
-                    .map(|(p, f)| (PathBuf::from(p), f.clone()))
-                    .collect(),
-            ),
-            ..index.settings.clone()
-        };
-        index.set_settings(settings);
-        index
     }
 
     const PLUGIN: &str = r#"//- /r/deploy/.claude-plugin/plugin.json
@@ -478,39 +460,37 @@ Body.
 
     #[test]
     fn paths_that_lead_to_nothing_of_their_kind() {
-        // Without the disk: a skills folder with no skill and a hooks file that no JSON is.
+        // Judged from the files read alone: a skills folder with no skill, a hooks file that
+        // no JSON is, an agent file that is not there, a folder given as an agent, and a
+        // commands folder with no `.md` file.
         let found = of(&snapshot(&index_of(PLUGIN)), "plugin.");
-        assert_eq!(found.len(), 2, "{found:?}");
-        assert!(found[0].1.contains("`./empty` holds no skill"), "{found:?}");
-        assert!(
-            found[1].1.contains("`./hooks/missing.json` does not exist"),
-            "{found:?}"
-        );
-        // With what `check` found: a missing agent file, a folder given as an agent, and a
-        // missing commands folder.
-        let index = with_facts(
-            index_of(PLUGIN),
-            &[
-                ("/r/deploy/agents/reviewer.md", PathFact::Missing),
-                ("/r/deploy/agents", PathFact::Folder),
-                ("/r/deploy/cmds", PathFact::Missing),
-            ],
-        );
-        let found = of(&snapshot(&index), "plugin.");
         let messages: Vec<&str> = found.iter().map(|f| f.1.as_str()).collect();
         assert_eq!(found.len(), 5, "{messages:#?}");
-        assert!(messages
-            .iter()
-            .any(|m| m.contains("`./agents/reviewer.md` does not exist")));
-        assert!(messages
-            .iter()
-            .any(|m| m.contains("`./agents` is a folder, and `agents` lists `.md` files")));
-        assert!(messages
-            .iter()
-            .any(|m| m.contains("`./cmds` does not exist")));
+        for expected in [
+            "no skill is at `./empty`",
+            "`./hooks/missing.json` does not exist",
+            "`./agents/reviewer.md` does not exist",
+            "`./agents` is no `.md` file, and `agents` lists `.md` files",
+            "no command is at `./cmds`",
+        ] {
+            assert!(
+                messages.iter().any(|m| m.contains(expected)),
+                "{expected}: {messages:#?}"
+            );
+        }
         assert!(found
             .iter()
             .all(|f| f.0 == codes::PLUGIN_MISSING_PATH.name()));
+        // The agent file and a command below the commands folder answer theirs.
+        let there = format!(
+            "{PLUGIN}//- /r/deploy/agents/reviewer.md\n---\nname: reviewer\ndescription: Reviews.\n---\nBody.\n//- /r/deploy/cmds/ops/go.md\nGo.\n"
+        );
+        let found = of(&snapshot(&index_of(&there)), "plugin.");
+        let messages: Vec<&str> = found.iter().map(|f| f.1.as_str()).collect();
+        assert_eq!(found.len(), 3, "{messages:#?}");
+        assert!(!messages
+            .iter()
+            .any(|m| m.contains("reviewer.md") || m.contains("./cmds")));
     }
 
     #[test]
@@ -571,33 +551,30 @@ Body.
 
     #[test]
     fn marketplace_sources_resolve_from_the_plugin_root() {
-        // The server does not look: only what the file set holds is known, and `a` is there.
-        assert_eq!(of(&snapshot(&index_of(MARKETPLACE)), "plugin."), Vec::new());
-        let index = with_facts(
-            index_of(MARKETPLACE),
-            &[
-                ("/m/plugins/b", PathFact::Folder),
-                ("/m/plugins/c", PathFact::Missing),
-            ],
+        // `a` holds a manifest and `b` a skill: plugins. `c` holds nothing that is read.
+        let fixture = format!(
+            "{MARKETPLACE}//- /m/plugins/b/skills/x/SKILL.md\n---\nname: x\ndescription: X.\n---\nBody.\n"
         );
-        let found = of(&snapshot(&index), "plugin.");
+        let found = of(&snapshot(&index_of(&fixture)), "plugin.");
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].0, codes::PLUGIN_MISSING_SOURCE.name());
         assert!(
-            found[0].1.contains("`c` leads to no folder: a plugin's source is resolved below `metadata.pluginRoot` (`./plugins`)"),
+            found[0].1.contains("`c` leads to no plugin: no `.claude-plugin/plugin.json` and no skill in `skills/` there (a plugin's source is resolved below `metadata.pluginRoot` (`./plugins`))"),
             "{found:?}"
         );
+        // Without `b`'s skill, `b` is reported too.
+        assert_eq!(
+            of(&snapshot(&index_of(MARKETPLACE)), "plugin.missing-source").len(),
+            2
+        );
         // Copilot's marketplace file is read the same way.
-        let copilot = MARKETPLACE.replace(
+        let copilot = fixture.replace(
             "/m/.claude-plugin/marketplace.json",
             "/m/.github/plugin/marketplace.json",
         );
-        let index = with_facts(index_of(&copilot), &[("/m/plugins/c", PathFact::Missing)]);
         assert_eq!(
-            of(&snapshot(&index), "plugin.missing-source").len(),
-            1,
-            "{:?}",
-            snapshot(&index)
+            of(&snapshot(&index_of(&copilot)), "plugin.missing-source").len(),
+            1
         );
     }
 
@@ -608,22 +585,7 @@ Body.
     #[test]
     fn a_plugin_form_mention_resolves_among_the_plugins_skills() {
         let fixture = mentioning("Run /deploy:ship, then /deploy:rollback, or /deploy:shp.");
-        // The editor cannot rule a command out, so it says nothing.
-        assert_eq!(
-            of(&snapshot(&index_of(&fixture)), "plugin.unknown-skill"),
-            Vec::new()
-        );
-        // `check` found the commands folder and no `shp.md` in it.
-        let index = with_facts(
-            index_of(&fixture),
-            &[
-                ("/r/deploy/cmds", PathFact::Folder),
-                ("/r/deploy/cmds/shp.md", PathFact::Missing),
-                ("/r/deploy/cmds/ship.md", PathFact::Missing),
-                ("/r/deploy/cmds/rollback.md", PathFact::Missing),
-            ],
-        );
-        let found = snapshot(&index);
+        let found = snapshot(&index_of(&fixture));
         let unknown: Vec<_> = found
             .iter()
             .filter(|f| f.1 == codes::PLUGIN_UNKNOWN_SKILL.name())
@@ -637,15 +599,12 @@ Body.
             "{unknown:?}"
         );
         assert_eq!(unknown[0].5[0].0, "/r/deploy/.claude-plugin/plugin.json");
-        // A command of that name silences it.
-        let index = with_facts(
-            index_of(&fixture),
-            &[
-                ("/r/deploy/cmds", PathFact::Folder),
-                ("/r/deploy/cmds/shp.md", PathFact::Unread),
-            ],
+        // A command of that name in the plugin's commands folder silences it.
+        let with_command = format!("{fixture}//- /r/deploy/cmds/shp.md\nShip it.\n");
+        assert_eq!(
+            of(&snapshot(&index_of(&with_command)), "plugin.unknown-skill"),
+            Vec::new()
         );
-        assert_eq!(of(&snapshot(&index), "plugin.unknown-skill"), Vec::new());
     }
 
     #[test]
@@ -718,7 +677,7 @@ Body.
         assert!(replay
             .snapshot()
             .iter()
-            .any(|f| f.4.contains("holds no skill")));
+            .any(|f| f.4.contains("no skill is at")));
         replay.set(
             "/r/p/more/a/SKILL.md",
             "---\nname: a\ndescription: A.\n---\nRun /p:a.\n",

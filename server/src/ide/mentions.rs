@@ -26,7 +26,7 @@ pub fn definition(index: &Index, file: FileId, offset: u32) -> Option<Vec<(FileI
             .skills
             .iter()
             .find(|s| s.range.start <= offset && offset <= s.range.end)?;
-        skills_in_scope(&lookup, &entry.path, &skill.value)
+        crate::semantics::mentions::preload_targets(&lookup, entry, &skill.value)
     };
     Some(
         found
@@ -107,6 +107,12 @@ pub fn names_in(
                 .iter()
                 .any(|e| e.id == target.id)
     };
+    let preload_names_it = |written: &str| {
+        written.rsplit(':').next() == Some(name.as_str())
+            && crate::semantics::mentions::preload_targets(&lookup, entry, written)
+                .iter()
+                .any(|e| e.id == target.id)
+    };
     let mut out = Vec::new();
     for mention in crate::semantics::mentions::mentions_of(entry) {
         let written = mention.name(&entry.text);
@@ -126,8 +132,20 @@ pub fn names_in(
         }
     }
     for preload in preloads {
-        if names_it(&preload.value) {
-            out.push(preload.range);
+        if preload_names_it(&preload.value) {
+            // `<plugin>:<name>`: the name after the plugin's (a plain scalar's range is its text).
+            let plain = entry
+                .text
+                .get(preload.range.start as usize..preload.range.end as usize)
+                == Some(preload.value.as_str());
+            let skip = match preload.value.rfind(':') {
+                Some(colon) if plain => colon as u32 + 1,
+                _ => 0,
+            };
+            out.push(TextRange::new(
+                preload.range.start + skip,
+                preload.range.end,
+            ));
         }
     }
     out
@@ -141,7 +159,15 @@ pub fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
     let found = targets(&lookup, entry, &mention);
     let (_, skill) = found.first()?;
     let Content::SkillMd(md) = &skill.parsed.content else {
-        return None;
+        // A plugin's command: where it is defined.
+        let name = crate::semantics::plugins::component_name(skill)?;
+        return Some(HoverResult {
+            markdown: format!(
+                "**command `{name}`**\n\nDefined in `{}`",
+                skill.path.display()
+            ),
+            range: mention.range,
+        });
     };
     let name = md.normalized_name().unwrap_or_default();
     let mut markdown = format!("**skill `{name}`**");
@@ -225,12 +251,23 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
                 .iter()
                 .filter_map(|m| crate::semantics::plugins::manifest_of(m).map(|man| (m, man)))
                 .flat_map(|(m, man)| {
-                    crate::semantics::plugins::plugin_skill_names(&lookup, &m.path, man)
+                    let skills =
+                        crate::semantics::plugins::plugin_skill_names(&lookup, &m.path, man)
+                            .into_iter()
+                            .map(|name| (name, "skill"));
+                    let commands = crate::semantics::plugins::plugin_component_names(
+                        &lookup,
+                        &m.path,
+                        crate::model::hosts::prose::ProseKind::Command,
+                    )
+                    .into_iter()
+                    .map(|name| (name, "command"));
+                    skills.chain(commands)
                 })
-                .map(|name| CompletionItem {
+                .map(|(name, what)| CompletionItem {
                     label: format!("{plugin}:{name}"),
                     documentation: None,
-                    detail: Some(format!("skill of the plugin `{plugin}`")),
+                    detail: Some(format!("{what} of the plugin `{plugin}`")),
                     kind: CompletionKind::Skill,
                 })
                 .collect();

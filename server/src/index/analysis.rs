@@ -184,7 +184,7 @@ fn analyze_text(
             }
         }
         FileRole::SkillMd => analyze_skill_md(checks, id, text),
-        FileRole::Prose(kind) => analyze_prose(*kind, text),
+        FileRole::Prose(kind) | FileRole::PluginProse { kind, .. } => analyze_prose(*kind, text),
         FileRole::PluginManifest(kind) => {
             let bom = bom_len(text);
             ParsedFile {

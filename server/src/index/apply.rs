@@ -77,6 +77,9 @@ impl Index {
                             }
                         }
                     }
+                    if let Some(root) = self.set_plugin_layout(&path, Some(&text)) {
+                        reclassify_under.push(root);
+                    }
                     pending.insert(id, (path, text.into(), invalid_utf8_at));
                     touched.insert(id);
                 }
@@ -108,12 +111,16 @@ impl Index {
                             }
                         }
                     }
+                    if let Some(root) = self.set_plugin_layout(&path, None) {
+                        reclassify_under.push(root);
+                    }
                     touched.insert(id);
                 }
             }
         }
 
-        // Classified on the workers: a path's role only reads the workspace roots, settled above.
+        // Classified on the workers: a path's role only reads the workspace roots and the plugin
+        // layouts, settled above.
         let pending: Vec<(FileId, PendingText)> = pending.into_iter().collect();
         let roles = parallel_map(&pending, |(_, (path, _, _))| self.classify(path));
         let mut jobs: Vec<Job> = pending
@@ -124,8 +131,11 @@ impl Index {
             })
             .collect();
 
-        // A workspace appearing or disappearing changes the role of every file below it. Rare,
-        // and the only change whose cost grows with the number of files.
+        // A workspace appearing or disappearing changes the role of every file below it, and a
+        // plugin's layout changing the role of the Markdown files below the plugin. Rare, and
+        // the only change whose cost grows with the number of files.
+        reclassify_under.sort();
+        reclassify_under.dedup();
         for dir in reclassify_under {
             let below: Vec<(FileId, PathBuf, Arc<str>, Option<u32>)> = self
                 .files
@@ -506,6 +516,12 @@ impl Index {
 
     pub(super) fn classify(&self, path: &Path) -> FileRole {
         let role = classify::classify(path, |dir| self.workspace_roots.get(dir).copied());
+        // Markdown no host folder claims may be a plugin's subagent or command.
+        if role == FileRole::Unrelated {
+            if let Some((kind, root)) = self.plugin_component(path) {
+                return FileRole::PluginProse { kind, root };
+            }
+        }
         // Of `workspace.yaml` and `workspace.yml` side by side, only the chosen one is the
         // manifest (SwarmKit reads `.yaml`); the other is not read at all.
         if role == FileRole::WorkspaceManifest {
@@ -515,6 +531,27 @@ impl Index {
             }
         }
         role
+    }
+
+    /// Records the layout of the plugin whose `plugin.json` is at `path` (`text`, or `None` when
+    /// it was removed). The plugin's root when its layout changed (its Markdown files are
+    /// classified again).
+    pub(super) fn set_plugin_layout(&mut self, path: &Path, text: Option<&str>) -> Option<PathBuf> {
+        use crate::model::hosts::plugins::{manifest_kind, ManifestKind};
+        use crate::model::plugin_manifest::{layout_of_manifest, manifest_root};
+        if manifest_kind(path) != Some(ManifestKind::Plugin) {
+            return None;
+        }
+        let Some(text) = text else {
+            let root = manifest_root(path)?.to_owned();
+            return self.plugin_layouts.remove(&root).map(|_| root);
+        };
+        let (root, layout) = layout_of_manifest(path, text)?;
+        if self.plugin_layouts.get(&root).map(Arc::as_ref) == Some(&layout) {
+            return None;
+        }
+        self.plugin_layouts.insert(root.clone(), Arc::new(layout));
+        Some(root)
     }
 
     /// Settles which manifest roots the workspace in `dir`: `workspace.yaml` when present, else

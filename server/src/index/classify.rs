@@ -213,6 +213,13 @@ pub enum FileRole {
     /// Markdown a host loads beside skills: instructions, a legacy command, a subagent, a
     /// prompt file.
     Prose(crate::model::hosts::prose::ProseKind),
+    /// A subagent or command of the plugin at `root` (the folder holding `.claude-plugin/`),
+    /// where its manifest's layout puts them (`model::plugin_manifest::PluginLayout`): named in
+    /// the plugin's namespace (`/<plugin>:<command>`, `<plugin>:<agent>`).
+    PluginProse {
+        kind: crate::model::hosts::prose::ProseKind,
+        root: std::path::PathBuf,
+    },
     Config,
     /// A plugin or marketplace manifest (`.claude-plugin/plugin.json`, ...).
     PluginManifest(crate::model::hosts::plugins::ManifestKind),
@@ -226,6 +233,22 @@ pub enum FileRole {
 impl FileRole {
     pub fn is_ours(&self) -> bool {
         !matches!(self, FileRole::Unrelated | FileRole::Json)
+    }
+
+    /// What a prose file is, whether the project's or a plugin's.
+    pub fn prose_kind(&self) -> Option<crate::model::hosts::prose::ProseKind> {
+        match self {
+            FileRole::Prose(kind) | FileRole::PluginProse { kind, .. } => Some(*kind),
+            _ => None,
+        }
+    }
+
+    /// The root of the plugin a subagent or command belongs to.
+    pub fn plugin_root(&self) -> Option<&Path> {
+        match self {
+            FileRole::PluginProse { root, .. } => Some(root),
+            _ => None,
+        }
     }
 }
 

@@ -69,6 +69,10 @@ pub enum Key {
     /// Plugin manifests (`.claude-plugin/plugin.json`) whose `name` is `name`: the namespace of
     /// `/name:skill` mentions. Fingerprinted by the name, its range and the component paths.
     PluginNamed { name: String },
+    /// The subagents and commands of the plugin at `root` (`FileRole::PluginProse`), each
+    /// fingerprinted by its kind, path and name: what `<plugin>:<agent>`, `/<plugin>:<command>`
+    /// and the manifest's `agents` and `commands` paths read.
+    PluginComponents { root: std::path::PathBuf },
     /// Tool names available through SwarmKit MCP skills (`implementation.tool`).
     McpTool { name: String },
     /// The listing of a skill folder (`Change::SkillFiles`).
@@ -420,6 +424,13 @@ pub(crate) fn contributions(
                 }
                 ProseKind::Instructions | ProseKind::Prompt => {}
             }
+        }
+        (Content::Prose(prose), FileRole::PluginProse { kind, root }) => {
+            let name = prose.name.as_ref().map(|n| (&n.value, n.range));
+            out.push((
+                Key::PluginComponents { root: root.clone() },
+                fingerprint(&(kind, path, name)),
+            ));
         }
         _ => {}
     }

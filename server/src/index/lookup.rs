@@ -227,8 +227,7 @@ impl<'a> Lookup<'a> {
         self.index.settings.executables.get(name)
     }
 
-    /// What the edge found at the `output_schema` path `path` (resolved), or at a path a plugin
-    /// or marketplace manifest leads to, recording the read; `None` when it did not look (then
+    /// What the edge found at the `output_schema` path `path` (resolved), recording the read; `None` when it did not look (then
     /// the file set alone is judged).
     pub fn schema_path(&self, path: &Path) -> Option<&'a crate::model::schema_file::PathFact> {
         self.reads.borrow_mut().push(Key::SchemaPaths);

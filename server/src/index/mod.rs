@@ -64,9 +64,7 @@ pub struct Settings {
     pub executables: Arc<std::collections::BTreeMap<String, crate::model::machine::Executable>>,
     /// What the edge found at the `output_schema` paths no file of the index answers (a folder,
     /// nothing, an unreadable file), by the path resolved; a path with no entry is judged by
-    /// the file set alone. The paths of plugin and marketplace manifests that name what
-    /// discovery does not read (agents, commands, plugin folders; `semantics::plugin_disk`) are
-    /// looked at and kept here too.
+    /// the file set alone.
     pub schema_paths: Arc<std::collections::BTreeMap<PathBuf, crate::model::schema_file::PathFact>>,
 }
 
@@ -135,6 +133,9 @@ pub struct Index {
     next_id: u32,
     /// Workspace root directory -> its manifest file.
     workspace_roots: Table<PathBuf, FileId>,
+    /// Plugin root (the folder holding `.claude-plugin/plugin.json`) -> where its subagents and
+    /// commands are, as its manifest says: the Markdown files there are the plugin's.
+    plugin_layouts: Table<PathBuf, Arc<crate::model::plugin_manifest::PluginLayout>>,
     /// Key -> files contributing to it (with their fingerprints), in id order.
     /// (A B-tree map: this is the largest table, about three keys per skill, and past about
     /// 32,000 entries a persistent hash map's nodes are mostly empty: at 50,000 skills that cost
@@ -258,6 +259,7 @@ impl Index {
             by_path: Default::default(),
             next_id: 0,
             workspace_roots: Default::default(),
+            plugin_layouts: Default::default(),
             tables: Default::default(),
             readers: Default::default(),
             readers_deferred: false,
@@ -319,6 +321,22 @@ impl Index {
             .values()
             .filter(|f| f.role.is_ours() || f.parsed.stray.is_some())
             .count()
+    }
+
+    /// What the Markdown file at `path` is to the plugin whose layout claims it: a subagent or
+    /// a command, with the plugin's root (the nearest plugin above it whose layout claims it).
+    /// The edge reads exactly the files this answers for, beside the files of
+    /// `classify::OUR_FILES`.
+    pub fn plugin_component(
+        &self,
+        path: &Path,
+    ) -> Option<(crate::model::hosts::prose::ProseKind, PathBuf)> {
+        if self.plugin_layouts.is_empty() {
+            return None;
+        }
+        crate::model::plugin_manifest::plugin_component(path, |dir| {
+            self.plugin_layouts.get(dir).map(Arc::as_ref)
+        })
     }
 
     /// The manifest of the workspace rooted at `dir`, if any.

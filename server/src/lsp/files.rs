@@ -98,9 +98,13 @@ fn widen_roots(named: Vec<PathBuf>) -> Vec<PathBuf> {
 
 /// Reads what watched-file events name: files as they are now, directories walked, deletions
 /// as removals of everything indexed below. Runs on a blocking thread.
+/// `claimed` holds the Markdown files of the events that a plugin's layout claims (its
+/// subagents and commands, `Index::plugin_component`), read like the files of
+/// `classify::OUR_FILES`; a plugin manifest read brings in the files its layout claims.
 fn read_events(
     events: Vec<(PathBuf, bool)>,
     indexed: Vec<PathBuf>,
+    claimed: &std::collections::HashSet<PathBuf>,
     roots: &[PathBuf],
 ) -> Vec<Change> {
     let mut changes = Vec::new();
@@ -118,6 +122,12 @@ fn read_events(
                 changes.extend(crate::discover::discover(std::slice::from_ref(&path)).0);
             }
         } else if may_be_ours(roots, &path) {
+            let change = from_disk(&path);
+            if let Change::Set { text, .. } | Change::SetDecoded { text, .. } = &change {
+                changes.extend(crate::discover::plugin_components(&path, text));
+            }
+            changes.push(change);
+        } else if claimed.contains(&path) {
             changes.push(from_disk(&path));
         }
     }
@@ -323,12 +333,17 @@ impl Backend {
             } else {
                 Vec::new()
             };
-            (events, indexed, (state.roots.clone(), relist))
+            let claimed: std::collections::HashSet<PathBuf> = events
+                .iter()
+                .filter(|(path, deleted)| !deleted && state.index.plugin_component(path).is_some())
+                .map(|(path, _)| path.clone())
+                .collect();
+            (events, indexed, (state.roots.clone(), relist, claimed))
         };
         let _in_order = self.disk_order.lock().await;
-        let (roots, relist) = roots;
+        let (roots, relist, claimed) = roots;
         let read = tokio::task::spawn_blocking(move || {
-            let mut changes = read_events(events, indexed, &roots);
+            let mut changes = read_events(events, indexed, &claimed, &roots);
             changes.extend(
                 relist
                     .iter()

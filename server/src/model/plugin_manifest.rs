@@ -6,9 +6,11 @@
 //! of its `plugins`. Every value keeps the range of its JSON string (quotes included). Lowering
 //! never fails: a value of another shape is left out, and malformed JSON keeps only its error.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::hosts::plugins::{component_key, ComponentKey, ManifestKind};
+use super::hosts::plugins::{component_key, Combine, ComponentKey, ManifestKind, COMPONENT_KEYS};
+use super::hosts::prose::ProseKind;
+use super::schema_file::{resolve, Target};
 use super::SpannedStr;
 use crate::syntax::json::{JsonDocument, JsonError, JsonNode};
 use crate::syntax::TextRange;
@@ -115,6 +117,122 @@ pub fn manifest_root(path: &Path) -> Option<&Path> {
         return above.parent();
     }
     Some(above)
+}
+
+/// Where a component path leads from the plugin root: `None` when outside the plugin (or a URL).
+pub fn component_target(root: &Path, value: &str) -> Option<PathBuf> {
+    match resolve(root, root, value) {
+        Target::Path(path) => Some(path),
+        Target::Url | Target::Outside => None,
+    }
+}
+
+/// The places a component of `key` is loaded from: the default folder unless the manifest's
+/// paths replace it, and each path written for the key (those leading inside the plugin).
+pub fn locations(root: &Path, manifest: &Manifest, key: &ComponentKey) -> Vec<PathBuf> {
+    let written: Vec<PathBuf> = manifest
+        .paths
+        .iter()
+        .filter(|p| p.key == key)
+        .filter_map(|p| component_target(root, &p.path.value))
+        .collect();
+    let default = root.join(key.default);
+    let keeps_default = written.is_empty() || key.combine != Combine::ReplacesDefault;
+    let mut out = Vec::new();
+    if keeps_default {
+        out.push(default);
+    }
+    for path in written {
+        if !out.contains(&path) {
+            out.push(path);
+        }
+    }
+    out
+}
+
+pub fn key_row(key: &str) -> &'static ComponentKey {
+    COMPONENT_KEYS
+        .iter()
+        .find(|k| k.key == key)
+        .expect("a component key of the table")
+}
+
+/// Where a plugin's subagents and commands are, as its manifest says
+/// (`model::hosts::plugins::COMPONENT_KEYS`): the Markdown files of these places are read as
+/// the plugin's subagents and commands.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PluginLayout {
+    /// `agents/` (its `.md` files directly in it), or the `.md` files the manifest lists.
+    pub agents: Vec<PathBuf>,
+    /// `commands/` (its `.md` files at any depth), or the files and folders the manifest lists.
+    pub commands: Vec<PathBuf>,
+}
+
+impl PluginLayout {
+    /// The layout of the plugin at `root` (the folder holding `.claude-plugin/`). A manifest
+    /// that does not parse keeps the default folders: its paths are unknown.
+    pub fn of(root: &Path, manifest: &Manifest) -> PluginLayout {
+        PluginLayout {
+            agents: locations(root, manifest, key_row("agents")),
+            commands: locations(root, manifest, key_row("commands")),
+        }
+    }
+
+    /// What the Markdown file at `path` is to this plugin: a subagent, a command, or nothing.
+    /// A listed `.md` path is that file; any other path is a folder (of `.md` files directly
+    /// in it for the default `agents/`, at any depth for commands).
+    pub fn kind_of(&self, path: &Path) -> Option<ProseKind> {
+        if path.extension().is_none_or(|e| e != "md") {
+            return None;
+        }
+        let is_md = |place: &Path| place.extension().is_some_and(|e| e == "md");
+        let agent = self.agents.iter().any(|place| {
+            if is_md(place) {
+                place == path
+            } else {
+                path.parent() == Some(place.as_path())
+            }
+        });
+        if agent {
+            return Some(ProseKind::Subagent);
+        }
+        let command = self.commands.iter().any(|place| {
+            if is_md(place) {
+                place == path
+            } else {
+                path.starts_with(place) && path != place
+            }
+        });
+        command.then_some(ProseKind::Command)
+    }
+}
+
+/// What the Markdown file at `path` is to the nearest plugin above it whose layout claims it
+/// (`layout_at` answers the layout of the plugin rooted at a folder): a subagent or a command,
+/// with the plugin's root.
+pub fn plugin_component<'a>(
+    path: &Path,
+    layout_at: impl Fn(&Path) -> Option<&'a PluginLayout>,
+) -> Option<(ProseKind, PathBuf)> {
+    if path.extension().is_none_or(|e| e != "md") {
+        return None;
+    }
+    path.ancestors().skip(1).find_map(|dir| {
+        let kind = layout_at(dir)?.kind_of(path)?;
+        Some((kind, dir.to_owned()))
+    })
+}
+
+/// The layout of the plugin manifest at `path` with `text`, with the plugin's root; `None` for
+/// a path that is no `.claude-plugin/plugin.json`.
+pub fn layout_of_manifest(path: &Path, text: &str) -> Option<(PathBuf, PluginLayout)> {
+    if super::hosts::plugins::manifest_kind(path) != Some(ManifestKind::Plugin) {
+        return None;
+    }
+    let root = manifest_root(path)?;
+    let bom = crate::syntax::bom_len(text);
+    let manifest = Manifest::lower(ManifestKind::Plugin, &text[bom..], bom as u32);
+    Some((root.to_owned(), PluginLayout::of(root, &manifest)))
 }
 
 /// The range inside a JSON string's quotes.

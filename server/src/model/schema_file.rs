@@ -1,7 +1,9 @@
 //! A JSON Schema file an agent's `output_schema` names, read the way SwarmKit reads it
 //! (swarmkit-runtime 1.265.0, `resolve_output_schema` in `resolver/_output_schema_ref.py`):
 //! a `.yaml` / `.yml` file (any case) as YAML, PyYAML's `safe_load` of one document with the
-//! last of repeated keys winning, any other as JSON.
+//! last of repeated keys winning, any other as JSON; and where such a path leads.
+
+use std::path::{Component, Path, PathBuf};
 
 /// What the edge found on disk at an `output_schema` path that no file of the file set answers
 /// (`index::Settings::schema_paths`; `check` looks, the server does not): SwarmKit's
@@ -35,6 +37,46 @@ pub fn read(text: &str, yaml: bool) -> Result<serde_json::Value, String> {
     Ok(doc
         .root()
         .map_or(serde_json::Value::Null, |root| root.to_json()))
+}
+
+/// Where an `output_schema` path leads, as `_resolve_path` (`resolver/_output_schema_ref.py`,
+/// swarmkit-runtime 1.265.0) resolves it before reading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// `://` in the value: refused, a workspace must not depend on the network.
+    Url,
+    /// Outside the workspace's folder: refused.
+    Outside,
+    /// The path the runtime would read.
+    Path(PathBuf),
+}
+
+/// The target of `value` written in a file of the folder `base`, inside the workspace at `root`.
+pub fn resolve(root: &Path, base: &Path, value: &str) -> Target {
+    if value.contains("://") {
+        return Target::Url;
+    }
+    match normalize(&base.join(value)) {
+        Some(target) if target.starts_with(root) => Target::Path(target),
+        _ => Target::Outside,
+    }
+}
+
+/// `a/b/../c` → `a/c` without touching the disk; `None` when `..` climbs above the start.
+fn normalize(path: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    Some(out)
 }
 
 #[cfg(test)]

@@ -122,6 +122,10 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
             }
             mentions::check_prose(lookup, entry, prose, &mut out);
         }
+        (FileRole::PluginProse { kind, .. }, Content::Prose(prose)) => {
+            subagents::check_prose(lookup, entry, *kind, prose, &mut out);
+            mentions::check_prose(lookup, entry, prose, &mut out);
+        }
         (FileRole::Config, Content::Config(config)) => {
             tools::check_config(lookup, entry, config, &mut out)
         }

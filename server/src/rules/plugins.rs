@@ -9,12 +9,12 @@ use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::index::{FileEntry, Lookup};
 use crate::model::hosts::plugins::{ManifestKind, PathTakes};
+use crate::model::hosts::prose::ProseKind;
 use crate::model::mentions::{Mention, Sigil};
 use crate::model::plugin_manifest::{manifest_root, Manifest};
-use crate::model::schema_file::PathFact;
 use crate::semantics::plugins::{
-    component_status, manifest_of, marketplace_source, plugin_has_command, plugin_skill_names,
-    plugin_skills, source_fact, PathStatus,
+    component_status, manifest_of, marketplace_source, plugin_commands, plugin_component_names,
+    plugin_skill_names, plugin_skills, source_is_plugin, PathStatus,
 };
 use crate::syntax::TextRange;
 
@@ -35,9 +35,10 @@ file is judged until it parses.",
 `.claude-plugin/`), must stay inside it, and must exist (https://code.claude.com/docs/en/plugins-reference, \
 checked 2026-12-04). A `skills` path is a folder of `<name>/SKILL.md` folders (or one skill's folder) and adds to \
 `skills/`; `commands` and `agents` replace their default folders, so a wrong path there also hides the defaults; \
-`agents` lists `.md` files; `hooks` names a `.json` file. Every SKILL.md and `.json` file is read, so a `skills` \
-folder with no skill and a missing hooks file are known everywhere; whether an agent or command path exists is \
-known only to `check`, which looks on disk (the editor says nothing of it). Reported on the JSON string.",
+`agents` lists `.md` files; `hooks` names a `.json` file. Judged from the files read, so `check` and the editor \
+say the same: every SKILL.md and `.json` file is read, and so is every `.md` file where the manifest puts the \
+plugin's agents and commands; an agent path with no file, or a commands folder with no `.md` file in or below \
+it, loads nothing. `outputStyles` paths are not judged. Reported on the JSON string.",
     },
     RuleDoc {
         code: codes::PLUGIN_MISSING_SOURCE,
@@ -46,9 +47,9 @@ known only to `check`, which looks on disk (the editor says nothing of it). Repo
 `.claude-plugin/` or `.github/`); a bare name is looked up below `metadata.pluginRoot` \
 (https://code.claude.com/docs/en/plugin-marketplaces and \
 https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-plugin-reference, checked 2026-12-04). A \
-source that is no folder installs nothing. Known when the folder holds a `.claude-plugin/plugin.json` the file \
-set reads, or when `check` looked on disk; the editor does not look. Object sources (`github`, `url`, `git`) are \
-not judged.",
+source that is no plugin folder installs nothing. A folder counts as a plugin when it holds a \
+`.claude-plugin/plugin.json` or a skill in `skills/`: the files that are read, so `check` and the editor say the \
+same. Object sources (`github`, `url`, `git`) are not judged.",
     },
     RuleDoc {
         code: codes::PLUGIN_UNKNOWN_SKILL,
@@ -56,9 +57,9 @@ not judged.",
         explanation: "A plugin's `name` namespaces every skill and command it ships: Claude Code runs them as \
 `/<plugin>:<name>` (https://code.claude.com/docs/en/plugins-reference, checked 2026-12-04). When `<plugin>` is \
 the `name` of a `.claude-plugin/plugin.json` in the workspace, the mention resolves among that plugin's skills \
-(`skills/` and its `skills` paths) and commands; one naming neither runs nothing. Commands are Markdown files \
-only `check` looks for on disk, so the editor, which cannot rule a command out, never reports this. The closest \
-skill of the plugin is suggested; the fix is a guess, applied only by `check --unsafe-fixes`.",
+(`skills/` and its `skills` paths) and commands (`commands/`, or its `commands` paths); one naming neither runs \
+nothing. The closest skill or command of the plugin is suggested; the fix is a guess, applied only by \
+`check --unsafe-fixes`.",
     },
 ];
 
@@ -99,14 +100,17 @@ pub fn check_manifest(
                         "`{value}` does not exist; component paths are relative to the plugin root (the folder holding `.claude-plugin/`)"
                     ),
                     PathStatus::NoSkill => format!(
-                        "`{value}` holds no skill: `skills` paths are folders of `<name>/SKILL.md` folders (or one skill's folder), and none is there"
+                        "no skill is at `{value}`: `skills` paths are folders of `<name>/SKILL.md` folders (or one skill's folder), relative to the plugin root"
                     ),
-                    PathStatus::Folder => match path.key.takes {
+                    PathStatus::NoCommand => format!(
+                        "no command is at `{value}`: no `.md` file is there or below it (component paths are relative to the plugin root)"
+                    ),
+                    PathStatus::NotOfKind => match path.key.takes {
                         PathTakes::JsonFiles => format!(
-                            "`{value}` is a folder, and `{key}` names a `.json` file"
+                            "`{value}` is no `.json` file, and `{key}` names one"
                         ),
                         _ => format!(
-                            "`{value}` is a folder, and `{key}` lists `.md` files: name each file"
+                            "`{value}` is no `.md` file, and `{key}` lists `.md` files: name each file"
                         ),
                     },
                 };
@@ -133,15 +137,12 @@ pub fn check_manifest(
                     _ => "from the marketplace's root".to_owned(),
                 };
                 let value = &source.value;
-                let message = match source_fact(lookup, &folder) {
-                    Some(PathFact::Missing) => format!(
-                        "`{value}` leads to no folder: a plugin's source is resolved {base}"
-                    ),
-                    Some(PathFact::Unread | PathFact::Unreadable(_)) => format!(
-                        "`{value}` is a file, and a plugin's source is its folder (resolved {base})"
-                    ),
-                    _ => continue,
-                };
+                if source_is_plugin(lookup, &folder) {
+                    continue;
+                }
+                let message = format!(
+                    "`{value}` leads to no plugin: no `.claude-plugin/plugin.json` and no skill in `skills/` there (a plugin's source is resolved {base})"
+                );
                 out.push(Diagnostic::new(
                     codes::PLUGIN_MISSING_SOURCE,
                     file,
@@ -154,8 +155,7 @@ pub fn check_manifest(
 }
 
 /// A `/plugin:name` mention whose plugin is `plugins` (the manifests of the file set named so):
-/// reported when no plugin of that name has the skill, and `check` found that none has the
-/// command either.
+/// reported when no plugin of that name has the skill or the command.
 pub fn check_mention(
     lookup: &Lookup<'_>,
     file: FileId,
@@ -176,13 +176,18 @@ pub fn check_mention(
         if !plugin_skills(lookup, &entry.path, manifest, name).is_empty() {
             return;
         }
-        if plugin_has_command(lookup, &entry.path, manifest, name) != Some(false) {
+        if !plugin_commands(lookup, &entry.path, name).is_empty() {
             return;
         }
     }
     let mut names: Vec<String> = manifests
         .iter()
-        .flat_map(|(entry, manifest)| plugin_skill_names(lookup, &entry.path, manifest))
+        .flat_map(|(entry, manifest)| {
+            let commands = plugin_component_names(lookup, &entry.path, ProseKind::Command);
+            plugin_skill_names(lookup, &entry.path, manifest)
+                .into_iter()
+                .chain(commands)
+        })
         .collect();
     names.sort_unstable();
     names.dedup();

@@ -135,26 +135,58 @@ fn skills_named<'a>(lookup: &Lookup<'a>, skills: &Path, name: &str) -> Vec<&'a F
         .collect()
 }
 
+/// The skills a subagent's `skills:` may name, and how the message names where they are
+/// looked for: `<project>/.claude/skills/` for a project's subagent; for a plugin's, the
+/// skills of the workspace (the plugin's own among them, by their bare or `<plugin>:` name).
+enum PreloadScope {
+    Project(PathBuf),
+    Plugin { name: Option<String> },
+}
+
 fn check_skills(lookup: &Lookup<'_>, entry: &FileEntry, prose: &Prose, out: &mut Vec<Diagnostic>) {
-    let Some(skills) = project_skills(&entry.path) else {
-        return;
+    let scope = match entry.role.plugin_root() {
+        Some(_) => PreloadScope::Plugin {
+            name: crate::semantics::plugins::plugin_name_of(lookup, entry).map(str::to_owned),
+        },
+        None => match project_skills(&entry.path) {
+            Some(skills) => PreloadScope::Project(skills),
+            None => return,
+        },
     };
     let mut known: Option<Vec<String>> = None;
     for skill in &prose.skills {
-        if !skills_named(lookup, &skills, &skill.value).is_empty() {
+        let found = match &scope {
+            PreloadScope::Project(skills) => !skills_named(lookup, skills, &skill.value).is_empty(),
+            PreloadScope::Plugin { .. } => {
+                !crate::semantics::mentions::preload_targets(lookup, entry, &skill.value).is_empty()
+            }
+        };
+        if found {
             continue;
         }
         let known = known.get_or_insert_with(|| {
-            let mut names: Vec<String> = lookup
-                .get(Key::SkillMdIn {
-                    parent: skills.clone(),
-                })
-                .iter()
-                .filter_map(|e| match &e.parsed.content {
-                    Content::SkillMd(s) => s.normalized_name(),
-                    _ => None,
-                })
-                .collect();
+            let mut names: Vec<String> = match &scope {
+                PreloadScope::Project(skills) => lookup
+                    .get(Key::SkillMdIn {
+                        parent: skills.clone(),
+                    })
+                    .iter()
+                    .filter_map(|e| match &e.parsed.content {
+                        Content::SkillMd(s) => s.normalized_name(),
+                        _ => None,
+                    })
+                    .collect(),
+                PreloadScope::Plugin { name } => name
+                    .iter()
+                    .flat_map(|n| crate::semantics::plugins::plugins_named(lookup, n))
+                    .filter_map(|m| {
+                        crate::semantics::plugins::manifest_of(m).map(|manifest| (m, manifest))
+                    })
+                    .flat_map(|(m, manifest)| {
+                        crate::semantics::plugins::plugin_skill_names(lookup, &m.path, manifest)
+                    })
+                    .collect(),
+            };
             names.sort_unstable();
             names.dedup();
             names
@@ -163,10 +195,17 @@ fn check_skills(lookup: &Lookup<'_>, entry: &FileEntry, prose: &Prose, out: &mut
             .may_suggest()
             .then(|| crate::suggest::closest_in(&skill.value, known.as_slice()))
             .flatten();
-        let mut message = format!(
-            "no skill named `{}` in `.claude/skills/`, so this subagent preloads nothing for it",
-            skill.value
-        );
+        let mut message = match &scope {
+            PreloadScope::Project(_) => format!(
+                "no skill named `{}` in `.claude/skills/`, so this subagent preloads nothing for it",
+                skill.value
+            ),
+            PreloadScope::Plugin { name } => format!(
+                "no skill named `{}` in the plugin{} or the workspace, so this subagent preloads nothing for it",
+                skill.value,
+                name.as_deref().map(|n| format!(" `{n}`")).unwrap_or_default()
+            ),
+        };
         let mut diagnostic =
             Diagnostic::new(codes::SUBAGENT_UNKNOWN_SKILL, entry.id, skill.range, "");
         if let Some(best) = best {
@@ -215,34 +254,57 @@ pub fn check_agent(
     if !forked || is_builtin_subagent(name) {
         return;
     }
-    let Some(claude) = claude_folder(path) else {
-        return;
+    let (mut names, where_) = if let Some((plugin, agent)) = name.split_once(':') {
+        // `<plugin>:<agent>`: a subagent of a plugin of the workspace (others are not judged).
+        let manifests = crate::semantics::plugins::plugins_named(lookup, plugin);
+        if manifests.is_empty()
+            || !crate::semantics::plugins::plugin_subagents(lookup, plugin, agent).is_empty()
+        {
+            return;
+        }
+        let names: Vec<String> = manifests
+            .iter()
+            .flat_map(|m| {
+                crate::semantics::plugins::plugin_component_names(
+                    lookup,
+                    &m.path,
+                    ProseKind::Subagent,
+                )
+            })
+            .map(|n| format!("{plugin}:{n}"))
+            .collect();
+        (names, format!("no subagent of the plugin `{plugin}`"))
+    } else {
+        let Some(claude) = claude_folder(path) else {
+            return;
+        };
+        // Only skills Claude Code loads from the project's own folder.
+        if crate::model::skill_md::skill_root(path) != Some(claude.join("skills").as_path()) {
+            return;
+        }
+        let agents = claude.join("agents");
+        let found = lookup
+            .get(Key::SubagentNamed {
+                name: name.to_owned(),
+            })
+            .into_iter()
+            .any(|e| e.path.parent() == Some(agents.as_path()));
+        if found {
+            return;
+        }
+        let names: Vec<String> = lookup
+            .get(Key::SubagentsIn {
+                folder: agents.clone(),
+            })
+            .iter()
+            .filter_map(|e| match &e.parsed.content {
+                Content::Prose(p) => p.name.as_ref().map(|n| n.value.clone()),
+                _ => None,
+            })
+            .collect();
+        (names, "no subagent of `.claude/agents/`".to_owned())
     };
-    // Only skills Claude Code loads from the project's own folder.
-    if crate::model::skill_md::skill_root(path) != Some(claude.join("skills").as_path()) {
-        return;
-    }
-    let agents = claude.join("agents");
-    let found = lookup
-        .get(Key::SubagentNamed {
-            name: name.to_owned(),
-        })
-        .into_iter()
-        .any(|e| e.path.parent() == Some(agents.as_path()));
-    if found {
-        return;
-    }
-    let mut names: Vec<String> = lookup
-        .get(Key::SubagentsIn {
-            folder: agents.clone(),
-        })
-        .iter()
-        .filter_map(|e| match &e.parsed.content {
-            Content::Prose(p) => p.name.as_ref().map(|n| n.value.clone()),
-            _ => None,
-        })
-        .chain(BUILTIN_SUBAGENTS.0.iter().map(|s| (*s).to_owned()))
-        .collect();
+    names.extend(BUILTIN_SUBAGENTS.0.iter().map(|s| (*s).to_owned()));
     names.sort_unstable();
     names.dedup();
     let best = lookup
@@ -250,7 +312,7 @@ pub fn check_agent(
         .then(|| crate::suggest::closest_in(name, names.as_slice()))
         .flatten();
     let mut message = format!(
-        "`{name}` is no subagent of `.claude/agents/` and no built-in type, so Claude Code cannot fork this skill into it"
+        "`{name}` is {where_} and no built-in type, so Claude Code cannot fork this skill into it"
     );
     let mut diagnostic = Diagnostic::new(codes::SKILLMD_UNKNOWN_AGENT, file, agent.value.range, "");
     if let Some(best) = best {

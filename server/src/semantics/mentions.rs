@@ -50,6 +50,22 @@ pub fn skills_in_scope<'a>(lookup: &Lookup<'a>, path: &Path, name: &str) -> Vec<
         .collect()
 }
 
+/// The skills a subagent's `skills:` entry names: those of its name in scope of the subagent's
+/// file; in a plugin's subagent, `<plugin>:<name>` (its own plugin's form) names `<name>`.
+pub fn preload_targets<'a>(
+    lookup: &Lookup<'a>,
+    entry: &FileEntry,
+    value: &str,
+) -> Vec<&'a FileEntry> {
+    let bare = entry
+        .role
+        .plugin_root()
+        .and_then(|_| super::plugins::plugin_name_of(lookup, entry))
+        .and_then(|plugin| value.strip_prefix(plugin)?.strip_prefix(':'))
+        .unwrap_or(value);
+    skills_in_scope(lookup, &entry.path, bare)
+}
+
 /// The mention of `file` at `offset`, if any.
 pub fn mention_at(entry: &FileEntry, offset: u32) -> Option<Mention> {
     mentions_of(entry)
@@ -59,7 +75,7 @@ pub fn mention_at(entry: &FileEntry, offset: u32) -> Option<Mention> {
 
 /// What a mention names: the SKILL.md files of its name in scope, and the file id of each. A
 /// `/plugin:name` mention whose plugin is the `name` of a `plugin.json` of the file set means
-/// that plugin's skills only (`semantics::plugins`).
+/// that plugin's skills and commands only (`semantics::plugins`).
 pub fn targets<'a>(
     lookup: &Lookup<'a>,
     entry: &FileEntry,
@@ -73,7 +89,10 @@ pub fn targets<'a>(
                 .iter()
                 .filter_map(|m| super::plugins::manifest_of(m).map(|manifest| (m, manifest)))
                 .flat_map(|(m, manifest)| {
+                    let commands = super::plugins::plugin_commands(lookup, &m.path, name);
                     super::plugins::plugin_skills(lookup, &m.path, manifest, name)
+                        .into_iter()
+                        .chain(commands)
                 })
                 .map(|e| (e.id, e))
                 .collect();
@@ -95,8 +114,9 @@ pub enum ForkTarget<'a> {
     Builtin(&'static str),
 }
 
-/// The subagent a SKILL.md with `context: fork` runs in (`agent:`), when it names one. Reads
-/// `Key::SubagentNamed{name}`.
+/// The subagent a SKILL.md with `context: fork` runs in (`agent:`), when it names one: a
+/// subagent of the project's `.claude/agents/`, or `<plugin>:<agent>` of a plugin of the file
+/// set. Reads `Key::SubagentNamed{name}` (or the plugin's components).
 pub fn fork_target<'a>(
     lookup: &Lookup<'a>,
     path: &Path,
@@ -116,6 +136,12 @@ pub fn fork_target<'a>(
         .find(|b| **b == name)
     {
         return Some(ForkTarget::Builtin(builtin));
+    }
+    if let Some((plugin, agent)) = name.split_once(':') {
+        return super::plugins::plugin_subagents(lookup, plugin, agent)
+            .into_iter()
+            .next()
+            .map(ForkTarget::Subagent);
     }
     let claude = path
         .ancestors()

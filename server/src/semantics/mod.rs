@@ -12,7 +12,6 @@ pub mod config;
 pub mod depends_on;
 pub mod grants;
 pub mod mentions;
-pub mod plugin_disk;
 pub mod plugins;
 pub mod registry;
 pub mod requires;

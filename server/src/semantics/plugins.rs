@@ -1,24 +1,23 @@
 //! What a plugin or marketplace manifest names: where each component path of `plugin.json`
-//! leads and whether something of its kind is there, the folders a plugin's skills and commands
-//! come from (a custom `skills` path adds to `skills/`, a custom `commands` or `agents` path
-//! replaces its default: `model::hosts::plugins::COMPONENT_KEYS`), the skills a `/plugin:name`
-//! mention means, where a marketplace's `plugins[].source` leads, and which of these paths no
-//! file of the file set answers, for the edge (`check`) to look at on disk.
+//! leads and whether something of its kind is there, the folders a plugin's skills come from
+//! (a custom `skills` path adds to `skills/`, a custom `commands` or `agents` path replaces its
+//! default: `model::hosts::plugins::COMPONENT_KEYS`), the plugin's subagents and commands, the
+//! skills and commands a `/plugin:name` mention means, and where a marketplace's
+//! `plugins[].source` leads.
 //!
-//! What the file set answers: every `SKILL.md` and every `.json` file is read, so a `skills`
-//! folder holding no skill and a `hooks` file that is not there are known without the disk.
-//! Agents, commands and plugin folders are Markdown and folders discovery does not read: only
-//! what the edge found (`Lookup::schema_path`, the facts of paths it looked at, listed by
-//! `semantics::plugin_disk`) says whether they exist, and without it (the server does not
-//! look) nothing is said.
+//! Everything is judged from the file set alone, so `check` and the editor say the same: every
+//! `SKILL.md` and every `.json` file is read, and so is every Markdown file where a plugin's
+//! layout puts its subagents and commands (`model::plugin_manifest::PluginLayout`); a path
+//! that leads to none of these is missing, and a file appearing there re-checks the manifest
+//! through the keys it read.
 
 use std::path::{Path, PathBuf};
 
-use super::schema_files::{resolve, Target};
 use crate::index::{Content, FileEntry, FileRole, Key, Lookup};
-use crate::model::hosts::plugins::{Combine, ComponentKey, PathTakes, COMPONENT_KEYS};
+use crate::model::hosts::plugins::PathTakes;
+use crate::model::hosts::prose::ProseKind;
 use crate::model::plugin_manifest::{manifest_root, source_path, ComponentPath, Manifest};
-use crate::model::schema_file::PathFact;
+use crate::model::schema_file::{resolve, Target};
 
 /// The plugin manifests whose `name` is `name`, in path order. Reads `Key::PluginNamed`.
 pub fn plugins_named<'a>(lookup: &Lookup<'a>, name: &str) -> Vec<&'a FileEntry> {
@@ -35,43 +34,7 @@ pub fn manifest_of(entry: &FileEntry) -> Option<&Manifest> {
     }
 }
 
-/// Where a component path leads from the plugin root: `None` when outside the plugin (or a URL).
-pub fn component_target(root: &Path, value: &str) -> Option<PathBuf> {
-    match resolve(root, root, value) {
-        Target::Path(path) => Some(path),
-        Target::Url | Target::Outside => None,
-    }
-}
-
-/// The places a component of `key` is loaded from: the default folder unless the manifest's
-/// paths replace it, and each path written for the key (those leading inside the plugin).
-pub fn locations(root: &Path, manifest: &Manifest, key: &ComponentKey) -> Vec<PathBuf> {
-    let written: Vec<PathBuf> = manifest
-        .paths
-        .iter()
-        .filter(|p| p.key == key)
-        .filter_map(|p| component_target(root, &p.path.value))
-        .collect();
-    let default = root.join(key.default);
-    let keeps_default = written.is_empty() || key.combine != Combine::ReplacesDefault;
-    let mut out = Vec::new();
-    if keeps_default {
-        out.push(default);
-    }
-    for path in written {
-        if !out.contains(&path) {
-            out.push(path);
-        }
-    }
-    out
-}
-
-pub(crate) fn key_row(key: &str) -> &'static ComponentKey {
-    COMPONENT_KEYS
-        .iter()
-        .find(|k| k.key == key)
-        .expect("a component key of the table")
-}
+pub use crate::model::plugin_manifest::{component_target, key_row, locations};
 
 /// True when the SKILL.md at `skill` is loaded from the skills location `location`: a skill
 /// folder directly in it, or the location itself being one skill's folder.
@@ -134,72 +97,124 @@ pub fn plugin_skill_names(
     names
 }
 
-/// Whether a plugin has a command `name`: `Some(true)` when the edge found its file,
-/// `Some(false)` when it found every place a command could be and none holds it, `None` when
-/// nobody looked.
-pub fn plugin_has_command(
+/// The subagents and commands of the plugin at `root` (`FileRole::PluginProse`), in id order.
+/// Reads `Key::PluginComponents{root}`.
+pub fn plugin_components<'a>(lookup: &Lookup<'a>, root: &Path) -> Vec<&'a FileEntry> {
+    lookup.get(Key::PluginComponents {
+        root: root.to_owned(),
+    })
+}
+
+/// The components of `kind` of the plugin at `root`.
+fn components_of<'a>(lookup: &Lookup<'a>, root: &Path, kind: ProseKind) -> Vec<&'a FileEntry> {
+    plugin_components(lookup, root)
+        .into_iter()
+        .filter(|e| e.role.prose_kind() == Some(kind))
+        .collect()
+}
+
+/// The name a plugin component goes by in its plugin's namespace: a subagent's `name`, a
+/// command's file name.
+pub fn component_name(entry: &FileEntry) -> Option<&str> {
+    match (entry.role.prose_kind()?, &entry.parsed.content) {
+        (ProseKind::Subagent, Content::Prose(prose)) => prose
+            .name
+            .as_ref()
+            .map(|n| n.value.as_str())
+            .filter(|n| !n.is_empty()),
+        (ProseKind::Command, _) => entry.path.file_stem()?.to_str(),
+        _ => None,
+    }
+}
+
+/// The commands named `name` of the plugin of `manifest_path` (a `/<plugin>:<name>` runs one).
+pub fn plugin_commands<'a>(
+    lookup: &Lookup<'a>,
+    manifest_path: &Path,
+    name: &str,
+) -> Vec<&'a FileEntry> {
+    let Some(root) = manifest_root(manifest_path) else {
+        return Vec::new();
+    };
+    components_of(lookup, root, ProseKind::Command)
+        .into_iter()
+        .filter(|e| component_name(e) == Some(name))
+        .collect()
+}
+
+/// The names of every command or every subagent of the plugin of `manifest_path`, sorted.
+pub fn plugin_component_names(
     lookup: &Lookup<'_>,
     manifest_path: &Path,
-    manifest: &Manifest,
-    name: &str,
-) -> Option<bool> {
-    let root = manifest_root(manifest_path)?;
-    let mut unknown = false;
-    for place in locations(root, manifest, key_row("commands")) {
-        let is_file = |fact: Option<&PathFact>| match fact {
-            Some(PathFact::Unread | PathFact::Unreadable(_)) => Some(true),
-            Some(PathFact::Missing | PathFact::Folder) => Some(false),
-            None => None,
-        };
-        if place.extension().is_some_and(|e| e == "md") {
-            if place.file_stem().is_some_and(|s| s == name) {
-                match is_file(lookup.schema_path(&place)) {
-                    Some(true) => return Some(true),
-                    Some(false) => {}
-                    None => unknown = true,
-                }
-            }
-            continue;
-        }
-        match lookup.schema_path(&place) {
-            Some(PathFact::Folder) => {
-                match is_file(lookup.schema_path(&place.join(format!("{name}.md")))) {
-                    Some(true) => return Some(true),
-                    Some(false) => {}
-                    None => unknown = true,
-                }
-            }
-            Some(_) => {}
-            None => unknown = true,
-        }
-    }
-    (!unknown).then_some(false)
+    kind: ProseKind,
+) -> Vec<String> {
+    let Some(root) = manifest_root(manifest_path) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = components_of(lookup, root, kind)
+        .iter()
+        .filter_map(|e| component_name(e).map(str::to_owned))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// The subagent `<plugin>:<name>` names: the subagents called `name` of the plugins of the
+/// file set called `plugin`. Reads `Key::PluginNamed` and each plugin's components.
+pub fn plugin_subagents<'a>(lookup: &Lookup<'a>, plugin: &str, name: &str) -> Vec<&'a FileEntry> {
+    plugins_named(lookup, plugin)
+        .iter()
+        .filter_map(|m| manifest_root(&m.path))
+        .flat_map(|root| components_of(lookup, root, ProseKind::Subagent))
+        .filter(|e| component_name(e) == Some(name))
+        .collect()
+}
+
+/// The name of the plugin whose subagent or command `entry` is (its manifest's `name`).
+pub fn plugin_name_of<'a>(lookup: &Lookup<'a>, entry: &FileEntry) -> Option<&'a str> {
+    let root = entry.role.plugin_root()?;
+    let path = root.join(".claude-plugin").join("plugin.json");
+    let manifest = lookup.get(Key::JsonFile { path }).into_iter().next()?;
+    manifest_of(manifest)?
+        .plugin_name()
+        .map(|n| n.value.as_str())
 }
 
 /// What a component path of `plugin.json` finds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PathStatus {
-    /// Something of the key's kind is there (or nobody knows: the server does not look).
+    /// Something of the key's kind is there (or it is not judged: `outputStyles`).
     Fine,
     /// The path leads outside the plugin's folder (or is a URL).
     Outside,
-    /// Nothing is there.
+    /// No file is there (the file set holds every `.json` file, and every `.md` file of a
+    /// plugin's agent and command paths).
     Missing,
     /// A `skills` folder with no skill in it or in a folder directly inside it.
     NoSkill,
-    /// A folder where the key takes files.
-    Folder,
+    /// A `commands` folder with no `.md` file in it or below it.
+    NoCommand,
+    /// A path of a key that takes files of one extension, with another.
+    NotOfKind,
 }
 
-/// What `path` (a component path of the plugin at `root`) finds. Reads the SKILL.md keys of a
-/// `skills` path, the JSON file of a `.json` path, and otherwise what the edge found.
+/// What `path` (a component path of the plugin at `root`) finds, judged from the file set
+/// alone: the SKILL.md keys of a `skills` path, the JSON file of a `hooks` path, and the
+/// plugin's components for its `agents` and `commands` paths (whose Markdown the file set
+/// holds, the layout having claimed it).
 pub fn component_status(lookup: &Lookup<'_>, root: &Path, path: &ComponentPath) -> PathStatus {
     let Some(target) = component_target(root, &path.path.value) else {
         return PathStatus::Outside;
     };
-    let fact = || lookup.schema_path(&target);
-    match path.key.takes {
-        PathTakes::Folders => {
+    let extension = |e: &str| target.extension().is_some_and(|x| x == e);
+    let component_at = |below: bool| {
+        plugin_components(lookup, root)
+            .iter()
+            .any(|e| e.path == target || (below && e.path.starts_with(&target)))
+    };
+    match (path.key.takes, path.key.key) {
+        (PathTakes::Folders, _) => {
             let has_skill = !lookup
                 .get(Key::SkillMdIn {
                     parent: target.clone(),
@@ -215,34 +230,34 @@ pub fn component_status(lookup: &Lookup<'_>, root: &Path, path: &ComponentPath) 
                 });
             if has_skill {
                 PathStatus::Fine
-            } else if fact() == Some(&PathFact::Missing) {
-                PathStatus::Missing
             } else {
                 PathStatus::NoSkill
             }
         }
-        PathTakes::JsonFiles if target.extension().is_some_and(|e| e == "json") => {
+        (PathTakes::JsonFiles, _) if !extension("json") => PathStatus::NotOfKind,
+        (PathTakes::JsonFiles, _) => {
             let read = !lookup
                 .get(Key::JsonFile {
                     path: target.clone(),
                 })
                 .is_empty();
-            match (read, fact()) {
-                (true, _) => PathStatus::Fine,
-                (false, Some(PathFact::Folder)) => PathStatus::Folder,
-                // Discovery reads every `.json` file, so one it did not read is not there.
-                (false, _) => PathStatus::Missing,
+            // Discovery reads every `.json` file, so one it did not read is not there.
+            if read {
+                PathStatus::Fine
+            } else {
+                PathStatus::Missing
             }
         }
-        PathTakes::MarkdownFiles | PathTakes::JsonFiles => match fact() {
-            Some(PathFact::Missing) => PathStatus::Missing,
-            Some(PathFact::Folder) => PathStatus::Folder,
-            _ => PathStatus::Fine,
-        },
-        PathTakes::FilesOrFolders => match fact() {
-            Some(PathFact::Missing) => PathStatus::Missing,
-            _ => PathStatus::Fine,
-        },
+        (PathTakes::MarkdownFiles, _) if !extension("md") => PathStatus::NotOfKind,
+        (PathTakes::MarkdownFiles, _) | (PathTakes::FilesOrFolders, "commands") => {
+            match (component_at(!extension("md")), extension("md")) {
+                (true, _) => PathStatus::Fine,
+                (false, true) => PathStatus::Missing,
+                (false, false) => PathStatus::NoCommand,
+            }
+        }
+        // Output styles are Markdown nothing reads: not judged.
+        (PathTakes::FilesOrFolders, _) => PathStatus::Fine,
     }
 }
 
@@ -263,15 +278,16 @@ pub fn marketplace_source(
     }
 }
 
-/// Whether a marketplace's plugin folder is there: `Some(fact)` from the edge, `Some(Folder)`
-/// when the file set holds its manifest.
-pub fn source_fact<'a>(lookup: &Lookup<'a>, folder: &Path) -> Option<&'a PathFact> {
-    const FOUND: PathFact = PathFact::Folder;
+/// Whether a marketplace's plugin folder holds a plugin the file set can see: its
+/// `.claude-plugin/plugin.json`, or a skill in its `skills/`. Reads those keys.
+pub fn source_is_plugin(lookup: &Lookup<'_>, folder: &Path) -> bool {
     let manifest = folder.join(".claude-plugin").join("plugin.json");
-    if lookup.index().file_id(&manifest).is_some() {
-        return Some(&FOUND);
-    }
-    lookup.schema_path(folder)
+    !lookup.get(Key::JsonFile { path: manifest }).is_empty()
+        || !lookup
+            .get(Key::SkillMdIn {
+                parent: folder.join("skills"),
+            })
+            .is_empty()
 }
 
 #[cfg(test)]

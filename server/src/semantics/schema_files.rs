@@ -4,7 +4,7 @@
 //! look at on disk.
 
 use std::collections::BTreeSet;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::index::{Content, FileRole, Index, Key, Lookup};
@@ -44,45 +44,7 @@ pub fn schema_document(
     })
 }
 
-/// Where an `output_schema` path leads, as `_resolve_path` (`resolver/_output_schema_ref.py`,
-/// swarmkit-runtime 1.265.0) resolves it before reading.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Target {
-    /// `://` in the value: refused, a workspace must not depend on the network.
-    Url,
-    /// Outside the workspace's folder: refused.
-    Outside,
-    /// The path the runtime would read.
-    Path(PathBuf),
-}
-
-/// The target of `value` written in a file of the folder `base`, inside the workspace at `root`.
-pub fn resolve(root: &Path, base: &Path, value: &str) -> Target {
-    if value.contains("://") {
-        return Target::Url;
-    }
-    match normalize(&base.join(value)) {
-        Some(target) if target.starts_with(root) => Target::Path(target),
-        _ => Target::Outside,
-    }
-}
-
-/// `a/b/../c` → `a/c` without touching the disk; `None` when `..` climbs above the start.
-fn normalize(path: &Path) -> Option<PathBuf> {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::ParentDir => {
-                if !out.pop() {
-                    return None;
-                }
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    Some(out)
-}
+pub use crate::model::schema_file::{resolve, Target};
 
 /// Every `output_schema` path of the index's topologies (agents) and archetypes (defaults)
 /// that leads inside its workspace to where the file set holds no file: what the edge looks at

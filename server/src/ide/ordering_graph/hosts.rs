@@ -13,7 +13,7 @@ use super::{ClusterKind, EdgeKind, NodeKind};
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileEntry, Index, Lookup};
 use crate::model::hosts::prose::ProseKind;
-use crate::semantics::mentions::{fork_target, mentions_of, skills_in_scope, targets, ForkTarget};
+use crate::semantics::mentions::{fork_target, mentions_of, preload_targets, targets, ForkTarget};
 
 /// One end of a drawn edge.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -53,7 +53,7 @@ impl Builder {
             match &entry.parsed.content {
                 Content::Prose(prose) if prose.kind == ProseKind::Subagent => {
                     for preload in &prose.skills {
-                        for skill in skills_in_scope(lookup, &entry.path, &preload.value) {
+                        for skill in preload_targets(lookup, entry, &preload.value) {
                             push(EdgeKind::Preloads, End::File(entry.id), End::File(skill.id));
                         }
                     }
