@@ -2,7 +2,9 @@
 //! SKILL.md, hovers with its description, lists every mention and preload as references, renames
 //! them all in one edit and completes after `/`; a subagent's preload goes to the skill too; a
 //! separator slip is published as a diagnostic on a file the editor never opened; a plugin
-//! manifest gets its diagnostics and its paths as document links.
+//! manifest gets its diagnostics and its paths as document links; a plugin's commands and
+//! subagents appearing and going on disk re-judge its manifest and its mentions, as `check`
+//! judges the same tree, and a `/plugin:command` goes to the command's file.
 
 use serde_json::{json, Value};
 use skillgraph_e2e::{file_uri, write_fixture, Client};
@@ -192,4 +194,147 @@ Body.
         ],
         "{links:#}"
     );
+}
+
+/// `(code, range, message)` of each diagnostic of a publication, sorted.
+fn summary(diagnostics: &[Value]) -> Vec<(String, [u64; 4], String)> {
+    let mut out: Vec<(String, [u64; 4], String)> = diagnostics
+        .iter()
+        .map(|d| {
+            let (code, range) = skillgraph_e2e::code_and_range(d);
+            (
+                code,
+                range,
+                d["message"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// `skillgraph check --format json` of `root`: the summary of the diagnostics of `file`.
+fn check_of(root: &std::path::Path, file: &str) -> Vec<(String, [u64; 4], String)> {
+    let output = std::process::Command::new(skillgraph_e2e::binary())
+        .args(["check", "--format", "json"])
+        .arg(root)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let path = root.join(file).display().to_string();
+    let mut out: Vec<(String, [u64; 4], String)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["path"] == path.as_str())
+        .map(|d| {
+            let (code, range) = skillgraph_e2e::code_and_range(d);
+            (
+                code,
+                range,
+                d["message"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_plugins_commands_and_agents_appearing_on_disk_are_judged_as_check_judges_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write_fixture(
+        root,
+        "//- /p/.claude-plugin/plugin.json
+{\"name\": \"p\", \"commands\": \"./cmds\", \"agents\": [\"./team/lead.md\"]}
+//- /p/skills/ship/SKILL.md
+---
+name: ship
+description: Ships.
+---
+Body.
+//- /CLAUDE.md
+Run /p:ship, then /p:go.
+",
+    );
+    let (mut client, _) = Client::start(root, capabilities());
+    let manifest = file_uri(&root.join("p/.claude-plugin/plugin.json"));
+    let claude_md = file_uri(&root.join("CLAUDE.md"));
+    let (on_manifest, _) = client.diagnostics(&manifest);
+    let codes: Vec<&str> = on_manifest
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        codes,
+        ["plugin.missing-path", "plugin.missing-path"],
+        "{on_manifest:?}"
+    );
+    let (on_claude, _) = client.diagnostics(&claude_md);
+    assert_eq!(summary(&on_claude)[0].0, "plugin.unknown-skill");
+    // The editor says what `check` says of the same tree.
+    assert_eq!(
+        summary(&on_manifest),
+        check_of(root, "p/.claude-plugin/plugin.json")
+    );
+    assert_eq!(summary(&on_claude), check_of(root, "CLAUDE.md"));
+
+    // The command and the agent appear: the watcher's creation events bring them in.
+    let go = root.join("p/cmds/go.md");
+    let lead = root.join("p/team/lead.md");
+    std::fs::create_dir_all(go.parent().unwrap()).unwrap();
+    std::fs::create_dir_all(lead.parent().unwrap()).unwrap();
+    std::fs::write(&go, "Go.\n").unwrap();
+    std::fs::write(
+        &lead,
+        "---\nname: lead\ndescription: Leads.\nskills: [ship]\n---\nBody.\n",
+    )
+    .unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [
+            {"uri": file_uri(&go), "type": 1},
+            {"uri": file_uri(&lead), "type": 1},
+        ]}),
+    );
+    let mut manifest_clean = false;
+    let mut claude_clean = false;
+    while !(manifest_clean && claude_clean) {
+        let message = client.wait_for("the manifest and CLAUDE.md re-judged", |m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && (m["params"]["uri"] == manifest || m["params"]["uri"] == claude_md)
+        });
+        let empty = message["params"]["diagnostics"]
+            .as_array()
+            .is_some_and(|d| d.is_empty());
+        if message["params"]["uri"] == manifest {
+            manifest_clean = empty;
+        } else {
+            claude_clean = empty;
+        }
+    }
+    assert!(check_of(root, "p/.claude-plugin/plugin.json").is_empty());
+    assert!(check_of(root, "CLAUDE.md").is_empty());
+
+    // `/p:go` goes to the command's file.
+    let definition = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": claude_md}, "position": {"line": 0, "character": 21}}),
+    );
+    assert_eq!(definition["uri"], file_uri(&go), "{definition:?}");
+
+    // The command goes: the manifest and the mention are reported again.
+    std::fs::remove_file(&go).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": file_uri(&go), "type": 3}]}),
+    );
+    let (on_manifest, _) = client.diagnostics(&manifest);
+    assert_eq!(
+        summary(&on_manifest),
+        check_of(root, "p/.claude-plugin/plugin.json")
+    );
+    assert_eq!(on_manifest.len(), 1, "{on_manifest:?}");
+    client.shutdown();
 }
