@@ -9,24 +9,24 @@ use skillgraph::diagnostic::codes;
 use skillgraph::index::FileRole;
 use skillgraph::testing::{fixture, index_of, snapshot, Replay};
 
-const PLUGIN: &str = r#"//- /r/deploy/.claude-plugin/plugin.json
-{"name": "deploy"}
-//- /r/deploy/skills/ship/SKILL.md
----
-name: ship
-description: Ships.
----
-Body.
-//- /r/deploy/agents/reviewer.md
----
-name: reviewer
-description: Reviews the release.
-skills: [ship, deploy:ship]
----
-Review, then /deploy:ship.
-//- /r/deploy/commands/release/tag.md
-Tag the release.
-"#;
+/// The plugin `deploy`: the skill `ship`, the subagent `reviewer` preloading it by both names,
+/// and the command `tag` in a subfolder of `commands/`.
+const PLUGIN: &str = concat!(
+    "//- /r/deploy/.claude-plugin/plugin.json\n{\"name\": \"deploy\"}\n",
+    "//- /r/deploy/skills/ship/SKILL.md\n---\nname: ship\ndescription: Ships the build.\n---\nShip it.\n",
+    "//- /r/deploy/agents/reviewer.md\n---\nname: reviewer\ndescription: Reviews the release.\n",
+    "skills: [ship, deploy:ship]\n---\nReview, then /deploy:ship.\n",
+    "//- /r/deploy/commands/release/tag.md\nTag the release.\n",
+);
+
+/// The paths of what `text`'s cursor goes to.
+fn definition_paths(text: &str) -> Vec<String> {
+    let f = fixture(text);
+    skillgraph::ide::definition(&f.index, f.cursor_file, f.offset)
+        .iter()
+        .map(|t| f.index.file(t.0).unwrap().path.display().to_string())
+        .collect()
+}
 
 fn codes_of(fixture: &str) -> Vec<(String, String, String)> {
     snapshot(&index_of(fixture))
@@ -147,23 +147,15 @@ fn a_forked_skill_runs_in_a_plugin_subagent_by_its_namespaced_name() {
 #[test]
 fn definition_completion_and_symbols_reach_the_plugins_components() {
     // From a `/plugin:command` mention to the command's file.
-    let text = format!("{PLUGIN}//- /r/CLAUDE.md\nThen /deploy:t$0ag.\n");
-    let f = fixture(&text);
-    let targets = skillgraph::ide::definition(&f.index, f.cursor_file, f.offset);
-    let paths: Vec<String> = targets
-        .iter()
-        .map(|t| f.index.file(t.0).unwrap().path.display().to_string())
-        .collect();
-    assert_eq!(paths, ["/r/deploy/commands/release/tag.md"]);
+    assert_eq!(
+        definition_paths(&format!("{PLUGIN}//- /r/CLAUDE.md\nThen /deploy:t$0ag.\n")),
+        ["/r/deploy/commands/release/tag.md"]
+    );
     // From a subagent's namespaced preload to the skill.
-    let text = PLUGIN.replace("deploy:ship]", "deploy:sh$0ip]");
-    let f = fixture(&text);
-    let targets = skillgraph::ide::definition(&f.index, f.cursor_file, f.offset);
-    let paths: Vec<String> = targets
-        .iter()
-        .map(|t| f.index.file(t.0).unwrap().path.display().to_string())
-        .collect();
-    assert_eq!(paths, ["/r/deploy/skills/ship/SKILL.md"]);
+    assert_eq!(
+        definition_paths(&PLUGIN.replace("deploy:ship]", "deploy:sh$0ip]")),
+        ["/r/deploy/skills/ship/SKILL.md"]
+    );
     // Completion after `/deploy:` offers the plugin's skills and commands.
     let text = format!("{PLUGIN}//- /r/CLAUDE.md\nThen /deploy:$0\n");
     let f = fixture(&text);

@@ -196,10 +196,12 @@ Body.
     );
 }
 
-/// `(code, range, message)` of each diagnostic of a publication, sorted.
-fn summary(diagnostics: &[Value]) -> Vec<(String, [u64; 4], String)> {
+/// `(code, range, message)` of each diagnostic, sorted: a publication's or `check`'s.
+fn summary<'a>(
+    diagnostics: impl IntoIterator<Item = &'a Value>,
+) -> Vec<(String, [u64; 4], String)> {
     let mut out: Vec<(String, [u64; 4], String)> = diagnostics
-        .iter()
+        .into_iter()
         .map(|d| {
             let (code, range) = skillgraph_e2e::code_and_range(d);
             (
@@ -222,22 +224,13 @@ fn check_of(root: &std::path::Path, file: &str) -> Vec<(String, [u64; 4], String
         .unwrap();
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     let path = root.join(file).display().to_string();
-    let mut out: Vec<(String, [u64; 4], String)> = report["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|d| d["path"] == path.as_str())
-        .map(|d| {
-            let (code, range) = skillgraph_e2e::code_and_range(d);
-            (
-                code,
-                range,
-                d["message"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
+    summary(
+        report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["path"] == path.as_str()),
+    )
 }
 
 #[test]
@@ -251,9 +244,9 @@ fn a_plugins_commands_and_agents_appearing_on_disk_are_judged_as_check_judges_th
 //- /p/skills/ship/SKILL.md
 ---
 name: ship
-description: Ships.
+description: Ships the build.
 ---
-Body.
+Ship it.
 //- /CLAUDE.md
 Run /p:ship, then /p:go.
 ",
@@ -262,14 +255,10 @@ Run /p:ship, then /p:go.
     let manifest = file_uri(&root.join("p/.claude-plugin/plugin.json"));
     let claude_md = file_uri(&root.join("CLAUDE.md"));
     let (on_manifest, _) = client.diagnostics(&manifest);
-    let codes: Vec<&str> = on_manifest
-        .iter()
-        .map(|d| d["code"].as_str().unwrap_or_default())
-        .collect();
-    assert_eq!(
-        codes,
-        ["plugin.missing-path", "plugin.missing-path"],
-        "{on_manifest:?}"
+    let found = summary(&on_manifest);
+    assert!(
+        found.len() == 2 && found.iter().all(|f| f.0 == "plugin.missing-path"),
+        "{found:?}"
     );
     let (on_claude, _) = client.diagnostics(&claude_md);
     assert_eq!(summary(&on_claude)[0].0, "plugin.unknown-skill");

@@ -6,7 +6,7 @@
 //! what it takes) are `model::hosts::plugins`.
 
 use super::rule_doc::RuleDoc;
-use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
+use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::{FileEntry, Lookup};
 use crate::model::hosts::plugins::{ManifestKind, PathTakes};
 use crate::model::hosts::prose::ProseKind;
@@ -180,7 +180,7 @@ pub fn check_mention(
             return;
         }
     }
-    let mut names: Vec<String> = manifests
+    let names: Vec<String> = manifests
         .iter()
         .flat_map(|(entry, manifest)| {
             let commands = plugin_component_names(lookup, &entry.path, ProseKind::Command);
@@ -189,29 +189,23 @@ pub fn check_mention(
                 .chain(commands)
         })
         .collect();
-    names.sort_unstable();
-    names.dedup();
-    let best = lookup
-        .may_suggest()
-        .then(|| crate::suggest::closest_in(name, names.as_slice()))
-        .flatten();
     let sigil = match mention.sigil {
         Sigil::Slash => "/",
         Sigil::Dollar => "$",
     };
     let shown: String = name.chars().take(80).collect();
     let clipped = if shown.len() < name.len() { "…" } else { "" };
-    let mut message = format!(
+    let message = format!(
         "the plugin `{plugin}` has no skill or command `{shown}{clipped}`, so `{sigil}{plugin}:{shown}{clipped}` runs nothing"
     );
-    let mut diagnostic = Diagnostic::new(codes::PLUGIN_UNKNOWN_SKILL, file, mention.name, "");
-    if let Some(best) = best {
-        message.push_str(&format!("; did you mean `{sigil}{plugin}:{best}`?"));
-        diagnostic = diagnostic.with_fix(
-            Fix::replace(format!("Replace with `{best}`"), file, mention.name, best).preferred(),
-        );
-    }
-    diagnostic.message = message;
+    let mut diagnostic = super::subagents::with_guess(
+        lookup,
+        Diagnostic::new(codes::PLUGIN_UNKNOWN_SKILL, file, mention.name, message),
+        name,
+        names,
+        true,
+        |best| format!("{sigil}{plugin}:{best}"),
+    );
     for (entry, manifest) in manifests.iter().take(20) {
         let range = manifest
             .plugin_name()

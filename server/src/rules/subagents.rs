@@ -56,6 +56,41 @@ checked 2026-12-04). Checked for skills in `<project>/.claude/skills/`. The clos
     },
 ];
 
+/// `diagnostic` with a did-you-mean of the name of `names` closest to `written` (when the
+/// lookup may suggest; `shown` writes it in the message), and, when `fixable`, the guessed fix
+/// writing it over the diagnostic's range. Shared by the rules that name a skill, subagent or
+/// command that is not there.
+pub(super) fn with_guess(
+    lookup: &Lookup<'_>,
+    mut diagnostic: Diagnostic,
+    written: &str,
+    mut names: Vec<String>,
+    fixable: bool,
+    shown: impl Fn(&str) -> String,
+) -> Diagnostic {
+    names.sort_unstable();
+    names.dedup();
+    let best = lookup
+        .may_suggest()
+        .then(|| crate::suggest::closest_in(written, names.as_slice()))
+        .flatten();
+    if let Some(best) = best {
+        diagnostic
+            .message
+            .push_str(&format!("; did you mean `{}`?", shown(best)));
+        if fixable {
+            let fix = Fix::replace(
+                format!("Replace with `{best}`"),
+                diagnostic.file,
+                diagnostic.range,
+                best,
+            );
+            diagnostic = diagnostic.with_fix(fix.preferred());
+        }
+    }
+    diagnostic
+}
+
 /// `<project>/.claude` for a file inside it (`.claude/agents/x.md`, `.claude/commands/a/b.md`,
 /// `.claude/skills/s/SKILL.md`).
 fn claude_folder(path: &Path) -> Option<&Path> {
@@ -164,38 +199,29 @@ fn check_skills(lookup: &Lookup<'_>, entry: &FileEntry, prose: &Prose, out: &mut
         if found {
             continue;
         }
-        let known = known.get_or_insert_with(|| {
-            let mut names: Vec<String> = match &scope {
-                PreloadScope::Project(skills) => lookup
-                    .get(Key::SkillMdIn {
-                        parent: skills.clone(),
-                    })
-                    .iter()
-                    .filter_map(|e| match &e.parsed.content {
-                        Content::SkillMd(s) => s.normalized_name(),
-                        _ => None,
-                    })
-                    .collect(),
-                PreloadScope::Plugin { name } => name
-                    .iter()
-                    .flat_map(|n| crate::semantics::plugins::plugins_named(lookup, n))
-                    .filter_map(|m| {
-                        crate::semantics::plugins::manifest_of(m).map(|manifest| (m, manifest))
-                    })
-                    .flat_map(|(m, manifest)| {
-                        crate::semantics::plugins::plugin_skill_names(lookup, &m.path, manifest)
-                    })
-                    .collect(),
-            };
-            names.sort_unstable();
-            names.dedup();
-            names
+        let known = known.get_or_insert_with(|| match &scope {
+            PreloadScope::Project(skills) => lookup
+                .get(Key::SkillMdIn {
+                    parent: skills.clone(),
+                })
+                .iter()
+                .filter_map(|e| match &e.parsed.content {
+                    Content::SkillMd(s) => s.normalized_name(),
+                    _ => None,
+                })
+                .collect(),
+            PreloadScope::Plugin { name } => name
+                .iter()
+                .flat_map(|n| crate::semantics::plugins::plugins_named(lookup, n))
+                .filter_map(|m| {
+                    crate::semantics::plugins::manifest_of(m).map(|manifest| (m, manifest))
+                })
+                .flat_map(|(m, manifest)| {
+                    crate::semantics::plugins::plugin_skill_names(lookup, &m.path, manifest)
+                })
+                .collect(),
         });
-        let best = lookup
-            .may_suggest()
-            .then(|| crate::suggest::closest_in(&skill.value, known.as_slice()))
-            .flatten();
-        let mut message = match &scope {
+        let message = match &scope {
             PreloadScope::Project(_) => format!(
                 "no skill named `{}` in `.claude/skills/`, so this subagent preloads nothing for it",
                 skill.value
@@ -206,29 +232,24 @@ fn check_skills(lookup: &Lookup<'_>, entry: &FileEntry, prose: &Prose, out: &mut
                 name.as_deref().map(|n| format!(" `{n}`")).unwrap_or_default()
             ),
         };
-        let mut diagnostic =
-            Diagnostic::new(codes::SUBAGENT_UNKNOWN_SKILL, entry.id, skill.range, "");
-        if let Some(best) = best {
-            message.push_str(&format!("; did you mean `{best}`?"));
-            // A plain scalar's range is the name itself; a quoted one keeps its quotes.
-            if entry
-                .text
-                .get(skill.range.start as usize..skill.range.end as usize)
-                == Some(skill.value.as_str())
-            {
-                diagnostic = diagnostic.with_fix(
-                    Fix::replace(
-                        format!("Replace with `{best}`"),
-                        entry.id,
-                        skill.range,
-                        best,
-                    )
-                    .preferred(),
-                );
-            }
-        }
-        diagnostic.message = message;
-        out.push(diagnostic);
+        // A plain scalar's range is the name itself; a quoted one keeps its quotes.
+        let plain = entry
+            .text
+            .get(skill.range.start as usize..skill.range.end as usize)
+            == Some(skill.value.as_str());
+        out.push(with_guess(
+            lookup,
+            Diagnostic::new(
+                codes::SUBAGENT_UNKNOWN_SKILL,
+                entry.id,
+                skill.range,
+                message,
+            ),
+            &skill.value,
+            known.clone(),
+            plain,
+            str::to_owned,
+        ));
     }
 }
 
@@ -305,31 +326,21 @@ pub fn check_agent(
         (names, "no subagent of `.claude/agents/`".to_owned())
     };
     names.extend(BUILTIN_SUBAGENTS.0.iter().map(|s| (*s).to_owned()));
-    names.sort_unstable();
-    names.dedup();
-    let best = lookup
-        .may_suggest()
-        .then(|| crate::suggest::closest_in(name, names.as_slice()))
-        .flatten();
-    let mut message = format!(
+    let message = format!(
         "`{name}` is {where_} and no built-in type, so Claude Code cannot fork this skill into it"
     );
-    let mut diagnostic = Diagnostic::new(codes::SKILLMD_UNKNOWN_AGENT, file, agent.value.range, "");
-    if let Some(best) = best {
-        message.push_str(&format!("; did you mean `{best}`?"));
-        if matches!(&agent.value.shape, Shape::Scalar(s) if s.style == crate::syntax::yaml::Style::Plain)
-        {
-            diagnostic = diagnostic.with_fix(
-                Fix::replace(
-                    format!("Replace with `{best}`"),
-                    file,
-                    agent.value.range,
-                    best,
-                )
-                .preferred(),
-            );
-        }
-    }
-    diagnostic.message = message;
-    out.push(diagnostic);
+    let plain = matches!(&agent.value.shape, Shape::Scalar(s) if s.style == crate::syntax::yaml::Style::Plain);
+    out.push(with_guess(
+        lookup,
+        Diagnostic::new(
+            codes::SKILLMD_UNKNOWN_AGENT,
+            file,
+            agent.value.range,
+            message,
+        ),
+        name,
+        names,
+        plain,
+        str::to_owned,
+    ));
 }
