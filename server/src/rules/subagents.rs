@@ -1,8 +1,9 @@
-//! Claude Code subagents (`<project>/.claude/agents/<file>.md`) and what names them: their
-//! frontmatter as Claude Code documents it (`model::hosts::plugins::SUBAGENT_FIELDS`), their
-//! `skills:` preloads, which resolve among the skills Claude Code loads for that project
-//! (`<project>/.claude/skills/`), and a SKILL.md's `agent:` (with `context: fork`), which names a
-//! subagent of the project or a built-in type (`Explore`, `Plan`, `general-purpose`, ...).
+//! Claude Code subagents (`<project>/.claude/agents/<file>.md`, and a plugin's) and what names
+//! them: their frontmatter as Claude Code documents it (`model::hosts::plugins::SUBAGENT_FIELDS`),
+//! their `skills:` preloads, which resolve among the skills Claude Code loads for that project
+//! (`<project>/.claude/skills/`; for a plugin's subagent, the workspace's, its plugin's by either
+//! name), and a SKILL.md's `agent:` (with `context: fork`), which names a subagent of the
+//! project, `<plugin>:<agent>` of a plugin, or a built-in type (`Explore`, `Plan`, ...).
 //! Mentions in prose files are judged as in SKILL.md bodies (`rules::mentions`).
 
 use std::path::{Path, PathBuf};
@@ -41,8 +42,10 @@ when there is one.",
 (https://code.claude.com/docs/en/sub-agents, checked 2026-12-04); an entry naming no skill loads nothing. The \
 skills of a project's subagents are those of `<project>/.claude/skills/` (skills in your home folder or in \
 plugins are not seen here, so such an entry is reported too: keep the skill in the project, or silence the \
-code for the line). The closest skill of the folder is suggested; the fix is a guess, applied only by `check \
---unsafe-fixes`.",
+code for the line). A plugin's subagent (`agents/*.md` of a folder holding `.claude-plugin/plugin.json`, or \
+the files its `agents` key lists) may name any skill of the workspace, its own plugin's by the bare name or as \
+`<plugin>:<name>`. The closest skill of the folder (of the plugin, for a plugin's subagent) is suggested; the \
+fix is a guess, applied only by `check --unsafe-fixes`.",
     },
     RuleDoc {
         code: codes::SKILLMD_UNKNOWN_AGENT,
@@ -50,7 +53,10 @@ code for the line). The closest skill of the folder is suggested; the fix is a g
         explanation: "With `context: fork`, Claude Code runs the skill in the subagent `agent:` names: one of \
 `<project>/.claude/agents/` or a built-in type (`general-purpose`, `Explore`, `Plan`, `statusline-setup`, \
 `claude-code-guide`; https://code.claude.com/docs/en/skills and https://code.claude.com/docs/en/sub-agents, \
-checked 2026-12-04). Checked for skills in `<project>/.claude/skills/`. The closest known name is suggested \
+checked 2026-12-04). Checked for skills in `<project>/.claude/skills/`; in any skill, an `agent:` written \
+`<plugin>:<name>` whose plugin is a `.claude-plugin/plugin.json` of the workspace must name a subagent of that \
+plugin, as Claude Code namespaces plugin agents (https://code.claude.com/docs/en/plugins-reference). The \
+closest known name is suggested \
 (the built-in types are case-sensitive: `explore` is not `Explore`); the fix is a guess, applied only by \
 `check --unsafe-fixes`.",
     },
@@ -254,7 +260,8 @@ fn check_skills(lookup: &Lookup<'_>, entry: &FileEntry, prose: &Prose, out: &mut
 }
 
 /// `skillmd.unknown-agent`: a forked skill of `<project>/.claude/skills/` whose `agent:` names
-/// neither a built-in type nor a subagent of `<project>/.claude/agents/`.
+/// neither a built-in type nor a subagent of `<project>/.claude/agents/`, or any forked skill
+/// whose `agent: <plugin>:<name>` names no subagent of the workspace's plugin `<plugin>`.
 pub fn check_agent(
     lookup: &Lookup<'_>,
     file: FileId,

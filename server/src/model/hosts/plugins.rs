@@ -248,6 +248,11 @@ pub const MANIFEST_RULES: &[ManifestRule] = &[
         checked: CHECKED,
     },
     ManifestRule {
+        fact: "A plugin's subagents are the `.md` files of `agents/` (or those its `agents` key lists) and its commands the `.md` files of `commands/` (or its `commands` paths); a SKILL.md's `agent:` names a plugin's subagent as `<plugin>:<agent>`, and `/<plugin>:<command>` runs its command.",
+        source: "https://code.claude.com/docs/en/plugins-reference; https://code.claude.com/docs/en/sub-agents",
+        checked: CHECKED,
+    },
+    ManifestRule {
         fact: "Every component path is relative to the plugin root, starts with `./` (`skills` also takes `.`), and must stay inside the plugin and exist.",
         source: PLUGINS_REFERENCE_DOCS,
         checked: CHECKED,
