@@ -323,9 +323,26 @@ impl Backend {
             let events: Vec<(PathBuf, bool)> = events
                 .into_iter()
                 .filter(|(path, _)| state.roots.iter().any(|r| path.starts_with(r)))
+                .collect();
+            // A plugin manifest open in the editor keeps its text from the editor; saving it
+            // still brings in the subagents and commands its layout now claims.
+            let open_manifests: Vec<(PathBuf, String)> = events
+                .iter()
+                .filter(|(_, deleted)| !deleted)
+                .filter(|(path, _)| {
+                    crate::model::hosts::plugins::manifest_kind(path)
+                        == Some(crate::model::hosts::plugins::ManifestKind::Plugin)
+                })
+                .filter_map(|(path, _)| {
+                    let document = state.open.get(path)?;
+                    Some((path.clone(), document.rope.to_string()))
+                })
+                .collect();
+            let events: Vec<(PathBuf, bool)> = events
+                .into_iter()
                 .filter(|(path, _)| !state.open.contains_key(path))
                 .collect();
-            if events.is_empty() && relist.is_empty() {
+            if events.is_empty() && relist.is_empty() && open_manifests.is_empty() {
                 return;
             }
             let indexed: Vec<PathBuf> = if events.iter().any(|(_, deleted)| *deleted) {
@@ -338,12 +355,19 @@ impl Backend {
                 .filter(|(path, deleted)| !deleted && state.index.plugin_component(path).is_some())
                 .map(|(path, _)| path.clone())
                 .collect();
-            (events, indexed, (state.roots.clone(), relist, claimed))
+            (
+                events,
+                indexed,
+                (state.roots.clone(), relist, claimed, open_manifests),
+            )
         };
         let _in_order = self.disk_order.lock().await;
-        let (roots, relist, claimed) = roots;
+        let (roots, relist, claimed, open_manifests) = roots;
         let read = tokio::task::spawn_blocking(move || {
             let mut changes = read_events(events, indexed, &claimed, &roots);
+            for (path, text) in &open_manifests {
+                changes.extend(crate::discover::plugin_components(path, text));
+            }
             changes.extend(
                 relist
                     .iter()
