@@ -112,7 +112,13 @@ fn is_toc_line(line: &str) -> bool {
 const PLACEHOLDERS: &[&str] = &["{baseDir}/", "${CLAUDE_SKILL_DIR}/", "$CLAUDE_SKILL_DIR/"];
 
 fn is_path_char(c: char) -> bool {
-    c.is_alphanumeric() || "_-./@+~%".contains(c)
+    // ASCII first: nearly every character of prose is, and a `&str` search per character cost
+    // more than the rest of the scan.
+    if c.is_ascii() {
+        c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | '@' | '+' | '~' | '%')
+    } else {
+        c.is_alphanumeric()
+    }
 }
 
 /// The path-like tokens of `text` (at `offset` in its file), with their ranges: see the module's
@@ -152,6 +158,10 @@ fn token_end(text: &str, start: usize) -> usize {
 }
 
 fn push_token(raw: &str, start: usize, end: usize, out: &mut Vec<(String, TextRange)>) {
+    // A path has a `/` or a dotted name; a plain word (most tokens) has neither.
+    if !raw.contains(['/', '.']) {
+        return;
+    }
     let trimmed = raw.trim_end_matches(['.', ':']);
     // `./x` and `x/` are paths whatever `x` looks like (`./canvas-fonts`, `themes/`).
     let marked = trimmed.starts_with("./") || trimmed.ends_with('/');
