@@ -62,6 +62,7 @@ pub fn generate(root: &Path, skills: usize, agents: usize) {
 /// `allowed-tools`; every fifth chains the next four skills of its group (a chain of chains
 /// where the next chaining skill is among them), and every tenth has a precondition.
 pub fn generate_skill_md(root: &Path, skills: usize) {
+    std::fs::create_dir_all(root).unwrap();
     std::fs::write(
         root.join("skillgraph.toml"),
         "[tools]\navailable = [\"get_order\", \"list_orders\"]\npresets = [\"claude-code\"]\n",
