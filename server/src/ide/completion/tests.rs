@@ -1037,3 +1037,42 @@ fn the_portable_form_completes_as_the_nested_one() {
         ["eq", "neq", "in", "exists"]
     );
 }
+
+#[test]
+fn state_paths_and_values_come_from_the_workspace_in_both_forms() {
+    // Two other skills test states, one in each form; the cursor's skill is written in either.
+    let others = "//- /r/s/paid/SKILL.md\n---\nname: paid\ndescription: d\nmetadata:\n  precondition:\n    - state: {path: order.status, op: in, value: [paid, refunded]}\n    - state: {path: order.id, op: exists}\n---\n//- /r/s/open/SKILL.md\n---\nname: open\ndescription: d\nmetadata:\n  precondition: \"state: order.status eq open; state: cart.size neq 0\"\n---\n";
+    let at = |place: &str| {
+        labels_of(&format!(
+            "{others}//- /r/s/gate/SKILL.md\n---\nname: gate\ndescription: d\nmetadata:\n  {place}\n---\n"
+        ))
+    };
+    let paths = ["cart.size", "order.id", "order.status"];
+    assert_eq!(at("precondition: \"state: $0\""), paths);
+    assert_eq!(at("precondition: \"get_order; state: ord$0\""), paths);
+    assert_eq!(at("precondition: {state: {path: $0}}"), paths);
+    assert_eq!(at("precondition:\n    - state:\n        path: or$0"), paths);
+    let status = ["open", "paid", "refunded"];
+    assert_eq!(at("precondition: \"state: order.status eq $0\""), status);
+    assert_eq!(
+        at("precondition: \"state: order.status in [open, $0\""),
+        status
+    );
+    assert_eq!(
+        at("precondition: {state: {path: order.status, op: eq, value: $0}}"),
+        status
+    );
+    assert_eq!(
+        at("precondition:\n    - state:\n        path: order.status\n        op: in\n        value: [$0]"),
+        status
+    );
+    assert_eq!(at("precondition: \"state: cart.size neq $0\""), ["0"]);
+    // `exists` takes no value; a path nobody compares has none to offer.
+    assert!(at("precondition: \"state: order.id exists $0\"").is_empty());
+    assert!(at("precondition: \"state: order.id eq $0\"").is_empty());
+    // A predicate's start offers the tools and the two predicate forms, as the nested keys.
+    assert_eq!(at("precondition: \"get_order; $0\""), ["tool:", "state:"]);
+    // The path being typed is not offered back to itself.
+    let alone = labels_of("//- /r/s/gate/SKILL.md\n---\nname: gate\ndescription: d\nmetadata:\n  precondition: \"state: ord$0\"\n---\n");
+    assert!(alone.is_empty(), "{alone:?}");
+}
