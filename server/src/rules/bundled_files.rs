@@ -17,7 +17,10 @@ use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::classify::SKILL_MD;
 use crate::index::Lookup;
-use crate::model::bundled::{is_markdown, join_lexically, mentions, Bundled, TOC_WITHIN_LINES};
+use crate::model::bundled::{
+    is_markdown, is_pattern, join_lexically, matches_pattern, mentions, pattern_names_files,
+    Bundled, TOC_WITHIN_LINES,
+};
 use crate::model::hosts::{HOST_READ_FILES, REFERENCE_DEPTH, REFERENCE_TOC_LINES};
 use crate::model::skill_links::LinkBase;
 use crate::model::skill_md::SkillMd;
@@ -34,7 +37,8 @@ a path written anywhere, prose or inline or fenced code (`python scripts/fill.py
 skill-folder placeholder (`{baseDir}/…`, `${CLAUDE_SKILL_DIR}/…`), a folder (`see references/` or \
 `canvas-fonts/` names every file under it), or a bare file name with its extension (`forms.md`) when the \
 folder holds a file of that name; a path whose folders lead nowhere still names the files of its file name \
-(`reference/fields.md` names `references/fields.md`; `skillmd.broken-link` reports the path). A path written from above the skill's folder is read from the part after \
+(`reference/fields.md` names `references/fields.md`; `skillmd.broken-link` reports the path). A pattern names every file it matches, or that sits in a folder it matches: a `*` within a name (`shared/agents-*.md`), `**` for any folders, and a `{placeholder}` segment for any one folder or name (`{lang}/README.md`, where the reader picks the language); a pattern of wildcards alone names nothing, and one skill's patterns make at most a million \
+comparisons with its files (beyond that they name nothing). A path written from above the skill's folder is read from the part after \
 the folder's name (`skills/brainstorming/visual-companion.md` in the skill `brainstorming`). A path in a Markdown file is read from that file's folder and from the \
 skill's folder. A path-like word is one holding a `/` or a `.` followed by a letter or digit. **Exempt**: the \
 SKILL.md, the SKILL.md of a skill nested in the folder (it is a skill of its own), files and folders whose \
@@ -88,7 +92,14 @@ struct Folder<'a> {
     own_name: String,
     /// Files by name in lower case, made when a bare name is first looked up.
     by_name: Option<HashMap<String, Vec<usize>>>,
+    /// How many more file comparisons the walk's patterns may make (`named_by_pattern`).
+    comparisons_left: usize,
 }
+
+/// The most comparisons of a file with a pattern (`references/*.md`) one skill's walk makes:
+/// patterns past it name nothing. Generous for real skills (a thousand patterns over the files
+/// of their folders), and a bound on hostile ones.
+const PATTERN_COMPARISONS_AT_MOST: usize = 1_000_000;
 
 impl<'a> Folder<'a> {
     fn new(bundled: &'a Bundled, own_name: String) -> Folder<'a> {
@@ -111,6 +122,7 @@ impl<'a> Folder<'a> {
             folders,
             own_name,
             by_name: None,
+            comparisons_left: PATTERN_COMPARISONS_AT_MOST,
         }
     }
 
@@ -132,6 +144,12 @@ impl<'a> Folder<'a> {
             Some(at) if !self.own_name.is_empty() => &token[at + 1..],
             _ => token,
         };
+        if is_pattern(token) {
+            if pattern_names_files(token) {
+                self.named_by_pattern(base, token, folders_done, out);
+            }
+            return;
+        }
         let bare = !token.contains('/');
         let roots: &[&Path] = if base.as_os_str().is_empty() {
             &[Path::new("")]
@@ -196,6 +214,50 @@ impl<'a> Folder<'a> {
                     out.push(at);
                 }
             }
+        }
+    }
+}
+
+impl Folder<'_> {
+    /// The files a pattern (`shared/agents-*.md`, `{lang}/README.md`: `model::bundled`), written
+    /// in a file in `base`, names, read from that file's folder and from the skill's. Each
+    /// pattern is matched once, against the files under its literal folders only, within
+    /// [`PATTERN_COMPARISONS_AT_MOST`] comparisons a skill, so hostile text cannot make the walk
+    /// quadratic.
+    fn named_by_pattern(
+        &mut self,
+        base: &Path,
+        token: &str,
+        done: &mut HashSet<PathBuf>,
+        out: &mut Vec<usize>,
+    ) {
+        let roots: &[&Path] = if base.as_os_str().is_empty() {
+            &[Path::new("")]
+        } else {
+            &[base, Path::new("")]
+        };
+        for root in roots {
+            let Some(path) = join_lexically(root, token) else {
+                continue;
+            };
+            if self.comparisons_left == 0 || !done.insert(path.clone()) {
+                continue;
+            }
+            let text = path.to_string_lossy();
+            let segments: Vec<&str> = text.split('/').collect();
+            let literal = segments
+                .iter()
+                .take_while(|s| !is_pattern(s))
+                .fold(PathBuf::new(), |folder, s| folder.join(s));
+            let files = &self.bundled.files;
+            let start = files.partition_point(|f| f.path < literal);
+            let candidates = files[start..]
+                .partition_point(|f| f.path.starts_with(&literal))
+                .min(self.comparisons_left);
+            self.comparisons_left -= candidates;
+            out.extend(
+                (start..start + candidates).filter(|&i| matches_pattern(&segments, &files[i].path)),
+            );
         }
     }
 }
