@@ -145,21 +145,19 @@ impl<'a> Folder<'a> {
             _ => token,
         };
         if is_pattern(token) {
-            if pattern_names_files(token) {
-                self.named_by_pattern(base, token, folders_done, out);
+            if !pattern_names_files(token) {
+                return;
+            }
+            // Each pattern is matched once, however often it is written.
+            for pattern in read_from(base, token) {
+                if folders_done.insert(pattern.clone()) {
+                    out.extend(self.matching(&pattern));
+                }
             }
             return;
         }
         let bare = !token.contains('/');
-        let roots: &[&Path] = if base.as_os_str().is_empty() {
-            &[Path::new("")]
-        } else {
-            &[base, Path::new("")]
-        };
-        for root in roots {
-            let Some(path) = join_lexically(root, token) else {
-                continue;
-            };
+        for path in read_from(base, token) {
             if let Some(&at) = self.by_path.get(path.as_path()) {
                 out.push(at);
                 return;
@@ -219,47 +217,37 @@ impl<'a> Folder<'a> {
 }
 
 impl Folder<'_> {
-    /// The files a pattern (`shared/agents-*.md`, `{lang}/README.md`: `model::bundled`), written
-    /// in a file in `base`, names, read from that file's folder and from the skill's. Each
-    /// pattern is matched once, against the files under its literal folders only, within
-    /// [`PATTERN_COMPARISONS_AT_MOST`] comparisons a skill, so hostile text cannot make the walk
-    /// quadratic.
-    fn named_by_pattern(
-        &mut self,
-        base: &Path,
-        token: &str,
-        done: &mut HashSet<PathBuf>,
-        out: &mut Vec<usize>,
-    ) {
-        let roots: &[&Path] = if base.as_os_str().is_empty() {
-            &[Path::new("")]
-        } else {
-            &[base, Path::new("")]
-        };
-        for root in roots {
-            let Some(path) = join_lexically(root, token) else {
-                continue;
-            };
-            if self.comparisons_left == 0 || !done.insert(path.clone()) {
-                continue;
-            }
-            let text = path.to_string_lossy();
-            let segments: Vec<&str> = text.split('/').collect();
-            let literal = segments
-                .iter()
-                .take_while(|s| !is_pattern(s))
-                .fold(PathBuf::new(), |folder, s| folder.join(s));
-            let files = &self.bundled.files;
-            let start = files.partition_point(|f| f.path < literal);
-            let candidates = files[start..]
-                .partition_point(|f| f.path.starts_with(&literal))
-                .min(self.comparisons_left);
-            self.comparisons_left -= candidates;
-            out.extend(
-                (start..start + candidates).filter(|&i| matches_pattern(&segments, &files[i].path)),
-            );
-        }
+    /// The files a pattern (`shared/agents-*.md`, `{lang}/README.md`: `model::bundled`), joined
+    /// to the folder it is read from, matches: only the files under its literal folders are
+    /// compared, within [`PATTERN_COMPARISONS_AT_MOST`] comparisons a skill, so hostile text
+    /// cannot make the walk quadratic.
+    fn matching(&mut self, pattern: &Path) -> Vec<usize> {
+        let text = pattern.to_string_lossy();
+        let segments: Vec<&str> = text.split('/').collect();
+        let literal = segments
+            .iter()
+            .take_while(|s| !is_pattern(s))
+            .fold(PathBuf::new(), |folder, s| folder.join(s));
+        let files = &self.bundled.files;
+        let start = files.partition_point(|f| f.path < literal);
+        let candidates = files[start..]
+            .partition_point(|f| f.path.starts_with(&literal))
+            .min(self.comparisons_left);
+        self.comparisons_left -= candidates;
+        (start..start + candidates)
+            .filter(|&i| matches_pattern(&segments, &files[i].path))
+            .collect()
     }
+}
+
+/// The paths `token`, written in a file in `base`, may mean inside the skill folder, in order:
+/// read from that file's folder, then from the skill's (one path when they are the same).
+fn read_from(base: &Path, token: &str) -> impl Iterator<Item = PathBuf> {
+    let from_base = (!base.as_os_str().is_empty()).then(|| join_lexically(base, token));
+    from_base
+        .flatten()
+        .into_iter()
+        .chain(join_lexically(Path::new(""), token))
 }
 
 /// How each file was first reached: its level (1: named by the SKILL.md), the Markdown file
