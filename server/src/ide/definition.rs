@@ -119,7 +119,7 @@ pub(crate) fn artifact_definitions(
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{fixture, Fixture};
+    use super::super::test_support::{cursor_at, fixture, Fixture};
     use super::*;
 
     fn check(text: &str, expected: &[(&str, &str)]) {
@@ -197,12 +197,7 @@ agents:
 "#;
 
     fn with_cursor(n: u32) -> String {
-        let mut text = WS.to_owned();
-        for k in 1..=7 {
-            let marker = format!("${k}");
-            text = text.replace(&marker, if k == n { "$0" } else { "" });
-        }
-        text
+        cursor_at(WS, n, 7)
     }
 
     #[test]

@@ -26,13 +26,10 @@ pub struct Lens {
 
 /// The lenses of `file`, in document order.
 pub fn code_lenses(index: &Index, file: FileId) -> Vec<Lens> {
+    let Some(Content::SwarmKit(artifact)) = index.file(file).map(|e| &e.parsed.content) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
-    let Some(entry) = index.file(file) else {
-        return out;
-    };
-    let Content::SwarmKit(artifact) = &entry.parsed.content else {
-        return out;
-    };
     match artifact {
         Artifact::Skill(skill) => {
             let (Some(id), Some(workspace)) = (&skill.id, index.workspace_of(file)) else {

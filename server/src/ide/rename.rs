@@ -665,7 +665,7 @@ fn name_within(text: &str, range: TextRange, name: &str) -> Option<TextRange> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{fixture, DECISION_BINDINGS};
+    use super::super::test_support::{cursor_at, fixture, DECISION_BINDINGS};
     use super::*;
     use crate::index::Change;
 
@@ -789,11 +789,7 @@ agents:
 "#;
 
     fn with_cursor(n: u32) -> String {
-        let mut text = WS.to_owned();
-        for k in 1..=5 {
-            text = text.replace(&format!("${k}"), if k == n { "$0" } else { "" });
-        }
-        text
+        cursor_at(WS, n, 5)
     }
 
     /// Renames at cursor `n` and returns the new texts, after checking the workspace is exactly

@@ -398,12 +398,29 @@ mod tests {
         (index, root)
     }
 
+    fn document(path: &Path) -> TextDocumentIdentifier {
+        TextDocumentIdentifier {
+            uri: convert::uri_of(path).unwrap(),
+        }
+    }
+
     fn position(path: &Path, line: u32, character: u32) -> TextDocumentPositionParams {
         TextDocumentPositionParams {
-            text_document: TextDocumentIdentifier {
-                uri: convert::uri_of(path).unwrap(),
-            },
+            text_document: document(path),
             position: Position::new(line, character),
+        }
+    }
+
+    /// The definition at `line`:`character` of `path`, when the answer is one location.
+    fn definition_at(index: &Index, path: &Path, line: u32, character: u32) -> Option<Location> {
+        let params = GotoDefinitionParams {
+            text_document_position_params: position(path, line, character),
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        };
+        match definition(index, PositionEncoding::Utf16, &params) {
+            Some(GotoDefinitionResponse::Scalar(location)) => Some(location),
+            _ => None,
         }
     }
 
@@ -411,16 +428,7 @@ mod tests {
     fn definition_of_a_required_skill_is_its_metadata_id() {
         let (index, root) = estate();
         let topology = root.join("topologies/estate.yaml");
-        let params = GotoDefinitionParams {
-            text_document_position_params: position(&topology, 25, 12),
-            work_done_progress_params: Default::default(),
-            partial_result_params: Default::default(),
-        };
-        let Some(GotoDefinitionResponse::Scalar(location)) =
-            definition(&index, PositionEncoding::Utf16, &params)
-        else {
-            panic!("one definition expected");
-        };
+        let location = definition_at(&index, &topology, 25, 12).expect("one definition");
         assert_eq!(
             convert::path_of(&location.uri),
             Some(root.join("skills/search-code.yaml"))
@@ -457,9 +465,7 @@ mod tests {
     fn document_symbols_name_the_agents() {
         let (index, root) = estate();
         let params = DocumentSymbolParams {
-            text_document: TextDocumentIdentifier {
-                uri: convert::uri_of(&root.join("topologies/estate.yaml")).unwrap(),
-            },
+            text_document: document(&root.join("topologies/estate.yaml")),
             work_done_progress_params: Default::default(),
             partial_result_params: Default::default(),
         };
@@ -497,9 +503,7 @@ mod tests {
         ]);
         let target = convert::uri_of(Path::new("/r/skills/pdf/references/api.md")).unwrap();
         let params = DocumentLinkParams {
-            text_document: TextDocumentIdentifier {
-                uri: convert::uri_of(&skill).unwrap(),
-            },
+            text_document: document(&skill),
             work_done_progress_params: Default::default(),
             partial_result_params: Default::default(),
         };
@@ -507,16 +511,7 @@ mod tests {
         assert_eq!(links.len(), 1);
         assert_eq!(links[0].target.as_ref(), Some(&target));
         assert_eq!(links[0].range.start, Position::new(4, 10));
-        let params = GotoDefinitionParams {
-            text_document_position_params: position(&skill, 4, 14),
-            work_done_progress_params: Default::default(),
-            partial_result_params: Default::default(),
-        };
-        let Some(GotoDefinitionResponse::Scalar(location)) =
-            definition(&index, PositionEncoding::Utf16, &params)
-        else {
-            panic!("the bundled file expected");
-        };
+        let location = definition_at(&index, &skill, 4, 14).expect("the bundled file");
         assert_eq!(location.uri, target);
     }
 }
