@@ -815,21 +815,15 @@ agents:
     #[test]
     fn skill_md_fields_and_name() {
         let text = "//- /r/.claude/skills/pdf/SKILL.md\n---\nna$0me: pdf\ndescription: Reads PDFs.\n---\nbody\n";
-        let f = fixture(text);
-        let h = hover(&f.index, f.cursor_file, f.offset).expect("a hover");
+        let name = hover_text(text);
         assert!(
-            h.markdown
-                .starts_with("**`name`** — an Agent Skills spec field"),
-            "{}",
-            h.markdown
+            name.starts_with("**`name`** — an Agent Skills spec field"),
+            "{name}"
         );
-        let f = fixture(&text.replace("$0", "").replace("pdf\nd", "p$0df\nd"));
-        let h = hover(&f.index, f.cursor_file, f.offset).expect("a hover");
+        let skill = hover_text(&text.replace("$0", "").replace("pdf\nd", "p$0df\nd"));
         assert!(
-            h.markdown
-                .starts_with("**SKILL.md skill `pdf`**\n\n- folder: `pdf`\n\nReads PDFs."),
-            "{}",
-            h.markdown
+            skill.starts_with("**SKILL.md skill `pdf`**\n\n- folder: `pdf`\n\nReads PDFs."),
+            "{skill}"
         );
     }
 
