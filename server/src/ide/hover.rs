@@ -670,19 +670,15 @@ fn server_summary(index: &Index, workspace: FileId, id: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{answer_at, cursor_at, fixture};
+    use std::sync::LazyLock;
+
+    use super::super::test_support::{answer_at, cursor_at, fixture, topology_w, workspace_w};
     use super::*;
 
-    const WS: &str = r#"
-//- /w/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: w
-mcp_servers:
-  - id: conventions
-    transport: stdio
-//- /w/skills/list.yaml
+    static WS: LazyLock<String> = LazyLock::new(|| {
+        [
+            workspace_w(&["conventions"]),
+            r#"//- /w/skills/list.yaml
 apiVersion: swarmkit/v1
 kind: Skill
 metadata:
@@ -717,28 +713,28 @@ implementation:
   type: mcp_tool
   server: conventions
   tool: search_code
-//- /w/topologies/estate.yaml
-apiVersion: swarmkit/v1
-kind: Topology
-metadata:
-  name: estate
-agents:
-  root:
-    id: ro$2ot
+"#
+            .to_owned(),
+            topology_w("estate", "estate"),
+            r#"    id: ro$2ot
     role: root
     skills: [list-conventions, get-convention, search-code]
     requires:
       get-convention: [list-conventions]
       search-$1code: [get-convention, list-conventions]
-"#;
+"#
+            .to_owned(),
+        ]
+        .concat()
+    });
 
     fn hover_at(n: u32) -> String {
-        hover_text(&cursor_at(WS, n, 2))
+        hover_text(&cursor_at(&WS, n, 2))
     }
 
     #[test]
     fn only_an_agent_id_is_on_an_agent_definition() {
-        let on = |n: u32| answer_at(&cursor_at(WS, n, 2), crate::ide::on_agent_definition);
+        let on = |n: u32| answer_at(&cursor_at(&WS, n, 2), crate::ide::on_agent_definition);
         assert!(on(2), "the agent's own id");
         assert!(!on(1), "a skill in the agent's requires block");
     }
@@ -764,7 +760,7 @@ agents:
             "so it shrinks as they are called",
         ]);
         // list-conventions is required by get-convention directly and by search-code through it.
-        let on_list = cursor_at(WS, 0, 2)
+        let on_list = cursor_at(&WS, 0, 2)
             .replace(
                 "get-convention: [list-conventions]",
                 "get-convention: [list-$0conventions]",
@@ -785,7 +781,7 @@ agents:
 
     #[test]
     fn a_skill_the_runtime_does_not_gate_shows_no_refusal() {
-        let text = cursor_at(WS, 0, 2)
+        let text = cursor_at(&WS, 0, 2)
             .replace(
                 "  type: mcp_tool\n  server: conventions\n  tool: search_code\n",
                 "  type: llm_prompt\n  prompt: Search.\n",
@@ -829,7 +825,7 @@ agents:
 
     #[test]
     fn a_skill_definition_lists_who_grants_it() {
-        let text = cursor_at(WS, 0, 2).replace("id: search-code", "id: search-$0code");
+        let text = cursor_at(&WS, 0, 2).replace("id: search-code", "id: search-$0code");
         let f = fixture(&text);
         let h = hover(&f.index, f.cursor_file, f.offset).unwrap().markdown;
         assert!(
@@ -848,13 +844,9 @@ agents:
 
     #[test]
     fn a_substituted_value_says_what_it_became_and_from_where() {
-        let ws = r#"
-//- /w/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: w
-//- /w/workspace.env.yaml
+        let ws = &[
+            workspace_w(&[]),
+            r#"//- /w/workspace.env.yaml
 team:
   skill: summarise
 //- /w/skills/summarise.yaml
@@ -867,19 +859,18 @@ metadata:
 category: capability
 implementation:
   type: llm_prompt
-//- /w/topologies/t.yaml
-apiVersion: swarmkit/v1
-kind: Topology
-metadata:
-  name: t
-agents:
-  root:
-    id: root
+"#
+            .to_owned(),
+            topology_w("t", "t"),
+            r#"    id: root
     role: root
     skills: ["${team.$1skill}", "x${NOT_SET}y${NOT_SET:-z}$${a}"]
     prompt:
       system: "say ${NOT$2_SET:-hi}"
-"#;
+"#
+            .to_owned(),
+        ]
+        .concat();
         let at = |n: u32| answer_at(&cursor_at(ws, n, 2), hover).expect("a hover");
         let on_grant = at(1).markdown;
         // The skill it resolved to, then the substitution.
@@ -922,7 +913,7 @@ agents:
 
     #[test]
     fn a_parameterised_entry_says_it_is_unsupported() {
-        let text = hover_text(&cursor_at(WS, 0, 2).replace(
+        let text = hover_text(&cursor_at(&WS, 0, 2).replace(
             "get-convention: [list-conventions]",
             "get-convention: [list-conv$0entions(path=$p)]",
         ));
@@ -939,7 +930,7 @@ agents:
 
     #[test]
     fn a_duplicate_id_is_described_from_the_file_at_hand() {
-        let base = cursor_at(WS, 0, 2)
+        let base = cursor_at(&WS, 0, 2)
             + "//- /w/skills/zz-list-again.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: list-con$0ventions\n  name: list again\n  description: The second one.\ncategory: capability\nimplementation:\n  type: llm_prompt\n  prompt: List.\n";
         let second = hover_text(&base);
         assert_says(

@@ -24,6 +24,28 @@ pub(crate) fn cursor_at(text: &str, n: u32, last: u32) -> String {
     text
 }
 
+/// The manifest of workspace `w`, with a stdio MCP server of each id of `servers`.
+pub(crate) fn workspace_w(servers: &[&str]) -> String {
+    let mut text =
+        "//- /w/workspace.yaml\napiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: w\n"
+            .to_owned();
+    if !servers.is_empty() {
+        text.push_str("mcp_servers:\n");
+    }
+    for id in servers {
+        text.push_str(&format!("  - id: {id}\n    transport: stdio\n"));
+    }
+    text
+}
+
+/// The start of topology `name` of workspace `w`, in `topologies/<file>.yaml`, down to the key
+/// of its root agent (whose fields follow, indented by four).
+pub(crate) fn topology_w(file: &str, name: &str) -> String {
+    format!(
+        "//- /w/topologies/{file}.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: {name}\nagents:\n  root:\n"
+    )
+}
+
 /// A skill with named arguments (`$issue`, `$branch`), an argument hint naming a third, and a
 /// body using them, by name and by number, and `$ARGUMENTS`; `` `$bogus` `` names none.
 pub(crate) const FIX_SKILL: &str = "//- /p/.claude/skills/fix/SKILL.md
