@@ -22,6 +22,18 @@ pub(super) fn at(
     Some((file, offset))
 }
 
+/// The places the engine found, as LSP locations (those in files no longer indexed left out).
+fn locations_of(
+    index: &Index,
+    found: Vec<(FileId, crate::syntax::TextRange)>,
+    enc: PositionEncoding,
+) -> Vec<Location> {
+    found
+        .into_iter()
+        .filter_map(|(f, r)| convert::location(index, f, r, enc))
+        .collect()
+}
+
 /// The hover, with what the audit log says of a `requires:` rule under the cursor (from the
 /// logs last read, `logs`).
 pub fn hover(
@@ -66,10 +78,8 @@ pub fn definition(
     params: &GotoDefinitionParams,
 ) -> Option<GotoDefinitionResponse> {
     let (file, offset) = at(index, &params.text_document_position_params, enc)?;
-    let mut locations: Vec<Location> = crate::ide::definition(index, file, offset)
-        .into_iter()
-        .filter_map(|(f, r)| convert::location(index, f, r, enc))
-        .collect();
+    let found = crate::ide::definition(index, file, offset);
+    let mut locations = locations_of(index, found, enc);
     // A SKILL.md link leads to a bundled file, which need not be in the index.
     if let Some(target) = crate::ide::link_target(index, file, offset) {
         locations.extend(file_start(&target));
@@ -89,10 +99,8 @@ pub fn declaration(
     params: &request::GotoDeclarationParams,
 ) -> Option<request::GotoDeclarationResponse> {
     let (file, offset) = at(index, &params.text_document_position_params, enc)?;
-    let locations: Vec<Location> = crate::ide::declaration(index, file, offset)
-        .into_iter()
-        .filter_map(|(f, r)| convert::location(index, f, r, enc))
-        .collect();
+    let found = crate::ide::declaration(index, file, offset);
+    let locations = locations_of(index, found, enc);
     (!locations.is_empty()).then_some(GotoDefinitionResponse::Array(locations))
 }
 
@@ -103,10 +111,8 @@ pub fn references(
 ) -> Option<Vec<Location>> {
     let (file, offset) = at(index, &params.text_document_position, enc)?;
     let include = params.context.include_declaration;
-    let locations: Vec<Location> = crate::ide::references(index, file, offset, include)
-        .into_iter()
-        .filter_map(|(f, r)| convert::location(index, f, r, enc))
-        .collect();
+    let found = crate::ide::references(index, file, offset, include);
+    let locations = locations_of(index, found, enc);
     (!locations.is_empty()).then_some(locations)
 }
 
