@@ -14,9 +14,9 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
 use super::rule_doc::RuleDoc;
-use crate::diagnostic::{codes, Diagnostic, FileId};
+use super::SkillMdScope;
+use crate::diagnostic::{codes, Diagnostic};
 use crate::index::classify::SKILL_MD;
-use crate::index::Lookup;
 use crate::model::bundled::{is_markdown, join_lexically, mentions, Bundled, TOC_WITHIN_LINES};
 use crate::model::hosts::{HOST_READ_FILES, REFERENCE_DEPTH, REFERENCE_TOC_LINES};
 use crate::model::skill_links::LinkBase;
@@ -367,26 +367,21 @@ fn path_to(folder: &Folder<'_>, reached: &[Option<Reached>], at: usize) -> Strin
     format!("SKILL.md → {}", shown.join(" → "))
 }
 
-pub fn check(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    text: &str,
-    skill: &SkillMd,
-    out: &mut Vec<Diagnostic>,
-) {
-    let Some(dir) = path.parent() else { return };
-    let Some(bundled) = lookup.bundled(dir) else {
+pub fn check(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(dir) = scope.path.parent() else {
         return;
     };
-    let Frontmatter::Closed { open, .. } = skill.frontmatter else {
+    let Some(bundled) = scope.lookup.bundled(dir) else {
+        return;
+    };
+    let Frontmatter::Closed { open, .. } = scope.skill.frontmatter else {
         return;
     };
     let own_name = dir
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let mut folder = Folder::new(bundled, own_name);
-    let reached = reach(&mut folder, text, skill);
+    let reached = reach(&mut folder, scope.text, scope.skill);
 
     // Orphans: one diagnostic per skill.
     let scripts = script_folders(&folder, &reached);
@@ -407,8 +402,8 @@ pub fn check(
         };
         out.push(Diagnostic::new(
             codes::SKILLMD_ORPHAN_FILES,
-            file,
-            skill.name_range().unwrap_or(open),
+            scope.file,
+            scope.skill.name_range().unwrap_or(open),
             format!(
                 "{count} bundled {what} named nowhere the model reads (neither SKILL.md nor a Markdown file it leads to {verb}): {}; name each where it is needed, with when to read or run it, or remove it",
                 listed(&orphans[..count.min(NAMED_AT_MOST)], count)
@@ -440,7 +435,7 @@ pub fn check(
         }
         out.push(Diagnostic::new(
             codes::SKILLMD_REFERENCE_DEPTH,
-            file,
+            scope.file,
             r.root,
             message,
         ));
@@ -475,7 +470,7 @@ pub fn check(
         }
         out.push(Diagnostic::new(
             codes::SKILLMD_REFERENCE_TOC,
-            file,
+            scope.file,
             r.root,
             message,
         ));

@@ -6,12 +6,10 @@
 //! error. Free text is shown to the model but never enforced (info). Tool names are checked
 //! against the tool inventory when one is configured.
 
-use std::path::Path;
-
 use super::rule_doc::RuleDoc;
 use super::tools::Inventory;
+use super::SkillMdScope;
 use crate::diagnostic::{codes, Diagnostic, FileId};
-use crate::index::Lookup;
 use crate::model::skill_md::extensions::{
     Extensions, Predicate, PredicateMap, State, Value, PRECONDITION_OPS, PREDICATE_KEYS, STATE_KEYS,
 };
@@ -349,28 +347,23 @@ pub(crate) fn check_local(file: FileId, extensions: &Extensions, out: &mut Vec<D
 }
 
 /// Cross-file: tool names against the inventory.
-pub(crate) fn check(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    extensions: &Extensions,
-    out: &mut Vec<Diagnostic>,
-) {
+pub(crate) fn check(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
+    let extensions = &scope.skill.extensions;
     let action = extensions.action_tool.as_ref();
     let condition = extensions.precondition.as_ref();
     if action.is_none() && condition.is_none() {
         return;
     }
-    let Some(inventory) = Inventory::of(lookup, path) else {
+    let Some(inventory) = Inventory::of(scope.lookup, scope.path) else {
         return;
     };
     let related = |d: Diagnostic| inventory.relate(d);
     if let Some(value) = action {
         if let Ok(name) = action_tool(value) {
-            if inventory.find(lookup, &name).is_none() {
+            if inventory.find(scope.lookup, &name).is_none() {
                 out.push(related(Diagnostic::new(
                     codes::SKILLMD_ACTION_TOOL_UNKNOWN,
-                    file,
+                    scope.file,
                     value.range,
                     format!("`{name}` is not in the tool inventory, so no call is ever gated by this skill's precondition; fix the name, or add the tool to the inventory"),
                 )));
@@ -383,10 +376,10 @@ pub(crate) fn check(
     }
     for predicate in predicates {
         if let Readable::Tool(value, name) = predicate {
-            if inventory.find(lookup, &name).is_none() {
+            if inventory.find(scope.lookup, &name).is_none() {
                 out.push(related(Diagnostic::new(
                     codes::SKILLMD_PRECONDITION_UNSATISFIED,
-                    file,
+                    scope.file,
                     value.range,
                     format!("the precondition needs a call of `{name}`, which is not in the tool inventory; it can never hold, so the gated call is always refused"),
                 )));

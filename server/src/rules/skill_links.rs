@@ -10,11 +10,10 @@ use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 
 use super::rule_doc::RuleDoc;
-use crate::diagnostic::{codes, Diagnostic, FileId};
+use super::SkillMdScope;
+use crate::diagnostic::{codes, Diagnostic};
 use crate::index::classify::SKILL_MD;
-use crate::index::Lookup;
 use crate::model::skill_links::{Link, LinkBase};
-use crate::model::skill_md::SkillMd;
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
@@ -260,40 +259,35 @@ fn resolve(link: &Link, skill_path: &Path) -> Resolved {
     }
 }
 
-pub fn check(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    text: &str,
-    skill: &SkillMd,
-    out: &mut Vec<Diagnostic>,
-) {
-    let Some(dir) = path.parent() else { return };
-    let Some(files) = lookup.skill_files(dir) else {
+pub fn check(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(dir) = scope.path.parent() else {
+        return;
+    };
+    let Some(files) = scope.lookup.skill_files(dir) else {
         return;
     };
     let listing = Listing::new(files);
-    for link in skill.links(text) {
-        let written = &text[link.range.start as usize..link.range.end as usize];
-        match resolve(&link, path) {
+    for link in scope.skill.links(scope.text) {
+        let written = &scope.text[link.range.start as usize..link.range.end as usize];
+        match resolve(&link, scope.path) {
             Resolved::Unknown => {}
             Resolved::Outside => out.push(Diagnostic::new(
                 codes::SKILLMD_LINK_OUTSIDE,
-                file,
+                scope.file,
                 link.range,
                 format!("`{written}` leaves the skill's folder; a skill is installed and uploaded as its folder alone, so copy the file into it and link it there"),
             )),
             Resolved::Inside(target)
-                if listing.holds(dir, &target, &|nested| lookup.skill_files(nested)) => {}
+                if listing.holds(dir, &target, &|nested| scope.lookup.skill_files(nested)) => {}
             Resolved::Inside(target) => {
                 let mut message = format!(
                     "`{}` is not in the skill's folder",
                     target.to_string_lossy()
                 );
-                let suggestion = lookup
+                let suggestion = scope.lookup
                     .may_suggest()
                     .then(|| {
-                        listing.suggestion(dir, &target, &|nested| lookup.skill_files(nested))
+                        listing.suggestion(dir, &target, &|nested| scope.lookup.skill_files(nested))
                     })
                     .flatten();
                 match suggestion {
@@ -305,7 +299,7 @@ pub fn check(
                 }
                 out.push(Diagnostic::new(
                     codes::SKILLMD_BROKEN_LINK,
-                    file,
+                    scope.file,
                     link.range,
                     message,
                 ));
