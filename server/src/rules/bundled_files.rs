@@ -419,20 +419,14 @@ pub fn check(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
                 && reached[i].is_some_and(|r| r.level > REFERENCE_DEPTH.limit as u32)
         })
         .collect();
-    for (n, &at) in deep.iter().take(NAMED_AT_MOST).enumerate() {
+    for (at, note) in first_named(&deep, "more Markdown files are reached only this deep") {
         let Some(r) = reached[at] else { continue };
-        let mut message = format!(
-            "`{}` is reached only through another reference ({}), {} levels below SKILL.md; the model may read a file this deep only in part, or not at all (the guidance keeps references one level deep): name it in SKILL.md, or fold it into the file that names it",
+        let message = format!(
+            "`{}` is reached only through another reference ({}), {} levels below SKILL.md; the model may read a file this deep only in part, or not at all (the guidance keeps references one level deep): name it in SKILL.md, or fold it into the file that names it{note}",
             show(&folder.bundled.files[at].path),
             path_to(&folder, &reached, at),
             r.level
         );
-        if n + 1 == NAMED_AT_MOST && deep.len() > NAMED_AT_MOST {
-            message.push_str(&format!(
-                " ({} more Markdown files are reached only this deep)",
-                deep.len() - NAMED_AT_MOST
-            ));
-        }
         out.push(Diagnostic::new(
             codes::SKILLMD_REFERENCE_DEPTH,
             scope.file,
@@ -452,22 +446,16 @@ pub fn check(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
                     .is_some_and(|m| m.lines as usize > REFERENCE_TOC_LINES.limit && !m.has_toc)
         })
         .collect();
-    for (n, &at) in long.iter().take(NAMED_AT_MOST).enumerate() {
+    for (at, note) in first_named(&long, "more such files") {
         let Some(r) = reached[at] else { continue };
         let lines = folder.bundled.files[at]
             .markdown
             .as_ref()
             .map_or(0, |m| m.lines);
-        let mut message = format!(
-            "`{}` is {lines} lines with no table of contents in its first {TOC_WITHIN_LINES} lines; a model previewing it sees only its head, so open it with a `## Contents` list linking to its sections",
+        let message = format!(
+            "`{}` is {lines} lines with no table of contents in its first {TOC_WITHIN_LINES} lines; a model previewing it sees only its head, so open it with a `## Contents` list linking to its sections{note}",
             show(&folder.bundled.files[at].path)
         );
-        if n + 1 == NAMED_AT_MOST && long.len() > NAMED_AT_MOST {
-            message.push_str(&format!(
-                " ({} more such files)",
-                long.len() - NAMED_AT_MOST
-            ));
-        }
         out.push(Diagnostic::new(
             codes::SKILLMD_REFERENCE_TOC,
             scope.file,
@@ -475,4 +463,26 @@ pub fn check(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
             message,
         ));
     }
+}
+
+/// The first `NAMED_AT_MOST` of `found`, each with the note the last of them ends its message
+/// with when there are more (`" (N {more})"`; empty otherwise).
+fn first_named<'a>(
+    found: &'a [usize],
+    more: &'a str,
+) -> impl Iterator<Item = (usize, String)> + 'a {
+    let left = found.len().saturating_sub(NAMED_AT_MOST);
+    found
+        .iter()
+        .take(NAMED_AT_MOST)
+        .enumerate()
+        .map(move |(n, &at)| {
+            let last = n + 1 == NAMED_AT_MOST && left > 0;
+            let note = if last {
+                format!(" ({left} {more})")
+            } else {
+                String::new()
+            };
+            (at, note)
+        })
 }

@@ -399,47 +399,46 @@ pub fn suggested_name(raw: &str) -> Option<String> {
 
 fn check_description(file: FileId, description: &FieldValue, out: &mut Vec<Diagnostic>) {
     let message = match description {
-        FieldValue::Collection { kind, .. } => {
-            format!("`description` must be text, found a {kind}; write what the skill does and when to use it")
-        }
-        FieldValue::Text(text) if text.value.trim().is_empty() => {
-            "`description` is empty; say what the skill does and when to use it, so the model knows when to load it".to_owned()
-        }
-        FieldValue::Text(text) => {
-            let len = slice_chars(&text.value);
-            if len <= MAX_DESCRIPTION_CHARS {
-                return;
-            }
-            format!("`description` is {len} characters long; the limit is {MAX_DESCRIPTION_CHARS}, so shorten it and move details into the body")
-        }
+        FieldValue::Text(text) if text.value.trim().is_empty() => Some(
+            "`description` is empty; say what the skill does and when to use it, so the model knows when to load it".to_owned(),
+        ),
+        _ => text_problem(
+            "description",
+            description,
+            MAX_DESCRIPTION_CHARS,
+            "write what the skill does and when to use it",
+        ),
     };
-    out.push(Diagnostic::new(
-        codes::SKILLMD_DESCRIPTION_LENGTH,
-        file,
-        description.range(),
-        message,
-    ));
+    let code = codes::SKILLMD_DESCRIPTION_LENGTH;
+    out.extend(message.map(|message| Diagnostic::new(code, file, description.range(), message)));
 }
 
 fn check_compatibility(file: FileId, compatibility: &FieldValue, out: &mut Vec<Diagnostic>) {
-    let message = match compatibility {
+    let as_text = "write the requirements as one sentence";
+    let message = text_problem(
+        "compatibility",
+        compatibility,
+        MAX_COMPATIBILITY_CHARS,
+        as_text,
+    );
+    let code = codes::SKILLMD_COMPATIBILITY_LENGTH;
+    out.extend(message.map(|message| Diagnostic::new(code, file, compatibility.range(), message)));
+}
+
+/// What is wrong with the value of `field`, which must be text of at most `limit` characters:
+/// a list or mapping in its place (`as_text` says what to write instead), or too long a text.
+fn text_problem(field: &str, value: &FieldValue, limit: usize, as_text: &str) -> Option<String> {
+    match value {
         FieldValue::Collection { kind, .. } => {
-            format!("`compatibility` must be text, found a {kind}; write the requirements as one sentence")
+            Some(format!("`{field}` must be text, found a {kind}; {as_text}"))
         }
         FieldValue::Text(text) => {
             let len = slice_chars(&text.value);
-            if len <= MAX_COMPATIBILITY_CHARS {
-                return;
-            }
-            format!("`compatibility` is {len} characters long; the limit is {MAX_COMPATIBILITY_CHARS}, so shorten it and move details into the body")
+            (len > limit).then(|| {
+                format!("`{field}` is {len} characters long; the limit is {limit}, so shorten it and move details into the body")
+            })
         }
-    };
-    out.push(Diagnostic::new(
-        codes::SKILLMD_COMPATIBILITY_LENGTH,
-        file,
-        compatibility.range(),
-        message,
-    ));
+    }
 }
 
 fn check_metadata(file: FileId, metadata: Node<'_>, out: &mut Vec<Diagnostic>) {
