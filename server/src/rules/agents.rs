@@ -113,6 +113,13 @@ pub fn check(scope: &SwarmKitScope<'_>, topology: &Topology, out: &mut Vec<Diagn
     check_depends_on(scope.lookup, scope.file, topology, out);
 }
 
+/// The advice ending a `depends_on` loop's message.
+const DEPENDS_ON_LOOPS: path::LoopWords = path::LoopWords {
+    nodes: "agents",
+    untangle: "remove entries",
+    break_one: "remove one `depends_on` entry",
+};
+
 fn check_duplicate_agent_ids(file: FileId, topology: &Topology, out: &mut Vec<Diagnostic>) {
     let mut first_seen: HashMap<&str, &crate::model::SpannedStr> = HashMap::new();
     for agent in &topology.agents {
@@ -233,16 +240,7 @@ fn check_depends_on(
         };
         let names: Vec<&str> = (0..=cycle.len()).map(label).collect();
         let tangle = &components.members[components.of[cycle[0]]];
-        let advice = if tangle.len() > cycle.len() {
-            let members: Vec<&str> = tangle.iter().map(|&i| topology.agents[i].label()).collect();
-            format!(
-                "; this loop is one of several among {} agents ({}): remove entries until none loops",
-                path::thousands(tangle.len()),
-                path::render_set(&members)
-            )
-        } else {
-            "; remove one `depends_on` entry".to_owned()
-        };
+        let advice = DEPENDS_ON_LOOPS.advice(cycle.len(), tangle, |i| topology.agents[i].label());
         let range = edge(0).map_or(topology.agents[cycle[0]].anchor_range, |d| d.range);
         let mut d = Diagnostic::new(
             codes::AGENT_DEPENDS_ON_CYCLE,

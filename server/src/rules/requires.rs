@@ -68,6 +68,13 @@ Write the bare skill id.",
     },
 ];
 
+/// The advice ending the message of a loop of `requires` rules.
+const REQUIRES_LOOPS: path::LoopWords = path::LoopWords {
+    nodes: "skills that require each other",
+    untangle: "remove rules",
+    break_one: "remove one rule of the loop",
+};
+
 pub fn check(
     scope: &SwarmKitScope<'_>,
     agent: &Agent,
@@ -221,16 +228,7 @@ pub fn check(
     }
     for cycle in &g.cycles {
         let members = &g.components.members[g.components.of[cycle[0]]];
-        let advice = if members.len() > cycle.len() {
-            let names: Vec<&str> = members.iter().map(|&i| g.skills[i].as_str()).collect();
-            format!(
-                "; this loop is one of several among {} skills that require each other ({}): remove rules until none loops",
-                path::thousands(members.len()),
-                path::render_set(&names)
-            )
-        } else {
-            "; remove one rule of the loop".to_owned()
-        };
+        let advice = REQUIRES_LOOPS.advice(cycle.len(), members, |i| g.skills[i].as_str());
         let mut d = Diagnostic::new(
             codes::AGENT_REQUIRES_CYCLE,
             scope.file,

@@ -330,17 +330,18 @@ pub fn target<'l>(
 mod tests {
     use super::*;
 
+    fn paths(list: &[&str]) -> Vec<PathBuf> {
+        list.iter().map(PathBuf::from).collect()
+    }
+
     #[test]
     fn suggestions_fix_each_folder() {
-        let files: Vec<PathBuf> = [
+        let files = paths(&[
             "SKILL.md",
             "references/api.md",
             "references/forms.md",
             "scripts/run.py",
-        ]
-        .iter()
-        .map(PathBuf::from)
-        .collect();
+        ]);
         let listing = Listing::new(&files);
         let suggest = |path: &str| listing.suggestion(Path::new("/s"), Path::new(path), &|_| None);
         assert!(listing.exists(Path::new("references")));
@@ -354,7 +355,6 @@ mod tests {
 
     #[test]
     fn suggestions_go_on_into_nested_skills() {
-        let paths = |list: &[&str]| list.iter().map(PathBuf::from).collect::<Vec<_>>();
         let outer = paths(&["SKILL.md", "notes.md", "forms/SKILL.md"]);
         let inner = paths(&["SKILL.md", "references/fields.md"]);
         let listing = Listing::new(&outer);

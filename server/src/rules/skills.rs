@@ -136,6 +136,14 @@ pub fn check(scope: &SwarmKitScope<'_>, skill: &Skill, out: &mut Vec<Diagnostic>
     }
 }
 
+/// What ends the message about an unknown name: the closest known name, else `otherwise`.
+fn hint_for(closest: Option<&str>, otherwise: &str) -> String {
+    match closest {
+        Some(best) => format!("did you mean `{best}`?"),
+        None => otherwise.to_owned(),
+    }
+}
+
 /// The message every load-time refusal starts with.
 const REFUSES: &str = "`swarmkit run` refuses to start this workspace";
 
@@ -147,10 +155,11 @@ fn check_command(scope: &SwarmKitScope<'_>, skill: &Skill, out: &mut Vec<Diagnos
     };
     let Some(pack) = w.command_packs.iter().find(|p| p.id.value == pack_id.value) else {
         let declared = w.command_packs.iter().map(|p| p.id.value.as_str());
-        let hint = match super::suggest::closest(&pack_id.value, declared) {
-            Some(best) => format!("did you mean `{best}`?"),
-            None => "declare it under `command_packs` in workspace.yaml".to_owned(),
-        };
+        let closest = super::suggest::closest(&pack_id.value, declared);
+        let hint = hint_for(
+            closest,
+            "declare it under `command_packs` in workspace.yaml",
+        );
         out.push(Diagnostic::new(
             codes::SKILL_UNKNOWN_COMMAND,
             scope.file,
@@ -169,10 +178,8 @@ fn check_command(scope: &SwarmKitScope<'_>, skill: &Skill, out: &mut Vec<Diagnos
         return;
     }
     let declared = pack.commands.iter().map(|c| c.id.value.as_str());
-    let hint = match super::suggest::closest(&command.value, declared) {
-        Some(best) => format!("did you mean `{best}`?"),
-        None => "add it to the pack's `commands` in workspace.yaml".to_owned(),
-    };
+    let closest = super::suggest::closest(&command.value, declared);
+    let hint = hint_for(closest, "add it to the pack's `commands` in workspace.yaml");
     out.push(
         Diagnostic::new(
             codes::SKILL_UNKNOWN_COMMAND,
@@ -209,15 +216,14 @@ fn check_agent_topology(
     if !scope.lookup.get(key).is_empty() {
         return;
     }
-    let hint = match super::suggest::closest_in(
-        &topology.value,
-        scope
-            .lookup
-            .sorted_ids(scope.workspace, ArtifactKind::Topology),
-    ) {
-        Some(best) => format!("did you mean `{best}`?"),
-        None => "add a topology with that `metadata.name`, or fix the name".to_owned(),
-    };
+    let topologies = scope
+        .lookup
+        .sorted_ids(scope.workspace, ArtifactKind::Topology);
+    let closest = super::suggest::closest_in(&topology.value, topologies);
+    let hint = hint_for(
+        closest,
+        "add a topology with that `metadata.name`, or fix the name",
+    );
     out.push(Diagnostic::new(
         codes::SKILL_UNKNOWN_AGENT_TOPOLOGY,
         scope.file,
