@@ -158,34 +158,34 @@ mod tests {
         pairs.iter().map(pair).collect()
     }
 
-    const VERSION: Code = codes::COMMAND_PACK_BINARY_VERSION;
-    const MISSING: Code = codes::COMMAND_PACK_MISSING_BINARY;
-
     #[test]
     fn what_the_machine_lacks_is_reported_where_it_is_required() {
+        let version = codes::COMMAND_PACK_BINARY_VERSION;
+        let missing = codes::COMMAND_PACK_MISSING_BINARY;
         let found = reported(&[
             ("git", Executable::Found(VersionProbe::Read(vec![2, 39, 1]))),
             ("jq", Executable::Missing),
             ("kubectl", Executable::Found(VersionProbe::NotAsked)),
         ]);
         let lacking = [
-            (VERSION, "\">=2.40\""),
-            (MISSING, "jq"),
-            (VERSION, "latest"),
+            (version, "\">=2.40\""),
+            (missing, "jq"),
+            (version, "latest"),
         ];
         assert_eq!(found, expected(&lacking));
         let unreadable = reported(&[
             ("git", Executable::Found(VersionProbe::Unreadable)),
             ("kubectl", Executable::Missing),
         ]);
-        let lacking = [(VERSION, "\">=2.40\""), (MISSING, "kubectl")];
+        let lacking = [(version, "\">=2.40\""), (missing, "kubectl")];
         assert_eq!(unreadable, expected(&lacking));
     }
 
     #[test]
     fn silent_when_the_machine_has_them_or_nothing_was_found_out() {
         // A constraint without a number fails wherever it runs; nothing else is said unasked.
-        assert_eq!(reported(&[]), expected(&[(VERSION, "latest")]));
+        let version = codes::COMMAND_PACK_BINARY_VERSION;
+        assert_eq!(reported(&[]), expected(&[(version, "latest")]));
         let manifest = MANIFEST.replace("version: latest", "version: \">=1.20\"");
         assert_eq!(reported_in(&manifest, &[]), vec![]);
         assert_eq!(
