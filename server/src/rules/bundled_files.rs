@@ -14,9 +14,9 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
 use super::rule_doc::RuleDoc;
-use crate::diagnostic::{codes, Diagnostic, FileId};
+use super::SkillMdScope;
+use crate::diagnostic::{codes, Diagnostic};
 use crate::index::classify::SKILL_MD;
-use crate::index::Lookup;
 use crate::model::bundled::{
     is_markdown, is_pattern, join_lexically, matches_pattern, mentions, pattern_names_files,
     Bundled, TOC_WITHIN_LINES,
@@ -417,26 +417,21 @@ fn path_to(folder: &Folder<'_>, reached: &[Option<Reached>], at: usize) -> Strin
     format!("SKILL.md → {}", shown.join(" → "))
 }
 
-pub fn check(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    text: &str,
-    skill: &SkillMd,
-    out: &mut Vec<Diagnostic>,
-) {
-    let Some(dir) = path.parent() else { return };
-    let Some(bundled) = lookup.bundled(dir) else {
+pub fn check(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(dir) = scope.path.parent() else {
         return;
     };
-    let Frontmatter::Closed { open, .. } = skill.frontmatter else {
+    let Some(bundled) = scope.lookup.bundled(dir) else {
+        return;
+    };
+    let Frontmatter::Closed { open, .. } = scope.skill.frontmatter else {
         return;
     };
     let own_name = dir
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let mut folder = Folder::new(bundled, own_name);
-    let reached = reach(&mut folder, text, skill);
+    let reached = reach(&mut folder, scope.text, scope.skill);
 
     // Orphans: one diagnostic per skill.
     let scripts = script_folders(&folder, &reached);
@@ -457,8 +452,8 @@ pub fn check(
         };
         out.push(Diagnostic::new(
             codes::SKILLMD_ORPHAN_FILES,
-            file,
-            skill.name_range().unwrap_or(open),
+            scope.file,
+            scope.skill.name_range().unwrap_or(open),
             format!(
                 "{count} bundled {what} named nowhere the model reads (neither SKILL.md nor a Markdown file it leads to {verb}): {}; name each where it is needed, with when to read or run it, or remove it",
                 listed(&orphans[..count.min(NAMED_AT_MOST)], count)
@@ -474,23 +469,17 @@ pub fn check(
                 && reached[i].is_some_and(|r| r.level > REFERENCE_DEPTH.limit as u32)
         })
         .collect();
-    for (n, &at) in deep.iter().take(NAMED_AT_MOST).enumerate() {
+    for (at, note) in first_named(&deep, "more Markdown files are reached only this deep") {
         let Some(r) = reached[at] else { continue };
-        let mut message = format!(
-            "`{}` is reached only through another reference ({}), {} levels below SKILL.md; the model may read a file this deep only in part, or not at all (the guidance keeps references one level deep): name it in SKILL.md, or fold it into the file that names it",
+        let message = format!(
+            "`{}` is reached only through another reference ({}), {} levels below SKILL.md; the model may read a file this deep only in part, or not at all (the guidance keeps references one level deep): name it in SKILL.md, or fold it into the file that names it{note}",
             show(&folder.bundled.files[at].path),
             path_to(&folder, &reached, at),
             r.level
         );
-        if n + 1 == NAMED_AT_MOST && deep.len() > NAMED_AT_MOST {
-            message.push_str(&format!(
-                " ({} more Markdown files are reached only this deep)",
-                deep.len() - NAMED_AT_MOST
-            ));
-        }
         out.push(Diagnostic::new(
             codes::SKILLMD_REFERENCE_DEPTH,
-            file,
+            scope.file,
             r.root,
             message,
         ));
@@ -507,27 +496,43 @@ pub fn check(
                     .is_some_and(|m| m.lines as usize > REFERENCE_TOC_LINES.limit && !m.has_toc)
         })
         .collect();
-    for (n, &at) in long.iter().take(NAMED_AT_MOST).enumerate() {
+    for (at, note) in first_named(&long, "more such files") {
         let Some(r) = reached[at] else { continue };
         let lines = folder.bundled.files[at]
             .markdown
             .as_ref()
             .map_or(0, |m| m.lines);
-        let mut message = format!(
-            "`{}` is {lines} lines with no table of contents in its first {TOC_WITHIN_LINES} lines; a model previewing it sees only its head, so open it with a `## Contents` list linking to its sections",
+        let message = format!(
+            "`{}` is {lines} lines with no table of contents in its first {TOC_WITHIN_LINES} lines; a model previewing it sees only its head, so open it with a `## Contents` list linking to its sections{note}",
             show(&folder.bundled.files[at].path)
         );
-        if n + 1 == NAMED_AT_MOST && long.len() > NAMED_AT_MOST {
-            message.push_str(&format!(
-                " ({} more such files)",
-                long.len() - NAMED_AT_MOST
-            ));
-        }
         out.push(Diagnostic::new(
             codes::SKILLMD_REFERENCE_TOC,
-            file,
+            scope.file,
             r.root,
             message,
         ));
     }
+}
+
+/// The first `NAMED_AT_MOST` of `found`, each with the note the last of them ends its message
+/// with when there are more (`" (N {more})"`; empty otherwise).
+fn first_named<'a>(
+    found: &'a [usize],
+    more: &'a str,
+) -> impl Iterator<Item = (usize, String)> + 'a {
+    let left = found.len().saturating_sub(NAMED_AT_MOST);
+    found
+        .iter()
+        .take(NAMED_AT_MOST)
+        .enumerate()
+        .map(move |(n, &at)| {
+            let last = n + 1 == NAMED_AT_MOST && left > 0;
+            let note = if last {
+                format!(" ({left} {more})")
+            } else {
+                String::new()
+            };
+            (at, note)
+        })
 }
