@@ -243,6 +243,59 @@ fn a_reference_reached_only_through_another_is_too_deep() {
 }
 
 #[test]
+fn a_pattern_names_every_file_it_matches() {
+    // As anthropics/skills' claude-api names its concept files and per-language READMEs.
+    let files = [
+        ("SKILL.md", ""),
+        ("shared/agents-core.md", "# Core"),
+        ("shared/agents-tools.md", "# Tools"),
+        ("shared/other.md", "# Other"),
+        (
+            "python/agents/README.md",
+            "See ../../shared/agents-core.md.",
+        ),
+        ("go/agents/README.md", "# Go"),
+        ("go/agents/client.go", ""),
+    ];
+    let body = "Read **`shared/agents-*.md`** and `{lang}/agents/README.md`.
+";
+    let found = check_folder(body, &files);
+    assert!(
+        only(&found, "skillmd.reference-depth").is_empty(),
+        "{found:?}"
+    );
+    let orphans = only(&found, "skillmd.orphan-files");
+    assert_eq!(orphans.len(), 1, "{found:?}");
+    assert!(
+        orphans[0].message.starts_with("2 bundled files are named")
+            && orphans[0]
+                .message
+                .contains("`go/agents/client.go`, `shared/other.md`"),
+        "{}",
+        orphans[0].message
+    );
+    // Wildcards alone name nothing.
+    let found = check_folder(
+        "Read `*` and `{lang}/*`.
+",
+        &files,
+    );
+    assert!(
+        only(&found, "skillmd.orphan-files")[0]
+            .message
+            .starts_with("6 bundled files"),
+        "{found:?}"
+    );
+    // Hostile: 100,000 patterns over 100,000 files stays bounded (a budget of comparisons).
+    let names: Vec<String> = (0..100_000).map(|i| format!("d/f{i:06}.md")).collect();
+    let mut many: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "")).collect();
+    many.push(("SKILL.md", ""));
+    let body: String = (0..100_000).map(|i| format!("d/*{i:06}*.md ")).collect();
+    let found = check_folder(&body, &many);
+    assert_eq!(only(&found, "skillmd.orphan-files").len(), 1);
+}
+
+#[test]
 fn a_long_reference_needs_a_table_of_contents() {
     let long = format!("# API\n\n{}", "text\n".repeat(400));
     let with_toc = format!(

@@ -69,6 +69,42 @@ pub struct AuditRow<'a> {
     pub result: Option<Cow<'a, str>>,
 }
 
+/// Rows of the notes scenario (agent `reader` of topology `notes`, whose `get-note` requires
+/// `list-notes`), for the tests of the count, the recording and the editor's observed facts.
+#[cfg(test)]
+pub(crate) mod notes_rows {
+    use std::borrow::Cow;
+
+    use super::AuditRow;
+
+    /// What the runtime answers a `get-note` called before `list-notes`.
+    pub(crate) const REFUSAL: &str = "get-note requires list-notes, which has not been called in this session. Call list-notes first, then retry.";
+
+    /// A `skill.executed` row of the scenario's agent.
+    pub(crate) fn call<'a>(
+        run: &'a str,
+        event_id: String,
+        timestamp: Cow<'a, str>,
+        skill: &'a str,
+        decision: &'a str,
+        reason: Option<&'a str>,
+        result: Option<&'a str>,
+    ) -> AuditRow<'a> {
+        AuditRow {
+            event_id: Some(Cow::Owned(event_id)),
+            event_type: Some(Cow::Borrowed("skill.executed")),
+            run_id: Some(Cow::Borrowed(run)),
+            agent_id: Some(Cow::Borrowed("reader")),
+            topology_id: Some(Cow::Borrowed("notes")),
+            skill_id: Some(Cow::Borrowed(skill)),
+            timestamp: Some(timestamp),
+            policy_decision: Some(Cow::Borrowed(decision)),
+            policy_reason: reason.map(Cow::Borrowed),
+            result: result.map(Cow::Borrowed),
+        }
+    }
+}
+
 /// At most this many replay examples are kept per rule: the first calls by (run, event).
 pub const MAX_EXAMPLES: usize = 10;
 

@@ -34,6 +34,22 @@ struct Pair {
 }
 
 impl Pair {
+    /// A pair with no row kept yet.
+    fn new(run: &str, agent: &str) -> Self {
+        Pair {
+            run: run.to_owned(),
+            agent: agent.to_owned(),
+            topology: None,
+            first: None,
+            last: None,
+            calls: Vec::new(),
+        }
+    }
+
+    fn is(&self, run: &str, agent: &str) -> bool {
+        self.run == run && self.agent == agent
+    }
+
     fn cost(&self) -> usize {
         1 + self.calls.len()
     }
@@ -184,20 +200,9 @@ impl Recorder {
         let (Some(run), Some(agent)) = (row.run_id.as_deref(), row.agent_id.as_deref()) else {
             return;
         };
-        let same = self
-            .current
-            .as_ref()
-            .is_some_and(|p| p.run == run && p.agent == agent);
-        if !same {
+        if !self.current.as_ref().is_some_and(|p| p.is(run, agent)) {
             self.finish_pair();
-            self.current = Some(Pair {
-                run: run.to_owned(),
-                agent: agent.to_owned(),
-                topology: None,
-                first: None,
-                last: None,
-                calls: Vec::new(),
-            });
+            self.current = Some(Pair::new(run, agent));
             self.current_cut = false;
         }
         let pair = self.current.as_mut().expect("set above");
@@ -288,9 +293,8 @@ impl Recorder {
 mod tests {
     use std::borrow::Cow;
 
+    use super::super::notes_rows::{call, REFUSAL};
     use super::*;
-
-    const REFUSAL: &str = "get-note requires list-notes, which has not been called in this session. Call list-notes first, then retry.";
 
     fn row<'a>(
         run: &'a str,
@@ -299,18 +303,16 @@ mod tests {
         decision: &'a str,
         reason: Option<&'a str>,
     ) -> AuditRow<'a> {
-        AuditRow {
-            event_id: Some(Cow::Owned(format!("{run}-{timestamp}"))),
-            event_type: Some(Cow::Borrowed("skill.executed")),
-            run_id: Some(Cow::Borrowed(run)),
-            agent_id: Some(Cow::Borrowed("reader")),
-            topology_id: Some(Cow::Borrowed("notes")),
-            skill_id: Some(Cow::Borrowed(skill)),
-            timestamp: Some(Cow::Borrowed(timestamp)),
-            policy_decision: Some(Cow::Borrowed(decision)),
-            policy_reason: reason.map(Cow::Borrowed),
-            result: None,
-        }
+        let event_id = format!("{run}-{timestamp}");
+        call(
+            run,
+            event_id,
+            Cow::Borrowed(timestamp),
+            skill,
+            decision,
+            reason,
+            None,
+        )
     }
 
     #[test]

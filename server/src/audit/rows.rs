@@ -128,9 +128,8 @@ pub fn result_of_payload(payload: &str) -> Option<Cow<'_, str>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::notes_rows::REFUSAL;
     use super::*;
-
-    const REFUSAL: &str = "get-note requires list-notes, which has not been called in this session. Call list-notes first, then retry.";
 
     #[test]
     fn reads_the_refusal_sentence() {

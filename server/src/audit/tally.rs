@@ -31,6 +31,23 @@ struct Pair<'r> {
     counting: Vec<Counting<'r>>,
 }
 
+impl Pair<'_> {
+    /// A pair with no row counted yet.
+    fn new(run: &str, agent: &str) -> Self {
+        Pair {
+            run: run.to_owned(),
+            agent: agent.to_owned(),
+            topology: None,
+            waiting: Vec::new(),
+            counting: Vec::new(),
+        }
+    }
+
+    fn is(&self, run: &str, agent: &str) -> bool {
+        self.run == run && self.agent == agent
+    }
+}
+
 /// One `skill.executed` row, classified.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Call {
@@ -107,19 +124,9 @@ impl<'r> Tally<'r> {
             self.observed.rows_without_pair += 1;
             return;
         };
-        let same = self
-            .pair
-            .as_ref()
-            .is_some_and(|p| p.run == run && p.agent == agent);
-        if !same {
+        if !self.pair.as_ref().is_some_and(|p| p.is(run, agent)) {
             self.finish_pair();
-            self.pair = Some(Pair {
-                run: run.to_owned(),
-                agent: agent.to_owned(),
-                topology: None,
-                waiting: Vec::new(),
-                counting: Vec::new(),
-            });
+            self.pair = Some(Pair::new(run, agent));
         }
         if self.pair.as_ref().is_some_and(|p| p.topology.is_none()) {
             if let Some(topology) = row.topology_id.as_deref() {
@@ -147,13 +154,7 @@ impl<'r> Tally<'r> {
         calls: &[Call],
     ) {
         self.finish_pair();
-        self.pair = Some(Pair {
-            run: run.to_owned(),
-            agent: agent.to_owned(),
-            topology: None,
-            waiting: Vec::new(),
-            counting: Vec::new(),
-        });
+        self.pair = Some(Pair::new(run, agent));
         // As `finish_pair` does for a pair no row named the topology of.
         self.start_counting(topology.unwrap_or(""));
         for call in calls {

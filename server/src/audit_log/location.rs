@@ -275,43 +275,20 @@ mod tests {
     fn decides_as_the_runtime_does() {
         let root = Path::new("/ws");
         let default = Location::Sqlite(PathBuf::from("/ws/.swarmkit/audit.sqlite"));
-        assert_eq!(
-            resolve(root, None, &env_of(&[])).unwrap(),
-            (default.clone(), "default")
-        );
+        // Without a manifest: the environment alone.
+        let from_env = |pairs: &[(&str, &str)]| resolve(root, None, &env_of(pairs)).unwrap();
+        assert_eq!(from_env(&[]), (default.clone(), "default"));
         // A URL alone names its backend.
         let pg = "postgresql://u:secret@db/audit";
-        assert_eq!(
-            resolve(root, None, &env_of(&[("SWARMKIT_STORE_URL", pg)])).unwrap(),
-            (Location::Postgres(pg.to_owned()), "env")
-        );
-        assert_eq!(
-            resolve(root, None, &env_of(&[("DATABASE_URL", pg)]))
-                .unwrap()
-                .0,
-            Location::Postgres(pg.to_owned())
-        );
+        let postgres = (Location::Postgres(pg.to_owned()), "env");
+        assert_eq!(from_env(&[("SWARMKIT_STORE_URL", pg)]), postgres);
+        assert_eq!(from_env(&[("DATABASE_URL", pg)]).0, postgres.0);
         // An empty SWARMKIT_STORE_URL falls through to DATABASE_URL.
-        assert_eq!(
-            resolve(
-                root,
-                None,
-                &env_of(&[("SWARMKIT_STORE_URL", ""), ("DATABASE_URL", pg)])
-            )
-            .unwrap()
-            .0,
-            Location::Postgres(pg.to_owned())
-        );
+        let fallen = from_env(&[("SWARMKIT_STORE_URL", ""), ("DATABASE_URL", pg)]);
+        assert_eq!(fallen.0, postgres.0);
         // SWARMKIT_STORE_BACKEND=sqlite without a URL: the default file.
-        assert_eq!(
-            resolve(
-                root,
-                None,
-                &env_of(&[("SWARMKIT_STORE_BACKEND", "SQLite ")])
-            )
-            .unwrap(),
-            (default.clone(), "env")
-        );
+        let backend = from_env(&[("SWARMKIT_STORE_BACKEND", "SQLite ")]);
+        assert_eq!(backend, (default.clone(), "env"));
         // A URL of no known backend is ignored, and the manifest decides.
         let manifest =
             "storage:\n  runtime:\n    backend: postgres\n    url: ${PGURL:-postgres://x@h/d}\n";

@@ -46,11 +46,20 @@ pub(crate) const COLUMNS: &[&str] = &[
 ];
 const NEEDED: usize = 4;
 
-/// The select list for the columns a log has (the others as NULL), and the warnings.
+/// The select list for the columns a log's `audit_events` table has (`columns`; the others as
+/// NULL), and the warnings. A log without the table or without a needed column is refused, the
+/// message starting with `shown`, the log as the user named it.
 pub(crate) fn select_list(
-    has: &dyn Fn(&str) -> bool,
+    shown: impl std::fmt::Display,
+    columns: &[String],
     cast: &str,
 ) -> Result<(Vec<String>, Vec<String>), String> {
+    if columns.is_empty() {
+        return Err(format!(
+            "{shown}: no table audit_events: not a SwarmKit audit log"
+        ));
+    }
+    let has = |c: &str| columns.iter().any(|n| n.eq_ignore_ascii_case(c));
     let missing: Vec<&str> = COLUMNS.iter().copied().filter(|c| !has(c)).collect();
     let needed: Vec<&str> = missing
         .iter()
@@ -59,7 +68,7 @@ pub(crate) fn select_list(
         .collect();
     if !needed.is_empty() {
         return Err(format!(
-            "table audit_events has no column {}: not a SwarmKit audit log",
+            "{shown}: table audit_events has no column {}: not a SwarmKit audit log",
             needed.join(", ")
         ));
     }

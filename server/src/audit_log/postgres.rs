@@ -59,13 +59,7 @@ pub fn read(url: &str, since: Option<&str>, tally: &mut dyn Rows) -> Result<Sour
         .iter()
         .map(|row| row.get::<_, String>(0))
         .collect();
-    if columns.is_empty() {
-        return Err(format!(
-            "{shown}: no table audit_events: not a SwarmKit audit log"
-        ));
-    }
-    let has = |c: &str| columns.iter().any(|n| n.eq_ignore_ascii_case(c));
-    let (list, warnings) = select_list(&has, "::text").map_err(|e| format!("{shown}: {e}"))?;
+    let (list, warnings) = select_list(&shown, &columns, "::text")?;
     let filter = "($1::text IS NULL OR timestamp::text >= $1::text)";
     let since: &(dyn ToSql + Sync) = &since;
     let stats_row = transaction

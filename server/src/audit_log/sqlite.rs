@@ -40,13 +40,7 @@ pub fn read(path: &Path, since: Option<&str>, tally: &mut dyn Rows) -> Result<So
             .map_err(fail)?;
         names.collect::<Result<_, _>>().map_err(fail)?
     };
-    if columns.is_empty() {
-        return Err(format!(
-            "{shown}: no table audit_events: not a SwarmKit audit log"
-        ));
-    }
-    let has = |c: &str| columns.iter().any(|n| n.eq_ignore_ascii_case(c));
-    let (list, warnings) = select_list(&has, "").map_err(|e| format!("{shown}: {e}"))?;
+    let (list, warnings) = select_list(&shown, &columns, "")?;
     let filter = "(?1 IS NULL OR timestamp >= ?1)";
     let mut stats = SourceStats {
         warnings,

@@ -147,12 +147,9 @@ struct JsonSource {
 
 #[derive(Serialize)]
 struct JsonRule<'a> {
-    path: String,
-    range: Range,
-    topology: &'a str,
-    agent: &'a str,
-    skill: &'a str,
-    prerequisites: &'a [String],
+    /// Where the rule is and what it says; its counts follow.
+    #[serde(flatten)]
+    rule: Located<'a>,
     agent_runs: u64,
     runs: u64,
     calls: u64,
@@ -179,6 +176,7 @@ struct JsonExample<'a> {
 }
 
 /// One rule with what was observed, located in its file.
+#[derive(Serialize)]
 struct Located<'a> {
     path: String,
     range: Range,
@@ -186,6 +184,7 @@ struct Located<'a> {
     agent: &'a str,
     skill: &'a str,
     prerequisites: &'a [String],
+    #[serde(skip)]
     counts: &'a Counts,
 }
 
@@ -265,36 +264,33 @@ pub fn render_json(
 ) -> io::Result<()> {
     let rules = located(index, run, display_path)
         .into_iter()
-        .map(|l| JsonRule {
-            path: l.path,
-            range: l.range,
-            topology: l.topology,
-            agent: l.agent,
-            skill: l.skill,
-            prerequisites: l.prerequisites,
-            agent_runs: l.counts.agent_runs,
-            runs: l.counts.runs,
-            calls: l.counts.calls,
-            refused: l.counts.refused,
-            recovered: l.counts.recovered,
-            gave_up: l.counts.gave_up,
-            refused_after_prerequisites: l.counts.refused_after_prerequisites,
-            replay: JsonReplay {
-                runs: l.counts.replay.runs,
-                would_refuse: l.counts.replay.would_refuse,
-                examples: l
-                    .counts
-                    .replay
-                    .examples
-                    .iter()
-                    .map(|e| JsonExample {
-                        run: &e.run,
-                        event: &e.event,
-                        skill: &e.skill,
-                        missing: &e.missing,
-                    })
-                    .collect(),
-            },
+        .map(|rule| {
+            let c = rule.counts;
+            JsonRule {
+                rule,
+                agent_runs: c.agent_runs,
+                runs: c.runs,
+                calls: c.calls,
+                refused: c.refused,
+                recovered: c.recovered,
+                gave_up: c.gave_up,
+                refused_after_prerequisites: c.refused_after_prerequisites,
+                replay: JsonReplay {
+                    runs: c.replay.runs,
+                    would_refuse: c.replay.would_refuse,
+                    examples: c
+                        .replay
+                        .examples
+                        .iter()
+                        .map(|e| JsonExample {
+                            run: &e.run,
+                            event: &e.event,
+                            skill: &e.skill,
+                            missing: &e.missing,
+                        })
+                        .collect(),
+                },
+            }
         })
         .collect();
     let document = Document {

@@ -78,10 +78,6 @@ mod tests {
     use crate::cli::fixture;
     use crate::diagnostic::Code;
 
-    fn render_to_string(report: &Report) -> String {
-        fixture::rendered(|out| render(report, out))
-    }
-
     #[test]
     fn escaping() {
         assert_eq!(escape_data("100%: a,b\r\nc"), "100%25: a,b%0D%0Ac");
@@ -98,7 +94,7 @@ mod tests {
             ::notice file=skills/emoji.yaml,line=2,col=11,endLine=2,endColumn=11,title=test.emoji::an emoji in a skill name%0Asecond line
             ::error file=skills/emoji.yaml,line=2,col=19,endLine=2,endColumn=24,title=yaml.duplicate-key::`alpha` appears twice
         "#]]
-        .assert_eq(&render_to_string(&fixture.report()));
+        .assert_eq(&fixture.rendered_by(render));
     }
 
     #[test]
@@ -117,13 +113,12 @@ mod tests {
         expect![[r#"
             ::error file=dir%2Cwith%3Aodd%25/a.yaml,line=1,col=5,endLine=1,endColumn=6,title=test.odd-path::odd
         "#]]
-        .assert_eq(&render_to_string(&fixture.report()));
+        .assert_eq(&fixture.rendered_by(render));
     }
 
     #[test]
     fn hostile_ranges_do_not_panic() {
-        let fixture = fixture::hostile();
-        let output = render_to_string(&fixture.report());
-        assert_eq!(output.lines().count(), fixture.diagnostics.len());
+        let (output, diagnostics) = fixture::hostile_rendered_by(render);
+        assert_eq!(output.lines().count(), diagnostics);
     }
 }

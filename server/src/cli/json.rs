@@ -124,14 +124,10 @@ mod tests {
     use super::*;
     use crate::cli::fixture;
 
-    fn render_to_string(report: &Report) -> String {
-        fixture::rendered(|out| render(report, out))
-    }
-
     #[test]
     fn columns_are_utf16_code_units() {
         let fixture = fixture::standard();
-        let output = render_to_string(&fixture.report());
+        let output = fixture.rendered_by(render);
         let document: serde_json::Value = serde_json::from_str(&output).unwrap();
         // `skills: ["😀 技能", alpha]`: the emoji is two UTF-16 units, each CJK character one, so
         // `alpha` starts at 10 + 2 + 1 + 2 + 3 = 18 (it is the 18th character, 0-based 17).
@@ -263,7 +259,7 @@ mod tests {
               }
             }
         "#]]
-        .assert_eq(&render_to_string(&fixture.report()));
+        .assert_eq(&fixture.rendered_by(render));
     }
 
     #[test]
@@ -282,17 +278,16 @@ mod tests {
               }
             }
         "#]]
-        .assert_eq(&render_to_string(&fixture.report()));
+        .assert_eq(&fixture.rendered_by(render));
     }
 
     #[test]
     fn hostile_ranges_do_not_panic() {
-        let fixture = fixture::hostile();
-        let output = render_to_string(&fixture.report());
+        let (output, diagnostics) = fixture::hostile_rendered_by(render);
         let document: serde_json::Value = serde_json::from_str(&output).unwrap();
         assert_eq!(
             document["diagnostics"].as_array().unwrap().len(),
-            fixture.diagnostics.len()
+            diagnostics
         );
     }
 }

@@ -168,6 +168,14 @@ pub(crate) mod fixture {
             }
         }
 
+        /// What a format's `render` writes for the fixture's report, as text.
+        pub fn rendered_by(
+            &self,
+            render: impl FnOnce(&Report<'_>, &mut dyn std::io::Write) -> std::io::Result<()>,
+        ) -> String {
+            rendered(|out| render(&self.report(), out))
+        }
+
         pub fn report(&self) -> Report<'_> {
             Report {
                 files: self
@@ -259,6 +267,15 @@ pub(crate) mod fixture {
     }
 
     /// Ranges no caller should produce, but which must not panic any format.
+    /// What a format's `render` writes for the [`hostile`] fixture, with how many diagnostics
+    /// it holds: each must come out, whatever its ranges.
+    pub fn hostile_rendered_by(
+        render: impl FnOnce(&Report<'_>, &mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> (String, usize) {
+        let fixture = hostile();
+        (fixture.rendered_by(render), fixture.diagnostics.len())
+    }
+
     pub fn hostile() -> Fixture {
         let mut fixture = Fixture::new(&[
             (CRLF, "skills/crlf.yaml", CRLF_TEXT),

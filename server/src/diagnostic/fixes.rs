@@ -152,25 +152,34 @@ pub fn remove_item(text: &str, range: TextRange, value: &str) -> Option<TextRang
     }
     // A flow item: take the comma before it (and the space after that comma), else the comma
     // after it with the space that follows.
-    let mut back = start;
-    while back > 0 && matches!(bytes[back - 1], b' ' | b'\t') {
-        back -= 1;
-    }
+    let back = blanks_before(bytes, start);
     if back > 0 && bytes[back - 1] == b',' {
         return Some(TextRange::new((back - 1) as u32, end as u32));
     }
-    let mut forward = end;
+    let forward = blanks_after(bytes, end);
+    if forward < bytes.len() && bytes[forward] == b',' {
+        let through = blanks_after(bytes, forward + 1);
+        return Some(TextRange::new(start as u32, through as u32));
+    }
+    None
+}
+
+/// Where the spaces and tabs just before `at` start (`at` itself when there are none).
+pub fn blanks_before(bytes: &[u8], at: usize) -> usize {
+    let mut back = at;
+    while back > 0 && matches!(bytes[back - 1], b' ' | b'\t') {
+        back -= 1;
+    }
+    back
+}
+
+/// Where the spaces and tabs from `at` on end (`at` itself when there are none).
+pub fn blanks_after(bytes: &[u8], at: usize) -> usize {
+    let mut forward = at;
     while forward < bytes.len() && matches!(bytes[forward], b' ' | b'\t') {
         forward += 1;
     }
-    if forward < bytes.len() && bytes[forward] == b',' {
-        forward += 1;
-        while forward < bytes.len() && matches!(bytes[forward], b' ' | b'\t') {
-            forward += 1;
-        }
-        return Some(TextRange::new(start as u32, forward as u32));
-    }
-    None
+    forward
 }
 
 /// Where the line of the item starting at `start` begins, when the item is a block sequence's:

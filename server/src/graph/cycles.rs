@@ -73,22 +73,24 @@ impl Digraph {
             if order[root] != UNSEEN {
                 continue;
             }
-            order[root] = counter;
-            low[root] = counter;
-            counter += 1;
-            stack.push(root);
-            on_stack[root] = true;
-            calls.push((root, 0));
-            while let Some(&mut (node, ref mut next)) = calls.last_mut() {
+            // The node to enter next: numbered and put on both stacks.
+            let mut entering = Some(root);
+            loop {
+                if let Some(node) = entering.take() {
+                    order[node] = counter;
+                    low[node] = counter;
+                    counter += 1;
+                    stack.push(node);
+                    on_stack[node] = true;
+                    calls.push((node, 0));
+                }
+                let Some(&mut (node, ref mut next)) = calls.last_mut() else {
+                    break;
+                };
                 if let Some(&to) = self.edges[node].get(*next) {
                     *next += 1;
                     if order[to] == UNSEEN {
-                        order[to] = counter;
-                        low[to] = counter;
-                        counter += 1;
-                        stack.push(to);
-                        on_stack[to] = true;
-                        calls.push((to, 0));
+                        entering = Some(to);
                     } else if on_stack[to] {
                         low[node] = low[node].min(order[to]);
                     }
@@ -222,12 +224,10 @@ const NONE: usize = usize::MAX;
 #[derive(Clone, Debug, Default)]
 pub struct LoopsThrough {
     root: Vec<usize>,
-    forward_parent: Vec<usize>,
-    forward_depth: Vec<usize>,
-    forward_ancestors: Vec<[usize; KEPT]>,
-    back_next: Vec<usize>,
-    back_depth: Vec<usize>,
-    back_ancestors: Vec<[usize; KEPT]>,
+    /// Shortest paths from the root.
+    forward: PathTree,
+    /// Shortest paths to the root.
+    back: PathTree,
     /// Per root: the predecessor of the root closing its shortest cycle.
     closing: Vec<usize>,
 }
@@ -247,12 +247,8 @@ impl LoopsThrough {
         }
         let mut loops = LoopsThrough {
             root: vec![NONE; n],
-            forward_parent: vec![NONE; n],
-            forward_depth: vec![0; n],
-            forward_ancestors: vec![[NONE; KEPT]; n],
-            back_next: vec![NONE; n],
-            back_depth: vec![0; n],
-            back_ancestors: vec![[NONE; KEPT]; n],
+            forward: PathTree::new(n),
+            back: PathTree::new(n),
             closing: vec![NONE; n],
         };
         for (c, members) in components.members.iter().enumerate() {
@@ -264,7 +260,7 @@ impl LoopsThrough {
             // Forward: shortest paths from the root.
             let mut queue = VecDeque::from([root]);
             loops.root[root] = root;
-            loops.forward_ancestors[root][0] = root;
+            loops.forward.ancestors[root][0] = root;
             while let Some(node) = queue.pop_front() {
                 for &to in &graph.edges[node] {
                     if to == root && loops.closing[root] == NONE {
@@ -272,32 +268,20 @@ impl LoopsThrough {
                     }
                     if inside(to) && loops.root[to] == NONE {
                         loops.root[to] = root;
-                        loops.forward_parent[to] = node;
-                        loops.forward_depth[to] = loops.forward_depth[node] + 1;
-                        let mut ancestors = loops.forward_ancestors[node];
-                        if loops.forward_depth[to] < KEPT {
-                            ancestors[loops.forward_depth[to]] = to;
-                        }
-                        loops.forward_ancestors[to] = ancestors;
+                        loops.forward.reach(to, node);
                         queue.push_back(to);
                     }
                 }
             }
             // Backward: shortest paths to the root.
             let mut queue = VecDeque::from([root]);
-            loops.back_ancestors[root][0] = root;
+            loops.back.ancestors[root][0] = root;
             let mut reached = vec![root];
-            loops.back_next[root] = root;
+            loops.back.toward_root[root] = root;
             while let Some(node) = queue.pop_front() {
                 for &from in &reverse[node] {
-                    if loops.back_next[from] == NONE {
-                        loops.back_next[from] = node;
-                        loops.back_depth[from] = loops.back_depth[node] + 1;
-                        let mut ancestors = loops.back_ancestors[node];
-                        if loops.back_depth[from] < KEPT {
-                            ancestors[loops.back_depth[from]] = from;
-                        }
-                        loops.back_ancestors[from] = ancestors;
+                    if loops.back.toward_root[from] == NONE {
+                        loops.back.reach(from, node);
                         reached.push(from);
                         queue.push_back(from);
                     }
@@ -312,9 +296,9 @@ impl LoopsThrough {
     pub fn hops(&self, node: usize) -> usize {
         let root = self.root[node];
         if node == root {
-            self.forward_depth[self.closing[root]] + 1
+            self.forward.depth[self.closing[root]] + 1
         } else {
-            self.back_depth[node] + self.forward_depth[node]
+            self.back.depth[node] + self.forward.depth[node]
         }
     }
 
@@ -326,37 +310,56 @@ impl LoopsThrough {
             return if i >= hops {
                 root
             } else {
-                self.forward_at(self.closing[root], i)
+                self.forward.at(self.closing[root], i)
             };
         }
-        let back = self.back_depth[node];
+        let back = self.back.depth[node];
         if i <= back {
-            self.back_at(node, back - i)
+            self.back.at(node, back - i)
         } else {
-            self.forward_at(node, i - back)
+            self.forward.at(node, i - back)
+        }
+    }
+}
+
+/// One tree of shortest paths between a component's root and its nodes (from the root or to
+/// it): for each node its next node toward the root, its distance from the root, and the first
+/// `KEPT` nodes of its path counted from the root.
+#[derive(Clone, Debug, Default)]
+struct PathTree {
+    toward_root: Vec<usize>,
+    depth: Vec<usize>,
+    ancestors: Vec<[usize; KEPT]>,
+}
+
+impl PathTree {
+    fn new(n: usize) -> PathTree {
+        PathTree {
+            toward_root: vec![NONE; n],
+            depth: vec![0; n],
+            ancestors: vec![[NONE; KEPT]; n],
         }
     }
 
-    /// The node at depth `depth` on the shortest path from the root to `target`.
-    fn forward_at(&self, target: usize, depth: usize) -> usize {
-        if depth < KEPT {
-            return self.forward_ancestors[target][depth];
+    /// Records `node` as reached one hop past `previous`, which is already in the tree.
+    fn reach(&mut self, node: usize, previous: usize) {
+        self.toward_root[node] = previous;
+        self.depth[node] = self.depth[previous] + 1;
+        let mut ancestors = self.ancestors[previous];
+        if self.depth[node] < KEPT {
+            ancestors[self.depth[node]] = node;
         }
-        let mut at = target;
-        for _ in depth..self.forward_depth[target] {
-            at = self.forward_parent[at];
-        }
-        at
+        self.ancestors[node] = ancestors;
     }
 
-    /// The node `depth` hops before the root on the shortest path from `from` to the root.
-    fn back_at(&self, from: usize, depth: usize) -> usize {
+    /// The node `depth` hops from the root on the path of `node`.
+    fn at(&self, node: usize, depth: usize) -> usize {
         if depth < KEPT {
-            return self.back_ancestors[from][depth];
+            return self.ancestors[node][depth];
         }
-        let mut at = from;
-        for _ in depth..self.back_depth[from] {
-            at = self.back_next[at];
+        let mut at = node;
+        for _ in depth..self.depth[node] {
+            at = self.toward_root[at];
         }
         at
     }

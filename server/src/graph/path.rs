@@ -80,6 +80,40 @@ pub fn render_counted<S: AsRef<str>>(shown: &[S], total: usize) -> String {
     text
 }
 
+/// How the advice ending a loop's message names a graph's nodes and what breaks its loops.
+pub struct LoopWords {
+    /// The nodes, in the plural (`agents`).
+    pub nodes: &'static str,
+    /// What to do to a tangle of loops (`remove entries`), said with "until none loops".
+    pub untangle: &'static str,
+    /// What to do to a loop that is all of its tangle (`remove one entry`).
+    pub break_one: &'static str,
+}
+
+impl LoopWords {
+    /// The advice for a loop of `loop_len` nodes in a strongly connected `tangle` of nodes
+    /// (`name` gives a node's name): a loop that is one of several names the tangle, its first
+    /// ten nodes and a count, however large it is.
+    pub fn advice<'a>(
+        &self,
+        loop_len: usize,
+        tangle: &[usize],
+        name: impl Fn(usize) -> &'a str,
+    ) -> String {
+        if tangle.len() <= loop_len {
+            return format!("; {}", self.break_one);
+        }
+        let shown: Vec<&str> = tangle.iter().take(MAX_HOPS).map(|&i| name(i)).collect();
+        format!(
+            "; this loop is one of several among {} {} ({}): {} until none loops",
+            thousands(tangle.len()),
+            self.nodes,
+            render_counted(&shown, tangle.len()),
+            self.untangle
+        )
+    }
+}
+
 /// The hops (edge `i` goes from node `i` to node `i + 1`) of a path with `hops` hops that get a
 /// related location: all of them up to [`MAX_RELATED`], else the first and last ten.
 pub fn related_hops(hops: usize) -> impl Iterator<Item = usize> {

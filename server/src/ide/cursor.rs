@@ -3,7 +3,7 @@
 
 use crate::diagnostic::FileId;
 use crate::index::{Content, Index};
-use crate::model::swarmkit::{AgentIndex, Artifact, ArtifactKind, Grant};
+use crate::model::swarmkit::{AgentIndex, Artifact, ArtifactKind, DecisionBinding, Grant};
 use crate::syntax::TextRange;
 
 /// What an id names.
@@ -48,13 +48,10 @@ pub struct Occurrence {
 
 /// Every id written in `file`, in no particular order.
 pub fn occurrences(index: &Index, file: FileId) -> Vec<Occurrence> {
+    let Some(Content::SwarmKit(artifact)) = index.file(file).map(|e| &e.parsed.content) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
-    let Some(entry) = index.file(file) else {
-        return out;
-    };
-    let Content::SwarmKit(artifact) = &entry.parsed.content else {
-        return out;
-    };
     let mut push = |range: TextRange, what: Ref, site: Site, agent: Option<AgentIndex>| {
         out.push(Occurrence {
             range,
@@ -92,6 +89,20 @@ pub fn occurrences(index: &Index, file: FileId) -> Vec<Occurrence> {
             }
         }
     };
+    // Decision skills are bound alike in a workspace and in a topology.
+    let bindings: &[DecisionBinding] = match artifact {
+        Artifact::Workspace(workspace) => &workspace.decision_skills,
+        Artifact::Topology(topology) => &topology.decision_skills,
+        _ => &[],
+    };
+    for binding in bindings {
+        push(
+            binding.id.range,
+            skill(&binding.id.value),
+            Site::DecisionBinding,
+            None,
+        );
+    }
     match artifact {
         Artifact::Workspace(workspace) => {
             for server in &workspace.mcp_servers {
@@ -102,24 +113,8 @@ pub fn occurrences(index: &Index, file: FileId) -> Vec<Occurrence> {
                     None,
                 );
             }
-            for binding in &workspace.decision_skills {
-                push(
-                    binding.id.range,
-                    skill(&binding.id.value),
-                    Site::DecisionBinding,
-                    None,
-                );
-            }
         }
         Artifact::Topology(topology) => {
-            for binding in &topology.decision_skills {
-                push(
-                    binding.id.range,
-                    skill(&binding.id.value),
-                    Site::DecisionBinding,
-                    None,
-                );
-            }
             for (i, agent) in topology.agents.iter().enumerate() {
                 let a = Some(i);
                 if let Some(id) = &agent.id {

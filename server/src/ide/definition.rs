@@ -119,7 +119,9 @@ pub(crate) fn artifact_definitions(
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{fixture, Fixture};
+    use std::sync::LazyLock;
+
+    use super::super::test_support::{cursor_at, fixture, topology_w, workspace_w, Fixture};
     use super::*;
 
     fn check(text: &str, expected: &[(&str, &str)]) {
@@ -145,16 +147,10 @@ mod tests {
         assert_eq!(got, expected);
     }
 
-    const WS: &str = r#"
-//- /w/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: w
-mcp_servers:
-  - id: conventions
-    transport: stdio
-//- /w/skills/get.yaml
+    static WS: LazyLock<String> = LazyLock::new(|| {
+        [
+            workspace_w(&["conventions"]),
+            r#"//- /w/skills/get.yaml
 apiVersion: swarmkit/v1
 kind: Skill
 metadata:
@@ -177,14 +173,10 @@ kind: Trigger
 metadata:
   id: t
 targets: [es$3tate]
-//- /w/topologies/estate.yaml
-apiVersion: swarmkit/v1
-kind: Topology
-metadata:
-  name: estate
-agents:
-  root:
-    id: root
+"#
+            .to_owned(),
+            topology_w("estate", "estate"),
+            r#"    id: root
     role: root
     children:
       - id: worker
@@ -194,15 +186,14 @@ agents:
         requires:
           get-th$6ing: [get-thing]
         depends_on: [ro$7ot]
-"#;
+"#
+            .to_owned(),
+        ]
+        .concat()
+    });
 
     fn with_cursor(n: u32) -> String {
-        let mut text = WS.to_owned();
-        for k in 1..=7 {
-            let marker = format!("${k}");
-            text = text.replace(&marker, if k == n { "$0" } else { "" });
-        }
-        text
+        cursor_at(&WS, n, 7)
     }
 
     #[test]

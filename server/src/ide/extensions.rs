@@ -221,7 +221,7 @@ pub(crate) fn relative(from: &Path, to: &Path) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::fixture;
+    use super::super::test_support::{answer_at, fixture};
     use super::*;
 
     #[test]
@@ -239,10 +239,7 @@ mod tests {
     }
 
     fn hover_text(text: &str) -> String {
-        let f = fixture(text);
-        hover(&f.index, f.cursor_file, f.offset)
-            .expect("a hover")
-            .markdown
+        answer_at(text, hover).expect("a hover").markdown
     }
 
     #[test]

@@ -670,19 +670,15 @@ fn server_summary(index: &Index, workspace: FileId, id: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::fixture;
+    use std::sync::LazyLock;
+
+    use super::super::test_support::{answer_at, cursor_at, fixture, topology_w, workspace_w};
     use super::*;
 
-    const WS: &str = r#"
-//- /w/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: w
-mcp_servers:
-  - id: conventions
-    transport: stdio
-//- /w/skills/list.yaml
+    static WS: LazyLock<String> = LazyLock::new(|| {
+        [
+            workspace_w(&["conventions"]),
+            r#"//- /w/skills/list.yaml
 apiVersion: swarmkit/v1
 kind: Skill
 metadata:
@@ -717,42 +713,28 @@ implementation:
   type: mcp_tool
   server: conventions
   tool: search_code
-//- /w/topologies/estate.yaml
-apiVersion: swarmkit/v1
-kind: Topology
-metadata:
-  name: estate
-agents:
-  root:
-    id: ro$2ot
+"#
+            .to_owned(),
+            topology_w("estate", "estate"),
+            r#"    id: ro$2ot
     role: root
     skills: [list-conventions, get-convention, search-code]
     requires:
       get-convention: [list-conventions]
       search-$1code: [get-convention, list-conventions]
-"#;
+"#
+            .to_owned(),
+        ]
+        .concat()
+    });
 
     fn hover_at(n: u32) -> String {
-        let mut text = WS.to_owned();
-        for k in 1..=2 {
-            text = text.replace(&format!("${k}"), if k == n { "$0" } else { "" });
-        }
-        let f = fixture(&text);
-        hover(&f.index, f.cursor_file, f.offset)
-            .expect("a hover")
-            .markdown
+        hover_text(&cursor_at(&WS, n, 2))
     }
 
     #[test]
     fn only_an_agent_id_is_on_an_agent_definition() {
-        let on = |n: u32| {
-            let mut text = WS.to_owned();
-            for k in 1..=2 {
-                text = text.replace(&format!("${k}"), if k == n { "$0" } else { "" });
-            }
-            let f = fixture(&text);
-            crate::ide::on_agent_definition(&f.index, f.cursor_file, f.offset)
-        };
+        let on = |n: u32| answer_at(&cursor_at(&WS, n, 2), crate::ide::on_agent_definition);
         assert!(on(2), "the agent's own id");
         assert!(!on(1), "a skill in the agent's requires block");
     }
@@ -760,35 +742,25 @@ agents:
     #[test]
     fn skill_in_an_agent() {
         let text = hover_at(1);
-        assert!(
-            text.contains("implementation: `mcp_tool conventions.search_code`"),
-            "{text}"
-        );
-        assert!(text.contains("defined in `skills/search.yaml`"), "{text}");
-        assert!(
-            text.contains("requires (transitively): `get-convention`, `list-conventions`"),
-            "{text}"
-        );
-        assert!(
-            text.contains("1. `list-conventions`\n2. `get-convention`\n3. `search-code`"),
-            "{text}"
-        );
-        assert!(text.contains("search-code requires get-convention, list-conventions, which have not been called in this session. Call get-convention, list-conventions first, then retry."), "{text}");
+        assert_says(&text, &[
+            "implementation: `mcp_tool conventions.search_code`",
+            "defined in `skills/search.yaml`",
+            "requires (transitively): `get-convention`, `list-conventions`",
+            "1. `list-conventions`\n2. `get-convention`\n3. `search-code`",
+            "search-code requires get-convention, list-conventions, which have not been called in this session. Call get-convention, list-conventions first, then retry.",
+        ]);
     }
 
     #[test]
     fn the_refusal_has_the_prefix_the_agent_sees_and_required_by_is_transitive() {
         let text = hover_at(1);
-        assert!(
-            text.contains("> [skill:search-code] DENIED: search-code requires get-convention, list-conventions, which have not been called in this session."),
-            "{text}"
-        );
-        assert!(text.contains("`DENIED by governance: `"), "{text}");
-        assert!(text.contains("so it shrinks as they are called"), "{text}");
+        assert_says(&text, &[
+            "> [skill:search-code] DENIED: search-code requires get-convention, list-conventions, which have not been called in this session.",
+            "`DENIED by governance: `",
+            "so it shrinks as they are called",
+        ]);
         // list-conventions is required by get-convention directly and by search-code through it.
-        let on_list = WS
-            .replace("$1", "")
-            .replace("$2", "")
+        let on_list = cursor_at(&WS, 0, 2)
             .replace(
                 "get-convention: [list-conventions]",
                 "get-convention: [list-$0conventions]",
@@ -809,9 +781,7 @@ agents:
 
     #[test]
     fn a_skill_the_runtime_does_not_gate_shows_no_refusal() {
-        let text = WS
-            .replace("$1", "")
-            .replace("$2", "")
+        let text = cursor_at(&WS, 0, 2)
             .replace(
                 "  type: mcp_tool\n  server: conventions\n  tool: search_code\n",
                 "  type: llm_prompt\n  prompt: Search.\n",
@@ -829,40 +799,33 @@ agents:
     #[test]
     fn agent_id_lists_skills_and_rules() {
         let text = hover_at(2);
-        assert!(text.contains("- `get-convention` — from skills"), "{text}");
-        assert!(
-            text.contains("- `get-convention` requires `list-conventions`"),
-            "{text}"
+        assert_says(
+            &text,
+            &[
+                "- `get-convention` — from skills",
+                "- `get-convention` requires `list-conventions`",
+            ],
         );
     }
 
     #[test]
     fn skill_md_fields_and_name() {
         let text = "//- /r/.claude/skills/pdf/SKILL.md\n---\nna$0me: pdf\ndescription: Reads PDFs.\n---\nbody\n";
-        let f = fixture(text);
-        let h = hover(&f.index, f.cursor_file, f.offset).expect("a hover");
+        let name = hover_text(text);
         assert!(
-            h.markdown
-                .starts_with("**`name`** — an Agent Skills spec field"),
-            "{}",
-            h.markdown
+            name.starts_with("**`name`** — an Agent Skills spec field"),
+            "{name}"
         );
-        let f = fixture(&text.replace("$0", "").replace("pdf\nd", "p$0df\nd"));
-        let h = hover(&f.index, f.cursor_file, f.offset).expect("a hover");
+        let skill = hover_text(&text.replace("$0", "").replace("pdf\nd", "p$0df\nd"));
         assert!(
-            h.markdown
-                .starts_with("**SKILL.md skill `pdf`**\n\n- folder: `pdf`\n\nReads PDFs."),
-            "{}",
-            h.markdown
+            skill.starts_with("**SKILL.md skill `pdf`**\n\n- folder: `pdf`\n\nReads PDFs."),
+            "{skill}"
         );
     }
 
     #[test]
     fn a_skill_definition_lists_who_grants_it() {
-        let text = WS
-            .replace("$1", "")
-            .replace("$2", "")
-            .replace("id: search-code", "id: search-$0code");
+        let text = cursor_at(&WS, 0, 2).replace("id: search-code", "id: search-$0code");
         let f = fixture(&text);
         let h = hover(&f.index, f.cursor_file, f.offset).unwrap().markdown;
         assert!(
@@ -881,13 +844,9 @@ agents:
 
     #[test]
     fn a_substituted_value_says_what_it_became_and_from_where() {
-        let ws = r#"
-//- /w/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: w
-//- /w/workspace.env.yaml
+        let ws = &[
+            workspace_w(&[]),
+            r#"//- /w/workspace.env.yaml
 team:
   skill: summarise
 //- /w/skills/summarise.yaml
@@ -900,71 +859,61 @@ metadata:
 category: capability
 implementation:
   type: llm_prompt
-//- /w/topologies/t.yaml
-apiVersion: swarmkit/v1
-kind: Topology
-metadata:
-  name: t
-agents:
-  root:
-    id: root
+"#
+            .to_owned(),
+            topology_w("t", "t"),
+            r#"    id: root
     role: root
     skills: ["${team.$1skill}", "x${NOT_SET}y${NOT_SET:-z}$${a}"]
     prompt:
       system: "say ${NOT$2_SET:-hi}"
-"#;
-        let at = |n: u32| {
-            let mut text = ws.to_owned();
-            for k in 1..=2 {
-                text = text.replace(&format!("${k}"), if k == n { "$0" } else { "" });
-            }
-            let f = fixture(&text);
-            hover(&f.index, f.cursor_file, f.offset).expect("a hover")
-        };
+"#
+            .to_owned(),
+        ]
+        .concat();
+        let at = |n: u32| answer_at(&cursor_at(ws, n, 2), hover).expect("a hover");
         let on_grant = at(1).markdown;
         // The skill it resolved to, then the substitution.
-        assert!(on_grant.contains("Summarises notes."), "{on_grant}");
-        assert!(
-            on_grant.contains("**Substituted value** (as SwarmKit reads it): `summarise`"),
-            "{on_grant}"
-        );
-        assert!(
-            on_grant.contains("`team.skill`: property of `workspace.env.yaml`"),
-            "{on_grant}"
+        assert_says(
+            &on_grant,
+            &[
+                "Summarises notes.",
+                "**Substituted value** (as SwarmKit reads it): `summarise`",
+                "`team.skill`: property of `workspace.env.yaml`",
+            ],
         );
         let on_prompt = at(2);
         expect_test::expect![[r#"
             **Substituted value** (as SwarmKit reads it): `say hi`
             - `NOT_SET`: not set, so its `:-` default"#]]
         .assert_eq(&on_prompt.markdown);
-        let f = fixture(
-            &ws.replace("$1", "")
-                .replace("$2", "")
-                .replace("x${NOT", "$0x${NOT"),
-        );
+        let f = fixture(&cursor_at(ws, 0, 2).replace("x${NOT", "$0x${NOT"));
         let mixed = hover(&f.index, f.cursor_file, f.offset)
             .expect("a hover")
             .markdown;
-        assert!(
-            mixed.contains("`NOT_SET`: not set and no default, so `${NOT_SET}` stays as written"),
-            "{mixed}"
-        );
-        assert!(
-            mixed.contains("`$${a}`: escaped, the literal text `${a}`"),
-            "{mixed}"
+        assert_says(
+            &mixed,
+            &[
+                "`NOT_SET`: not set and no default, so `${NOT_SET}` stays as written",
+                "`$${a}`: escaped, the literal text `${a}`",
+            ],
         );
     }
 
     fn hover_text(text: &str) -> String {
-        let f = fixture(text);
-        hover(&f.index, f.cursor_file, f.offset)
-            .expect("a hover")
-            .markdown
+        answer_at(text, hover).expect("a hover").markdown
+    }
+
+    /// Fails unless `text` holds every one of `parts`.
+    fn assert_says(text: &str, parts: &[&str]) {
+        for part in parts {
+            assert!(text.contains(part), "{part:?} is missing from:\n{text}");
+        }
     }
 
     #[test]
     fn a_parameterised_entry_says_it_is_unsupported() {
-        let text = hover_text(&WS.replace("$1", "").replace("$2", "").replace(
+        let text = hover_text(&cursor_at(&WS, 0, 2).replace(
             "get-convention: [list-conventions]",
             "get-convention: [list-conv$0entions(path=$p)]",
         ));
@@ -981,17 +930,16 @@ agents:
 
     #[test]
     fn a_duplicate_id_is_described_from_the_file_at_hand() {
-        let base = WS.replace("$1", "").replace("$2", "")
+        let base = cursor_at(&WS, 0, 2)
             + "//- /w/skills/zz-list-again.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: list-con$0ventions\n  name: list again\n  description: The second one.\ncategory: capability\nimplementation:\n  type: llm_prompt\n  prompt: List.\n";
         let second = hover_text(&base);
-        assert!(
-            second.contains("defined in `skills/zz-list-again.yaml`"),
-            "{second}"
-        );
-        assert!(second.contains("The second one."), "{second}");
-        assert!(
-            second.contains("also defined in 1 other place(s)"),
-            "{second}"
+        assert_says(
+            &second,
+            &[
+                "defined in `skills/zz-list-again.yaml`",
+                "The second one.",
+                "also defined in 1 other place(s)",
+            ],
         );
         // Elsewhere, the definition references resolve to (the first in path order).
         let first = hover_text(
@@ -1009,19 +957,15 @@ agents:
     #[test]
     fn a_decision_binding_describes_the_skill_and_when_it_fires() {
         let ws = "//- /w/workspace.yaml\napiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: w\ngovernance:\n  provider: mock\n  decision_skills:\n    - id: grounding-$1judge\n      trigger: post_output\n    - id: memory-$2reader\n      trigger: pre_input\n    - id: say-$3hello\n      trigger: pre_input\n//- /w/skills/judge.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: grounding-judge\n  name: judge\n  description: Checks citations.\ncategory: decision\nimplementation:\n  type: llm_prompt\n  prompt: judge\n//- /w/skills/say.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: say-hello\n  name: say\ncategory: capability\nimplementation:\n  type: llm_prompt\n  prompt: hi\n";
-        let at = |n: u32| {
-            let mut text = ws.to_owned();
-            for k in 1..=3 {
-                text = text.replace(&format!("${k}"), if k == n { "$0" } else { "" });
-            }
-            hover_text(&text)
-        };
+        let at = |n: u32| hover_text(&cursor_at(ws, n, 3));
         let judge = at(1);
-        assert!(judge.contains("Checks citations."), "{judge}");
-        assert!(judge.contains("defined in `skills/judge.yaml`"), "{judge}");
-        assert!(
-            judge.contains("fires after each agent in its scope answers"),
-            "{judge}"
+        assert_says(
+            &judge,
+            &[
+                "Checks citations.",
+                "defined in `skills/judge.yaml`",
+                "fires after each agent in its scope answers",
+            ],
         );
         let hook = at(2);
         assert!(

@@ -170,19 +170,15 @@ fn hint(offset: u32, id: &str, standing: Standing) -> InlayHint {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::fixture;
+    use std::sync::LazyLock;
+
+    use super::super::test_support::{fixture, topology_w, workspace_w};
     use super::*;
 
-    const WS: &str = r#"
-//- /w/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: w
-mcp_servers:
-  - id: s
-    transport: stdio
-//- /w/skills/a.yaml
+    static WS: LazyLock<String> = LazyLock::new(|| {
+        [
+            workspace_w(&["s"]),
+            r#"//- /w/skills/a.yaml
 apiVersion: swarmkit/v1
 kind: Skill
 metadata:
@@ -220,14 +216,10 @@ metadata:
 category: capability
 implementation:
   type: llm_prompt
-//- /w/topologies/t.yaml
-apiVersion: swarmkit/v1
-kind: Topology
-metadata:
-  name: t
-agents:
-  root:
-    id: root$0
+"#
+            .to_owned(),
+            topology_w("t", "t"),
+            r#"    id: root$0
     role: root
     skills: [a, b, c, p, "步"]
     requires:
@@ -235,7 +227,11 @@ agents:
       b: [a]
       p: [a]
       z: [a]
-"#;
+"#
+            .to_owned(),
+        ]
+        .concat()
+    });
 
     /// `written text before the hint: label`, in order.
     fn hints(text: &str, range: Option<TextRange>) -> Vec<String> {
@@ -258,7 +254,7 @@ agents:
     #[test]
     fn steps_and_not_enforced_from_the_requires_analysis() {
         assert_eq!(
-            hints(WS, None),
+            hints(&WS, None),
             [
                 "skills: [a: step 1",
                 "skills: [a, b: step 2",
@@ -283,10 +279,10 @@ agents:
 
     #[test]
     fn only_the_requested_range() {
-        let f = fixture(WS);
+        let f = fixture(&WS);
         let text = &f.index.file(f.cursor_file).unwrap().text;
         let start = text.find("requires:").unwrap() as u32;
-        let got = hints(WS, Some(TextRange::new(start, start + 40)));
+        let got = hints(&WS, Some(TextRange::new(start, start + 40)));
         assert_eq!(got, ["c: [b]: step 3", "b: [a]: step 2"]);
     }
 

@@ -26,13 +26,10 @@ pub struct Lens {
 
 /// The lenses of `file`, in document order.
 pub fn code_lenses(index: &Index, file: FileId) -> Vec<Lens> {
+    let Some(Content::SwarmKit(artifact)) = index.file(file).map(|e| &e.parsed.content) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
-    let Some(entry) = index.file(file) else {
-        return out;
-    };
-    let Content::SwarmKit(artifact) = &entry.parsed.content else {
-        return out;
-    };
     match artifact {
         Artifact::Skill(skill) => {
             let (Some(id), Some(workspace)) = (&skill.id, index.workspace_of(file)) else {
@@ -105,16 +102,15 @@ fn usage(index: &Index, workspace: FileId, skill: &str) -> (usize, usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::fixture;
+    use std::sync::LazyLock;
+
+    use super::super::test_support::{fixture, topology_w, workspace_w};
     use super::*;
 
-    const WS: &str = r#"
-//- /w/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: w
-//- /w/skills/a.yaml
+    static WS: LazyLock<String> = LazyLock::new(|| {
+        [
+            workspace_w(&[]),
+            r#"//- /w/skills/a.yaml
 apiVersion: swarmkit/v1
 kind: Skill
 metadata:
@@ -130,14 +126,10 @@ metadata:
 role: worker
 defaults:
   skills: [a]
-//- /w/topologies/t.yaml
-apiVersion: swarmkit/v1
-kind: Topology
-metadata:
-  name: t
-agents:
-  root:
-    id: root
+"#
+            .to_owned(),
+            topology_w("t", "t"),
+            r#"    id: root
     role: root
     skills: [a, b]
     requires:
@@ -149,11 +141,15 @@ agents:
       - id: two
         role: worker
         skills: [b]
-"#;
+"#
+            .to_owned(),
+        ]
+        .concat()
+    });
 
     #[test]
     fn a_skill_counts_its_agents_and_rules() {
-        let f = fixture(WS);
+        let f = fixture(&WS);
         let lenses = code_lenses(&f.index, f.cursor_file);
         assert_eq!(lenses.len(), 1);
         assert_eq!(lenses[0].title, "granted to 2 agents · required by 1 rule");

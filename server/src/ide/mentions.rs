@@ -335,6 +335,7 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::{answer_at, item_labels};
     use crate::testing::fixture;
 
     const SKILLS: &str = "//- /c/skills/release-notes/SKILL.md
@@ -370,17 +371,18 @@ Body.
 //- /r/CLAUDE.md
 Run /deploy:$0
 ";
-        let f = fixture(text);
-        let done = super::completion(&f.index, f.cursor_file, f.offset).expect("completions");
-        let labels: Vec<&str> = done.items.iter().map(|i| i.label.as_str()).collect();
-        assert_eq!(labels, ["deploy:rollback", "deploy:ship"]);
+        let done = answer_at(text, super::completion).expect("completions");
+        assert_eq!(item_labels(&done), ["deploy:rollback", "deploy:ship"]);
+    }
+
+    /// The workspace of [`SKILLS`] with a skill `ship` whose body is `body`.
+    fn ship_saying(body: &str) -> String {
+        format!("{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: ship\ndescription: Ships.\n---\n{body}")
     }
 
     #[test]
     fn definition_and_hover_from_a_mention_in_a_skill_body() {
-        let text = format!(
-            "{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: ship\ndescription: Ships.\n---\nThen run `/release-no$0tes`.\n"
-        );
+        let text = ship_saying("Then run `/release-no$0tes`.\n");
         let f = fixture(&text);
         let targets = super::definition(&f.index, f.cursor_file, f.offset).unwrap();
         assert_eq!(targets.len(), 1);
@@ -397,35 +399,18 @@ Run /deploy:$0
 
     #[test]
     fn definition_from_claude_md_and_a_subagent_preload() {
-        let text = "//- /p/.claude/skills/lint/SKILL.md
----
-name: lint
-description: Lints.
----
-Body.
-//- /p/.claude/agents/r.md
----
-name: r
-description: R.
-skills: [li$0nt]
----
-Body.
-";
-        let f = fixture(text);
+        let lint = "//- /p/.claude/skills/lint/SKILL.md\n---\nname: lint\ndescription: Lints.\n---\nBody.\n";
+        let text = format!(
+            "{lint}//- /p/.claude/agents/r.md\n---\nname: r\ndescription: R.\nskills: [li$0nt]\n---\nBody.\n"
+        );
+        let f = fixture(&text);
         let targets = super::definition(&f.index, f.cursor_file, f.offset).unwrap();
         assert_eq!(targets.len(), 1);
         let hover = super::hover(&f.index, f.cursor_file, f.offset);
         assert!(hover.is_none(), "a preload's hover is the field's");
-        let text = "//- /p/.claude/skills/lint/SKILL.md
----
-name: lint
-description: Lints.
----
-Body.
-//- /p/CLAUDE.md
-Always run /li$0nt first.
-";
-        let f = fixture(text);
+        let f = fixture(&format!(
+            "{lint}//- /p/CLAUDE.md\nAlways run /li$0nt first.\n"
+        ));
         let hover = super::hover(&f.index, f.cursor_file, f.offset).unwrap();
         assert!(
             hover.markdown.contains("Loaded by Claude Code"),
@@ -480,32 +465,23 @@ Run /alpha$0.
 
     #[test]
     fn completion_after_a_slash_or_a_dollar_in_the_body() {
-        let text = format!(
-            "{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: ship\ndescription: Ships.\n---\nThen run /rel$0\n"
-        );
+        let text = ship_saying("Then run /rel$0\n");
         let f = fixture(&text);
         let got = super::completion(&f.index, f.cursor_file, f.offset).unwrap();
-        let labels: Vec<&str> = got.items.iter().map(|i| i.label.as_str()).collect();
-        assert_eq!(labels, ["release-notes", "ship"]);
+        assert_eq!(item_labels(&got), ["release-notes", "ship"]);
         let written = &f.index.file(f.cursor_file).unwrap().text
             [got.range.start as usize..got.range.end as usize];
         assert_eq!(written, "rel");
         // Not in a path, not in the frontmatter.
-        let text = format!(
-            "{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: ship\ndescription: Ships.\n---\nSee src/re$0\n"
-        );
-        let f = fixture(&text);
-        assert!(super::completion(&f.index, f.cursor_file, f.offset).is_none());
+        let text = ship_saying("See src/re$0\n");
+        assert!(answer_at(&text, super::completion).is_none());
         let text = format!("{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: /sh$0\n---\n");
-        let f = fixture(&text);
-        assert!(super::completion(&f.index, f.cursor_file, f.offset).is_none());
+        assert!(answer_at(&text, super::completion).is_none());
     }
 
     #[test]
     fn nothing_on_prose_that_is_no_mention() {
-        let text = format!(
-            "{SKILLS}//- /c/skills/ship/SKILL.md\n---\nname: ship\ndescription: Ships.\n---\nSee /usr/b$0in.\n"
-        );
+        let text = ship_saying("See /usr/b$0in.\n");
         let f = fixture(&text);
         assert!(super::definition(&f.index, f.cursor_file, f.offset).is_none());
         assert!(super::hover(&f.index, f.cursor_file, f.offset).is_none());

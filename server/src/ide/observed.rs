@@ -243,7 +243,8 @@ mod tests {
     use std::borrow::Cow;
 
     use super::*;
-    use crate::audit::{AuditRow, Recorder, Replay};
+    use crate::audit::notes_rows::{call, REFUSAL};
+    use crate::audit::{Recorder, Replay};
     use crate::testing::index_of;
 
     /// The `recover` fixture's workspace (tests/fixtures/audit/recover), its topology's rules
@@ -269,8 +270,6 @@ mod tests {
             skill("search-notes", "search_notes", "mcp_tool"),
         )
     }
-
-    const REFUSAL: &str = "get-note requires list-notes, which has not been called in this session. Call list-notes first, then retry.";
 
     /// The calls of the `recover` scenario's two runs, as the runtime logged them.
     fn recording() -> Recording {
@@ -314,19 +313,12 @@ mod tests {
         ];
         let mut recorder = Recorder::new();
         for (run, calls) in calls {
-            for (i, (skill, decision, reason, result)) in calls.iter().enumerate() {
-                recorder.push(&AuditRow {
-                    event_id: Some(Cow::Owned(format!("{run}-e{i}"))),
-                    event_type: Some(Cow::Borrowed("skill.executed")),
-                    run_id: Some(Cow::Borrowed(run)),
-                    agent_id: Some(Cow::Borrowed("reader")),
-                    topology_id: Some(Cow::Borrowed("notes")),
-                    skill_id: Some(Cow::Borrowed(skill)),
-                    timestamp: Some(Cow::Owned(format!("2026-12-04T20:31:{i:02}.0+00:00"))),
-                    policy_decision: Some(Cow::Borrowed(decision)),
-                    policy_reason: reason.map(Cow::Borrowed),
-                    result: result.map(Cow::Borrowed),
-                });
+            for (i, &(skill, decision, reason, result)) in calls.iter().enumerate() {
+                let timestamp = Cow::Owned(format!("2026-12-04T20:31:{i:02}.0+00:00"));
+                let event_id = format!("{run}-e{i}");
+                recorder.push(&call(
+                    run, event_id, timestamp, skill, decision, reason, result,
+                ));
             }
         }
         recorder.finish()

@@ -665,7 +665,11 @@ fn name_within(text: &str, range: TextRange, name: &str) -> Option<TextRange> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{fixture, DECISION_BINDINGS};
+    use std::sync::LazyLock;
+
+    use super::super::test_support::{
+        cursor_at, fixture, topology_w, workspace_w, DECISION_BINDINGS,
+    };
     use super::*;
     use crate::index::Change;
 
@@ -726,16 +730,10 @@ mod tests {
         out
     }
 
-    const WS: &str = r#"
-//- /w/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: w
-mcp_servers:
-  - id: conv$1entions
-    transport: stdio
-//- /w/skills/get-thing.yaml
+    static WS: LazyLock<String> = LazyLock::new(|| {
+        [
+            workspace_w(&["conv$1entions"]),
+            r#"//- /w/skills/get-thing.yaml
 apiVersion: swarmkit/v1
 kind: Skill
 metadata:
@@ -767,14 +765,10 @@ metadata:
 role: worker
 defaults:
   skills: [get-thing]
-//- /w/topologies/estate.yaml
-apiVersion: swarmkit/v1
-kind: Topology
-metadata:
-  name: est$4ate
-agents:
-  root:
-    id: ro$5ot
+"#
+            .to_owned(),
+            topology_w("estate", "est$4ate"),
+            r#"    id: ro$5ot
     role: root
     prompt:
       system: "委任 🚀"
@@ -786,14 +780,14 @@ agents:
         requires:
           put-thing: [get-thing]
         depends_on: [root]
-"#;
+"#
+            .to_owned(),
+        ]
+        .concat()
+    });
 
     fn with_cursor(n: u32) -> String {
-        let mut text = WS.to_owned();
-        for k in 1..=5 {
-            text = text.replace(&format!("${k}"), if k == n { "$0" } else { "" });
-        }
-        text
+        cursor_at(&WS, n, 5)
     }
 
     /// Renames at cursor `n` and returns the new texts, after checking the workspace is exactly

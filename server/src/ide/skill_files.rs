@@ -248,6 +248,7 @@ pub fn path_completion(index: &Index, entry: &FileEntry, offset: u32) -> Option<
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::item_labels;
     use super::*;
     use crate::index::Change;
 
@@ -323,7 +324,7 @@ mod tests {
         let entry = index.file(id).unwrap();
         let at = text.find("references/a").unwrap() + "references/a".len();
         let found = path_completion(&index, entry, at as u32).unwrap();
-        let labels: Vec<&str> = found.items.iter().map(|i| i.label.as_str()).collect();
+        let labels = item_labels(&found);
         assert_eq!(labels, ["api.md", "forms.md"]);
         assert_eq!(
             &text[found.range.start as usize..found.range.end as usize],
@@ -331,7 +332,7 @@ mod tests {
         );
         let at = text.find("{baseDir}/").unwrap() + "{baseDir}/".len();
         let found = path_completion(&index, entry, at as u32).unwrap();
-        let labels: Vec<&str> = found.items.iter().map(|i| i.label.as_str()).collect();
+        let labels = item_labels(&found);
         assert_eq!(labels, ["SKILL.md", "references/", "scripts/"]);
         assert!(path_completion(&index, entry, 5).is_none());
     }

@@ -305,7 +305,7 @@ pub fn argument_items(index: &Index, entry: &FileEntry) -> Vec<CompletionItem> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ide::test_support::fixture;
+    use crate::ide::test_support::{fixture, FIX_SKILL};
 
     #[test]
     fn hint_slots_are_groups_or_words() {
@@ -326,16 +326,6 @@ mod tests {
         assert_eq!(size(3_250_000), "3.1 MB");
     }
 
-    const FIX: &str = "//- /p/.claude/skills/fix/SKILL.md
----
-name: fix
-description: Fixes an issue.
-arguments: [issue, branch]
-argument-hint: \"[issue] [branch] [reviewer]\"
----
-Fix $issue on $1 for $2, then $ARGUMENTS; `$bogus`.
-";
-
     fn hover_at(marked: &str) -> Option<String> {
         let f = fixture(marked);
         placeholder_hover(&f.index, f.cursor_file, f.offset).map(|h| h.markdown)
@@ -343,35 +333,35 @@ Fix $issue on $1 for $2, then $ARGUMENTS; `$bogus`.
 
     #[test]
     fn a_placeholder_says_what_it_becomes() {
-        let named = hover_at(&FIX.replace("$issue", "$is$0sue")).unwrap();
+        let named = hover_at(&FIX_SKILL.replace("$issue", "$is$0sue")).unwrap();
         assert!(
             named.contains("index 0") && named.contains("`argument-hint`: `issue`"),
             "{named}"
         );
-        let index = hover_at(&FIX.replace("$1", "$$01")).unwrap();
+        let index = hover_at(&FIX_SKILL.replace("$1", "$$01")).unwrap();
         assert!(
             index.contains("index 1") && index.contains("`branch` (declared in `arguments`)"),
             "{index}"
         );
-        let hinted = hover_at(&FIX.replace("$2", "$$02")).unwrap();
+        let hinted = hover_at(&FIX_SKILL.replace("$2", "$$02")).unwrap();
         assert!(
             hinted.contains("`reviewer` (from `argument-hint`)"),
             "{hinted}"
         );
-        let all = hover_at(&FIX.replace("$ARGUMENTS", "$ARG$0UMENTS")).unwrap();
+        let all = hover_at(&FIX_SKILL.replace("$ARGUMENTS", "$ARG$0UMENTS")).unwrap();
         assert!(all.contains("everything typed after `/fix`"), "{all}");
-        let code = hover_at(&FIX.replace("`$bogus`", "`$$01`")).unwrap();
+        let code = hover_at(&FIX_SKILL.replace("`$bogus`", "`$$01`")).unwrap();
         assert!(code.contains("substitutes inside code too"), "{code}");
         // Not an argument: an undeclared name, the frontmatter.
-        assert!(hover_at(&FIX.replace("$bogus", "$bo$0gus")).is_none());
-        assert!(hover_at(&FIX.replace("name: fix", "name: f$0ix")).is_none());
+        assert!(hover_at(&FIX_SKILL.replace("$bogus", "$bo$0gus")).is_none());
+        assert!(hover_at(&FIX_SKILL.replace("name: fix", "name: f$0ix")).is_none());
     }
 
     #[test]
     fn no_placeholder_hover_where_arguments_are_not_taken_or_not_claude_code() {
         let plain = "//- /p/.claude/skills/x/SKILL.md\n---\nname: x\ndescription: X.\n---\nawk '{print $$01}'\n";
         assert!(hover_at(plain).is_none());
-        let codex = FIX
+        let codex = FIX_SKILL
             .replace(".claude/skills", ".github/skills")
             .replace("$1", "$$01");
         assert!(hover_at(&codex).is_none());
@@ -379,7 +369,7 @@ Fix $issue on $1 for $2, then $ARGUMENTS; `$bogus`.
 
     #[test]
     fn completion_offers_declared_arguments_then_hinted_indices() {
-        let f = fixture(&FIX.replace("; `$bogus`.", " $0"));
+        let f = fixture(&FIX_SKILL.replace("; `$bogus`.", " $0"));
         let entry = f.index.file(f.cursor_file).unwrap();
         let labels: Vec<String> = argument_items(&f.index, entry)
             .into_iter()
@@ -390,7 +380,7 @@ Fix $issue on $1 for $2, then $ARGUMENTS; `$bogus`.
 
     #[test]
     fn load_cost_counts_listing_body_and_files() {
-        let f = fixture(&FIX.replace("name: fix", "name: f$0ix"));
+        let f = fixture(&FIX_SKILL.replace("name: fix", "name: f$0ix"));
         let entry = f.index.file(f.cursor_file).unwrap();
         let Content::SkillMd(skill) = &entry.parsed.content else {
             unreachable!()

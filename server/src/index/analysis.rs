@@ -50,13 +50,18 @@ pub struct ParsedFile {
 }
 
 impl ParsedFile {
-    fn empty(local: Vec<Diagnostic>) -> ParsedFile {
+    /// A file's content and local diagnostics, with no substitutions and no stray artifact.
+    fn new(content: Content, local: Vec<Diagnostic>) -> ParsedFile {
         ParsedFile {
-            content: Content::None,
+            content,
             local,
             substitutions: Vec::new(),
             stray: None,
         }
+    }
+
+    fn empty(local: Vec<Diagnostic>) -> ParsedFile {
+        ParsedFile::new(Content::None, local)
     }
 
     /// The substitution of the scalar at `offset`, if that scalar holds `${`.
@@ -88,12 +93,10 @@ pub(crate) fn analyze(
             return ParsedFile::empty(Vec::new());
         }
         let bom = bom_len(text);
-        return ParsedFile {
-            content: Content::ToolList(ToolList::parse(&text[bom..], bom as u32)),
-            local: Vec::new(),
-            substitutions: Vec::new(),
-            stray: None,
-        };
+        return ParsedFile::new(
+            Content::ToolList(ToolList::parse(&text[bom..], bom as u32)),
+            Vec::new(),
+        );
     }
     if !role.is_ours() {
         let mut parsed = ParsedFile::empty(Vec::new());
@@ -125,7 +128,31 @@ pub(crate) fn analyze(
             "this file holds NUL bytes, so it is binary, not text; it was not checked",
         )]);
     }
-    let mut parsed = analyze_text(checks, id, text, role, variables);
+    let mut parsed = match role {
+        FileRole::WorkspaceManifest | FileRole::SwarmKit { .. } => {
+            analyze_swarmkit(checks, id, text, role, variables)
+        }
+        FileRole::EnvFile { .. } => analyze_env(checks, id, text),
+        FileRole::Config => {
+            let (config, mut local) = Config::parse(id, text);
+            (checks.config)(id, text, &config, &mut local);
+            ParsedFile::new(Content::Config(config), local)
+        }
+        FileRole::SkillMd => analyze_skill_md(checks, id, text),
+        FileRole::Prose(kind) | FileRole::PluginProse { kind, .. } => analyze_prose(*kind, text),
+        FileRole::PluginManifest(kind) => {
+            let bom = bom_len(text);
+            ParsedFile::new(
+                Content::Manifest(crate::model::plugin_manifest::Manifest::lower(
+                    *kind,
+                    &text[bom..],
+                    bom as u32,
+                )),
+                Vec::new(),
+            )
+        }
+        FileRole::Unrelated | FileRole::Json => ParsedFile::empty(Vec::new()),
+    };
     // Bytes that were not UTF-8 were replaced by U+FFFD when the file was read; the file is
     // still checked, and the first replacement is reported. A U+FFFD the file really holds is
     // just a character.
@@ -159,47 +186,6 @@ fn stray(path: &std::path::Path, text: &str) -> Option<StrayArtifact> {
     let bom = bom_len(text);
     let yaml = YamlDocument::parse(&text[bom..], bom as u32);
     crate::model::swarmkit::stray_artifact(path, yaml.root()?)
-}
-
-fn analyze_text(
-    checks: &Checks,
-    id: FileId,
-    text: &str,
-    role: &FileRole,
-    variables: &Variables,
-) -> ParsedFile {
-    match role {
-        FileRole::WorkspaceManifest | FileRole::SwarmKit { .. } => {
-            analyze_swarmkit(checks, id, text, role, variables)
-        }
-        FileRole::EnvFile { .. } => analyze_env(checks, id, text),
-        FileRole::Config => {
-            let (config, mut local) = Config::parse(id, text);
-            (checks.config)(id, text, &config, &mut local);
-            ParsedFile {
-                content: Content::Config(config),
-                local,
-                substitutions: Vec::new(),
-                stray: None,
-            }
-        }
-        FileRole::SkillMd => analyze_skill_md(checks, id, text),
-        FileRole::Prose(kind) | FileRole::PluginProse { kind, .. } => analyze_prose(*kind, text),
-        FileRole::PluginManifest(kind) => {
-            let bom = bom_len(text);
-            ParsedFile {
-                content: Content::Manifest(crate::model::plugin_manifest::Manifest::lower(
-                    *kind,
-                    &text[bom..],
-                    bom as u32,
-                )),
-                local: Vec::new(),
-                substitutions: Vec::new(),
-                stray: None,
-            }
-        }
-        FileRole::Unrelated | FileRole::Json => ParsedFile::empty(Vec::new()),
-    }
 }
 
 fn analyze_swarmkit(
@@ -245,12 +231,7 @@ fn analyze_env(checks: &Checks, id: FileId, text: &str) -> ParsedFile {
     let yaml = YamlDocument::parse(&text[bom..], bom as u32);
     let env = EnvFile::lower(&yaml, text);
     let local = (checks.env_file)(id, &yaml, &env);
-    ParsedFile {
-        content: Content::Env(env),
-        local,
-        substitutions: Vec::new(),
-        stray: None,
-    }
+    ParsedFile::new(Content::Env(env), local)
 }
 
 /// A SKILL.md: only the frontmatter is YAML, parsed with offsets in the whole file.
@@ -262,12 +243,7 @@ fn analyze_skill_md(checks: &Checks, id: FileId, text: &str) -> ParsedFile {
     // As for a SwarmKit file, the tree goes here: the lowered fields and their values hold what
     // the cross-file rules and the IDE read.
     drop(yaml);
-    ParsedFile {
-        content: Content::SkillMd(skill),
-        local,
-        substitutions: Vec::new(),
-        stray: None,
-    }
+    ParsedFile::new(Content::SkillMd(skill), local)
 }
 
 /// A prose file: its frontmatter (if any) is YAML, parsed with offsets in the whole file; the
@@ -276,20 +252,27 @@ fn analyze_prose(kind: crate::model::hosts::prose::ProseKind, text: &str) -> Par
     let frontmatter = crate::syntax::split_frontmatter(text, bom_len(text));
     let yaml = crate::syntax::frontmatter_yaml(text, &frontmatter);
     let prose = crate::model::prose::Prose::lower(kind, text, frontmatter, yaml.as_ref());
-    ParsedFile {
-        content: Content::Prose(prose),
-        local: Vec::new(),
-        substitutions: Vec::new(),
-        stray: None,
-    }
+    ParsedFile::new(Content::Prose(prose), Vec::new())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// No checks: these tests are about what analysis keeps.
-    const NONE: Checks = Checks::NONE;
+    /// Analyses valid UTF-8 `text` at `path` with no checks (these tests are about what
+    /// analysis keeps) and no variables.
+    fn analyze_unchecked(id: u32, path: &str, text: &str, role: &FileRole) -> ParsedFile {
+        let path = std::path::Path::new(path);
+        analyze(
+            &Checks::NONE,
+            FileId(id),
+            path,
+            text,
+            None,
+            role,
+            &Variables::default(),
+        )
+    }
 
     /// `ParsedFile` has no place for a tree, so these check that what the later readers need
     /// is in the lowered content instead.
@@ -302,30 +285,14 @@ mod tests {
             directory: "skills".to_owned(),
             too_deep: false,
         };
-        let parsed = analyze(
-            &NONE,
-            FileId(1),
-            std::path::Path::new("/w/skills/a.yaml"),
-            text,
-            None,
-            &role,
-            &Variables::default(),
-        );
+        let parsed = analyze_unchecked(1, "/w/skills/a.yaml", text, &role);
         assert!(matches!(
             parsed.content,
             Content::SwarmKit(Artifact::Skill(_))
         ));
         // A SKILL.md's fields keep their values, and the frontmatter's links are found once.
         let text = "---\nname: a\ndescription: Run {baseDir}/x.sh\nallowed-tools: [Read]\n---\n";
-        let parsed = analyze(
-            &NONE,
-            FileId(2),
-            std::path::Path::new("/r/a/SKILL.md"),
-            text,
-            None,
-            &FileRole::SkillMd,
-            &Variables::default(),
-        );
+        let parsed = analyze_unchecked(2, "/r/a/SKILL.md", text, &FileRole::SkillMd);
         let Content::SkillMd(skill) = &parsed.content else {
             panic!("a SKILL.md is lowered");
         };

@@ -146,6 +146,7 @@ pub fn apply_change(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use PositionEncoding::{Utf16, Utf8};
 
     fn change(
         text: &str,
@@ -170,39 +171,49 @@ mod tests {
         rope.to_string()
     }
 
+    /// One edit of a test: from, to, the new text, the encoding, and the whole text after it.
+    type Edit = (
+        (u32, u32),
+        (u32, u32),
+        &'static str,
+        PositionEncoding,
+        &'static str,
+    );
+
+    /// Applies each edit to `text` on its own.
+    fn check_changes(text: &str, edits: &[Edit]) {
+        for &(from, to, new, enc, expected) in edits {
+            assert_eq!(
+                change(text, from, to, new, enc),
+                expected,
+                "{from:?}..{to:?}"
+            );
+        }
+    }
+
     #[test]
     fn edits_after_emoji_in_both_encodings() {
-        let text = "a: \"😀\" bx\r\nnext\n";
         // `x` sits at UTF-16 column 9 and UTF-8 column 11.
-        assert_eq!(
-            change(text, (0, 9), (0, 10), "y", PositionEncoding::Utf16),
-            "a: \"😀\" by\r\nnext\n"
-        );
-        assert_eq!(
-            change(text, (0, 11), (0, 12), "y", PositionEncoding::Utf8),
-            "a: \"😀\" by\r\nnext\n"
+        check_changes(
+            "a: \"😀\" bx\r\nnext\n",
+            &[
+                ((0, 9), (0, 10), "y", Utf16, "a: \"😀\" by\r\nnext\n"),
+                ((0, 11), (0, 12), "y", Utf8, "a: \"😀\" by\r\nnext\n"),
+            ],
         );
     }
 
     #[test]
     fn crlf_lines_and_clamping() {
-        let text = "ab\r\ncd\rde\u{2028}f";
-        assert_eq!(
-            change(text, (1, 0), (1, 1), "X", PositionEncoding::Utf16),
-            "ab\r\nXd\rde\u{2028}f"
-        );
-        // U+2028 is not a line end for LSP.
-        assert_eq!(
-            change(text, (2, 3), (2, 4), "Y", PositionEncoding::Utf16),
-            "ab\r\ncd\rde\u{2028}Y"
-        );
-        assert_eq!(
-            change(text, (0, 99), (0, 99), "!", PositionEncoding::Utf16),
-            "ab!\r\ncd\rde\u{2028}f"
-        );
-        assert_eq!(
-            change(text, (9, 0), (9, 0), "!", PositionEncoding::Utf16),
-            "ab\r\ncd\rde\u{2028}f!"
+        check_changes(
+            "ab\r\ncd\rde\u{2028}f",
+            &[
+                ((1, 0), (1, 1), "X", Utf16, "ab\r\nXd\rde\u{2028}f"),
+                // U+2028 is not a line end for LSP.
+                ((2, 3), (2, 4), "Y", Utf16, "ab\r\ncd\rde\u{2028}Y"),
+                ((0, 99), (0, 99), "!", Utf16, "ab!\r\ncd\rde\u{2028}f"),
+                ((9, 0), (9, 0), "!", Utf16, "ab\r\ncd\rde\u{2028}f!"),
+            ],
         );
     }
 }

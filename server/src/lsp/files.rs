@@ -96,6 +96,14 @@ fn widen_roots(named: Vec<PathBuf>) -> Vec<PathBuf> {
     )
 }
 
+/// The paths of workspace folders (those whose URI is no file path are passed over).
+fn folder_paths(folders: &[WorkspaceFolder]) -> Vec<PathBuf> {
+    folders
+        .iter()
+        .filter_map(|f| convert::path_of(&f.uri))
+        .collect()
+}
+
 /// Reads what watched-file events name: files as they are now, directories walked, deletions
 /// as removals of everything indexed below. Runs on a blocking thread.
 /// `claimed` holds the Markdown files of the events that a plugin's layout claims (its
@@ -384,18 +392,8 @@ impl Backend {
     }
 
     pub(super) async fn workspace_folders_changed(&self, params: DidChangeWorkspaceFoldersParams) {
-        let removed: Vec<PathBuf> = params
-            .event
-            .removed
-            .iter()
-            .filter_map(|f| convert::path_of(&f.uri))
-            .collect();
-        let named: Vec<PathBuf> = params
-            .event
-            .added
-            .iter()
-            .filter_map(|f| convert::path_of(&f.uri))
-            .collect();
+        let removed = folder_paths(&params.event.removed);
+        let named = folder_paths(&params.event.added);
         // Widened like the first roots; the probing is disk work, off the async threads.
         let added = tokio::task::spawn_blocking(move || widen_roots(named))
             .await

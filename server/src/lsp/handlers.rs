@@ -22,6 +22,18 @@ pub(super) fn at(
     Some((file, offset))
 }
 
+/// The places the engine found, as LSP locations (those in files no longer indexed left out).
+fn locations_of(
+    index: &Index,
+    found: Vec<(FileId, crate::syntax::TextRange)>,
+    enc: PositionEncoding,
+) -> Vec<Location> {
+    found
+        .into_iter()
+        .filter_map(|(f, r)| convert::location(index, f, r, enc))
+        .collect()
+}
+
 /// The hover, with what the audit log says of a `requires:` rule under the cursor (from the
 /// logs last read, `logs`).
 pub fn hover(
@@ -66,10 +78,8 @@ pub fn definition(
     params: &GotoDefinitionParams,
 ) -> Option<GotoDefinitionResponse> {
     let (file, offset) = at(index, &params.text_document_position_params, enc)?;
-    let mut locations: Vec<Location> = crate::ide::definition(index, file, offset)
-        .into_iter()
-        .filter_map(|(f, r)| convert::location(index, f, r, enc))
-        .collect();
+    let found = crate::ide::definition(index, file, offset);
+    let mut locations = locations_of(index, found, enc);
     // A SKILL.md link leads to a bundled file, which need not be in the index.
     if let Some(target) = crate::ide::link_target(index, file, offset) {
         locations.extend(file_start(&target));
@@ -89,10 +99,8 @@ pub fn declaration(
     params: &request::GotoDeclarationParams,
 ) -> Option<request::GotoDeclarationResponse> {
     let (file, offset) = at(index, &params.text_document_position_params, enc)?;
-    let locations: Vec<Location> = crate::ide::declaration(index, file, offset)
-        .into_iter()
-        .filter_map(|(f, r)| convert::location(index, f, r, enc))
-        .collect();
+    let found = crate::ide::declaration(index, file, offset);
+    let locations = locations_of(index, found, enc);
     (!locations.is_empty()).then_some(GotoDefinitionResponse::Array(locations))
 }
 
@@ -103,10 +111,8 @@ pub fn references(
 ) -> Option<Vec<Location>> {
     let (file, offset) = at(index, &params.text_document_position, enc)?;
     let include = params.context.include_declaration;
-    let locations: Vec<Location> = crate::ide::references(index, file, offset, include)
-        .into_iter()
-        .filter_map(|(f, r)| convert::location(index, f, r, enc))
-        .collect();
+    let found = crate::ide::references(index, file, offset, include);
+    let locations = locations_of(index, found, enc);
     (!locations.is_empty()).then_some(locations)
 }
 
@@ -398,12 +404,29 @@ mod tests {
         (index, root)
     }
 
+    fn document(path: &Path) -> TextDocumentIdentifier {
+        TextDocumentIdentifier {
+            uri: convert::uri_of(path).unwrap(),
+        }
+    }
+
     fn position(path: &Path, line: u32, character: u32) -> TextDocumentPositionParams {
         TextDocumentPositionParams {
-            text_document: TextDocumentIdentifier {
-                uri: convert::uri_of(path).unwrap(),
-            },
+            text_document: document(path),
             position: Position::new(line, character),
+        }
+    }
+
+    /// The definition at `line`:`character` of `path`, when the answer is one location.
+    fn definition_at(index: &Index, path: &Path, line: u32, character: u32) -> Option<Location> {
+        let params = GotoDefinitionParams {
+            text_document_position_params: position(path, line, character),
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        };
+        match definition(index, PositionEncoding::Utf16, &params) {
+            Some(GotoDefinitionResponse::Scalar(location)) => Some(location),
+            _ => None,
         }
     }
 
@@ -411,16 +434,7 @@ mod tests {
     fn definition_of_a_required_skill_is_its_metadata_id() {
         let (index, root) = estate();
         let topology = root.join("topologies/estate.yaml");
-        let params = GotoDefinitionParams {
-            text_document_position_params: position(&topology, 25, 12),
-            work_done_progress_params: Default::default(),
-            partial_result_params: Default::default(),
-        };
-        let Some(GotoDefinitionResponse::Scalar(location)) =
-            definition(&index, PositionEncoding::Utf16, &params)
-        else {
-            panic!("one definition expected");
-        };
+        let location = definition_at(&index, &topology, 25, 12).expect("one definition");
         assert_eq!(
             convert::path_of(&location.uri),
             Some(root.join("skills/search-code.yaml"))
@@ -457,9 +471,7 @@ mod tests {
     fn document_symbols_name_the_agents() {
         let (index, root) = estate();
         let params = DocumentSymbolParams {
-            text_document: TextDocumentIdentifier {
-                uri: convert::uri_of(&root.join("topologies/estate.yaml")).unwrap(),
-            },
+            text_document: document(&root.join("topologies/estate.yaml")),
             work_done_progress_params: Default::default(),
             partial_result_params: Default::default(),
         };
@@ -497,9 +509,7 @@ mod tests {
         ]);
         let target = convert::uri_of(Path::new("/r/skills/pdf/references/api.md")).unwrap();
         let params = DocumentLinkParams {
-            text_document: TextDocumentIdentifier {
-                uri: convert::uri_of(&skill).unwrap(),
-            },
+            text_document: document(&skill),
             work_done_progress_params: Default::default(),
             partial_result_params: Default::default(),
         };
@@ -507,16 +517,7 @@ mod tests {
         assert_eq!(links.len(), 1);
         assert_eq!(links[0].target.as_ref(), Some(&target));
         assert_eq!(links[0].range.start, Position::new(4, 10));
-        let params = GotoDefinitionParams {
-            text_document_position_params: position(&skill, 4, 14),
-            work_done_progress_params: Default::default(),
-            partial_result_params: Default::default(),
-        };
-        let Some(GotoDefinitionResponse::Scalar(location)) =
-            definition(&index, PositionEncoding::Utf16, &params)
-        else {
-            panic!("the bundled file expected");
-        };
+        let location = definition_at(&index, &skill, 4, 14).expect("the bundled file");
         assert_eq!(location.uri, target);
     }
 }

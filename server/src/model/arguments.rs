@@ -108,13 +108,9 @@ pub fn placeholders(text: &str, start: usize) -> Vec<Occurrence> {
 /// The inline code spans of a line, as byte ranges of the line.
 fn code_spans(line: &str) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
-    let bytes = line.as_bytes();
     let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] != b'`' {
-            i += 1;
-            continue;
-        }
+    while let Some(tick) = line[i..].find('`') {
+        i += tick;
         let run = line[i..].bytes().take_while(|&b| b == b'`').count();
         let ticks = &line[i..i + run];
         match line[i + run..].find(ticks) {
@@ -140,11 +136,8 @@ fn scan(
 ) {
     let bytes = line.as_bytes();
     let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] != b'$' {
-            i += 1;
-            continue;
-        }
+    while let Some(dollar) = line[i..].find('$') {
+        i += dollar;
         // `\$` keeps the `$` literal.
         if i > 0 && bytes[i - 1] == b'\\' {
             i += 1;

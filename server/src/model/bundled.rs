@@ -8,7 +8,10 @@
 //! `${CLAUDE_SKILL_DIR}/`, `$CLAUDE_SKILL_DIR/`), wherever it is written (a link's target, prose,
 //! inline or fenced code). A token counts only when it holds a `/` or a `.` followed by a letter
 //! or digit (so words and sentence ends do not), or starts with `./` or ends with `/`; a leading
-//! `./` and trailing `.`, `:` and `/` are dropped. What a token names is decided against the listing, in `rules::bundled_files`.
+//! `./` and trailing `.`, `:` and `/` are dropped, and `*` at either end (Markdown emphasis). A
+//! token with a `*` inside or a `{placeholder}` segment is a pattern (`shared/agents-*.md`,
+//! `{lang}/README.md`) naming every file it matches. What a token names is decided against the
+//! listing, in `rules::bundled_files`.
 
 use std::path::{Path, PathBuf};
 
@@ -115,7 +118,11 @@ fn is_path_char(c: char) -> bool {
     // ASCII first: nearly every character of prose is, and a `&str` search per character cost
     // more than the rest of the scan.
     if c.is_ascii() {
-        c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | '@' | '+' | '~' | '%')
+        c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                '_' | '-' | '.' | '/' | '@' | '+' | '~' | '%' | '*' | '{' | '}'
+            )
     } else {
         c.is_alphanumeric()
     }
@@ -136,6 +143,15 @@ pub fn mentions(text: &str, offset: usize) -> Vec<(String, TextRange)> {
                 push_token(&text[start..end], offset + i, offset + end, &mut out);
                 i = end.max(i + 1);
                 continue;
+            }
+            // Another variable (`${CLAUDE_PLUGIN_ROOT}/scripts/x.sh`): not a pattern; the path
+            // after it is read as it was written.
+            if text[i..].starts_with("${") {
+                let name_end = token_end(text, i + 1);
+                if let Some(close) = text[i + 2..name_end].find('}') {
+                    i += 2 + close + 1;
+                    continue;
+                }
             }
         }
         let c = text[i..].chars().next().unwrap_or(' ');
@@ -162,7 +178,10 @@ fn push_token(raw: &str, start: usize, end: usize, out: &mut Vec<(String, TextRa
     if !raw.contains(['/', '.']) {
         return;
     }
-    let trimmed = raw.trim_end_matches(['.', ':']);
+    // Emphasis around a path (`**references/api.md**`) is Markdown, not part of it.
+    let trimmed = raw
+        .trim_end_matches(['.', ':', '*'])
+        .trim_start_matches('*');
     // `./x` and `x/` are paths whatever `x` looks like (`./canvas-fonts`, `themes/`).
     let marked = trimmed.starts_with("./") || trimmed.ends_with('/');
     let mut token = trimmed.trim_end_matches('/');
@@ -176,6 +195,93 @@ fn push_token(raw: &str, start: usize, end: usize, out: &mut Vec<(String, TextRa
         return;
     }
     out.push((token.to_owned(), TextRange::new(start as u32, end as u32)));
+}
+
+/// Whether a path-like token is a pattern standing for several files: a `*` (`references/*.md`,
+/// `shared/agents-*.md`) or a placeholder segment (`{lang}/README.md`, where a reader puts one
+/// of the folders).
+pub fn is_pattern(token: &str) -> bool {
+    token.contains('*') || token.split('/').any(is_placeholder_segment)
+}
+
+/// Whether a pattern, as written, says something of which files: a pattern of wildcards alone
+/// (`*`, `{x}/*`, `{props}`) names nothing, wherever it is read from.
+pub fn pattern_names_files(token: &str) -> bool {
+    token
+        .split('/')
+        .any(|segment| !is_placeholder_segment(segment) && segment.contains(|c| !"*.".contains(c)))
+}
+
+fn is_placeholder_segment(segment: &str) -> bool {
+    segment.len() > 2
+        && segment.starts_with('{')
+        && segment.ends_with('}')
+        && !segment[1..segment.len() - 1].contains(['{', '}'])
+}
+
+/// Whether the `pattern` (see [`is_pattern`], split at `/`) names the relative `path`: it
+/// matches the path, or a folder above it (as a folder's path names everything under it),
+/// component by component: `**` stands for any number of folders, `*` for any run of characters
+/// within one name, and a `{placeholder}` segment for any one name. Quadratic only in the number
+/// of components, which a path's length bounds.
+pub fn matches_pattern(pattern: &[&str], path: &Path) -> bool {
+    if !pattern.contains(&"**") {
+        // One name a segment: the path, or a folder above it, has as many names as the pattern.
+        let mut names = path.components().filter_map(|c| c.as_os_str().to_str());
+        return pattern.iter().all(|segment| {
+            names
+                .next()
+                .is_some_and(|name| segment_matches(segment, name))
+        });
+    }
+    let names: Vec<&str> = path
+        .components()
+        .filter_map(|c| c.as_os_str().to_str())
+        .collect();
+    // can[j]: the pattern's segments so far can match the first j names.
+    let mut can = vec![false; names.len() + 1];
+    can[0] = true;
+    for segment in pattern {
+        let mut next = vec![false; names.len() + 1];
+        if *segment == "**" {
+            let mut any = false;
+            for j in 0..=names.len() {
+                any |= can[j];
+                next[j] = any;
+            }
+        } else {
+            for j in 0..names.len() {
+                next[j + 1] = can[j] && segment_matches(segment, names[j]);
+            }
+        }
+        can = next;
+    }
+    can[1..].iter().any(|&named| named)
+}
+
+/// One name against one segment of a pattern: a placeholder matches any name, and `*` any run
+/// of characters. The literal pieces between the stars are found in order, each at its leftmost
+/// place (which is always right for `*` alone), so a segment costs one linear search a piece.
+fn segment_matches(segment: &str, name: &str) -> bool {
+    if is_placeholder_segment(segment) {
+        return true;
+    }
+    let pieces: Vec<&str> = segment.split('*').collect();
+    let (first, last) = (pieces[0], pieces[pieces.len() - 1]);
+    if pieces.len() == 1 {
+        return segment == name;
+    }
+    if name.len() < first.len() + last.len() || !name.starts_with(first) || !name.ends_with(last) {
+        return false;
+    }
+    let mut rest = &name[first.len()..name.len() - last.len()];
+    for piece in &pieces[1..pieces.len() - 1] {
+        match rest.find(piece) {
+            Some(at) => rest = &rest[at + piece.len()..],
+            None => return false,
+        }
+    }
+    true
 }
 
 /// `a/./b/../c` → `a/c`, relative to `base` (a folder relative to the skill folder); `None`
@@ -224,6 +330,44 @@ mod tests {
                 "3.5",
             ]
         );
+    }
+
+    #[test]
+    fn patterns_name_the_files_they_match() {
+        assert_eq!(
+            tokens("Read **shared/agents-*.md** and `{lang}/agents/README.md`; see *notes.md*."),
+            ["shared/agents-*.md", "{lang}/agents/README.md", "notes.md"]
+        );
+        assert!(is_pattern("references/*.md") && is_pattern("{lang}/README.md"));
+        assert!(!is_pattern("references/api.md") && !is_pattern("{a}{b}/x.md"));
+        let matches = |pattern: &str, path: &str| {
+            let segments: Vec<&str> = pattern.split('/').collect();
+            matches_pattern(&segments, Path::new(path))
+        };
+        assert!(matches("shared/agents-*.md", "shared/agents-core.md"));
+        assert!(!matches("shared/agents-*.md", "shared/agents/core.md"));
+        assert!(!matches("shared/agents-*.md", "shared/tools.md"));
+        assert!(matches(
+            "{lang}/agents/README.md",
+            "python/agents/README.md"
+        ));
+        assert!(!matches("{lang}/agents/README.md", "agents/README.md"));
+        assert!(matches("references/**/*.md", "references/a/b/c.md"));
+        assert!(matches("references/**/*.md", "references/c.md"));
+        assert!(matches("*a*b*", "xaybz") && !matches("*a*b*", "xbya"));
+        // A folder's pattern names what is under it; wildcards alone name nothing.
+        assert!(matches("{lang}/agents", "go/agents/client.go"));
+        assert!(pattern_names_files("{lang}/agents") && pattern_names_files("*.md"));
+        assert!(!pattern_names_files("*") && !pattern_names_files("{x}/*"));
+        assert!(!pattern_names_files("{...props}") && !pattern_names_files("../*"));
+        // A variable is not a pattern: the path after it is read as before.
+        assert_eq!(
+            tokens("${CLAUDE_PLUGIN_ROOT}/scripts/x.sh and ${HOME} and {x}"),
+            ["/scripts/x.sh"]
+        );
+        // A hostile segment stays linear: one `*` walk per name.
+        let long = format!("{}b", "a".repeat(100_000));
+        assert!(!matches(&format!("*{long}c"), &long));
     }
 
     #[test]

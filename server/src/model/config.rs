@@ -117,10 +117,9 @@ impl OverrideMatcher {
                             // Each pattern compiles alone, yet together they may pass the
                             // matcher's size limit (thousands of `*`): said, not dropped in
                             // silence.
-                            Err(error) => diagnostics.push(Diagnostic::new(
-                                codes::CONFIG_INVALID,
+                            Err(error) => diagnostics.push(invalid(
                                 file,
-                                span_range(span.clone()),
+                                span.clone(),
                                 format!(
                                     "these patterns together are too large to match with ({error}), so this override applies nowhere; use fewer or simpler patterns"
                                 ),
@@ -483,10 +482,9 @@ impl Config {
                     if !known {
                         let ids: Vec<&str> =
                             crate::model::hosts::Host::ALL.iter().map(|h| h.id()).collect();
-                        diagnostics.push(Diagnostic::new(
-                            codes::CONFIG_INVALID,
+                        diagnostics.push(invalid(
                             file,
-                            span_range(host.span()),
+                            host.span(),
                             format!(
                                 "`{}` is not a host skillgraph knows, so it is ignored; use one of {}",
                                 host.get_ref(),
@@ -549,6 +547,16 @@ fn span_range(span: std::ops::Range<usize>) -> TextRange {
     TextRange::new(span.start as u32, span.end as u32)
 }
 
+/// A `config.invalid` diagnostic on `span`: a value that cannot be read.
+fn invalid(file: FileId, span: std::ops::Range<usize>, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(
+        codes::CONFIG_INVALID,
+        file,
+        span_range(span),
+        message.into(),
+    )
+}
+
 /// The keys of a section that read: each key is deserialized on its own, so that an unknown
 /// key or a value of the wrong type is reported where it is and only that key keeps its default.
 fn readable_section<'i, T: DeserializeOwned>(
@@ -559,10 +567,9 @@ fn readable_section<'i, T: DeserializeOwned>(
 ) -> Option<Spanned<DeValue<'i>>> {
     let section: &str = section.get_ref();
     let DeValue::Table(table) = value.get_ref() else {
-        diagnostics.push(Diagnostic::new(
-            codes::CONFIG_INVALID,
+        diagnostics.push(invalid(
             file,
-            span_range(value.span()),
+            value.span(),
             format!("`{section}` must be a table (`[{section}]`), so it is ignored"),
         ));
         return None;
@@ -580,10 +587,9 @@ fn readable_section<'i, T: DeserializeOwned>(
             Ok(_) => {
                 readable.insert(key.clone(), entry.clone());
             }
-            Err(error) => diagnostics.push(Diagnostic::new(
-                codes::CONFIG_INVALID,
+            Err(error) => diagnostics.push(invalid(
                 file,
-                span_range(entry.span()),
+                entry.span(),
                 format!(
                     "`{}` in `[{section}]` cannot be read, so its default applies: {}",
                     key.get_ref(),
@@ -613,11 +619,10 @@ fn readable_rules<'i>(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Spanned<DeValue<'i>>> {
     let DeValue::Table(table) = value.get_ref() else {
-        diagnostics.push(Diagnostic::new(
-            codes::CONFIG_INVALID,
+        diagnostics.push(invalid(
             file,
-            span_range(value.span()),
-            "`rules` must be a table (`[rules]`) of code = level, so it is ignored".to_owned(),
+            value.span(),
+            "`rules` must be a table (`[rules]`) of code = level, so it is ignored",
         ));
         return None;
     };
@@ -638,12 +643,7 @@ fn readable_rules<'i>(
             )),
         };
         if let Some(problem) = problem {
-            diagnostics.push(Diagnostic::new(
-                codes::CONFIG_INVALID,
-                file,
-                span_range(entry.span()),
-                problem,
-            ));
+            diagnostics.push(invalid(file, entry.span(), problem));
             continue;
         }
         if codes::lookup(code).is_none() {
@@ -685,22 +685,20 @@ fn readable_overrides<'i>(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Spanned<DeValue<'i>>> {
     let DeValue::Array(entries) = value.get_ref() else {
-        diagnostics.push(Diagnostic::new(
-            codes::CONFIG_INVALID,
+        diagnostics.push(invalid(
             file,
-            span_range(value.span()),
-            "`overrides` must be a list of tables (`[[overrides]]`), so it is ignored".to_owned(),
+            value.span(),
+            "`overrides` must be a list of tables (`[[overrides]]`), so it is ignored",
         ));
         return None;
     };
     let mut readable = toml::de::DeArray::new();
     for entry in entries {
         let DeValue::Table(table) = entry.get_ref() else {
-            diagnostics.push(Diagnostic::new(
-                codes::CONFIG_INVALID,
+            diagnostics.push(invalid(
                 file,
-                span_range(entry.span()),
-                "each `[[overrides]]` entry must be a table with `paths` and `rules`, so this one is ignored".to_owned(),
+                entry.span(),
+                "each `[[overrides]]` entry must be a table with `paths` and `rules`, so this one is ignored",
             ));
             continue;
         };
@@ -711,11 +709,10 @@ fn readable_overrides<'i>(
                     let patterns = match item.get_ref() {
                         DeValue::Array(patterns) => patterns,
                         _ => {
-                            diagnostics.push(Diagnostic::new(
-                                codes::CONFIG_INVALID,
+                            diagnostics.push(invalid(
                                 file,
-                                span_range(item.span()),
-                                "`paths` must be a list of glob patterns, e.g. `[\"legacy/**\"]`, so this override applies nowhere".to_owned(),
+                                item.span(),
+                                "`paths` must be a list of glob patterns, e.g. `[\"legacy/**\"]`, so this override applies nowhere",
                             ));
                             continue;
                         }
@@ -732,12 +729,9 @@ fn readable_overrides<'i>(
                             _ => Some("a path pattern must be a string".to_owned()),
                         };
                         match problem {
-                            Some(problem) => diagnostics.push(Diagnostic::new(
-                                codes::CONFIG_INVALID,
-                                file,
-                                span_range(pattern.span()),
-                                problem,
-                            )),
+                            Some(problem) => {
+                                diagnostics.push(invalid(file, pattern.span(), problem))
+                            }
                             None => good.push(pattern.clone()),
                         }
                     }
@@ -776,10 +770,9 @@ fn unknown_key(
         Some(nearest) => format!("did you mean `{nearest}`?"),
         None => format!("the known ones are {}", known.join(", ")),
     };
-    Diagnostic::new(
-        codes::CONFIG_INVALID,
+    invalid(
         file,
-        span_range(key.span()),
+        key.span(),
         format!("{place}, so it is ignored; {hint}"),
     )
 }

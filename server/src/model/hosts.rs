@@ -586,42 +586,42 @@ pub const LOAD_GUIDANCE: &[&LoadGuidance] = &[
     &REFERENCE_TOC_LINES,
 ];
 
-/// One fact of how Claude Code substitutes a skill's arguments into its body.
+/// A host fact stated in words, with its source and the date it was checked.
 #[derive(Debug)]
-pub struct ArgumentFact {
+pub struct HostFact {
     pub fact: &'static str,
     pub source: &'static str,
     pub checked: &'static str,
 }
 
 /// Claude Code's argument substitution (`model::arguments` reads the body by these rules).
-pub const CLAUDE_CODE_ARGUMENT_FACTS: &[ArgumentFact] = &[
-    ArgumentFact {
+pub const CLAUDE_CODE_ARGUMENT_FACTS: &[HostFact] = &[
+    HostFact {
         fact: "`$ARGUMENTS` becomes everything typed after `/name`; when the body holds no `$ARGUMENTS`, the arguments are appended as `ARGUMENTS: <value>`",
         source: CLAUDE_CODE_DOCS,
         checked: LOAD_FACTS_CHECKED,
     },
-    ArgumentFact {
+    HostFact {
         fact: "`$ARGUMENTS[N]` and its shorthand `$N` become the argument at 0-based index N (arguments split shell-style, quotes group words); `$N` is `$` and digits not followed by a letter, digit or `_`, so `$0.01` is `$0` then `.01`",
         source: CLAUDE_CODE_DOCS,
         checked: LOAD_FACTS_CHECKED,
     },
-    ArgumentFact {
+    HostFact {
         fact: "a positional placeholder with no argument at its index stays as written (`$2` with one argument)",
         source: CLAUDE_CODE_DOCS,
         checked: LOAD_FACTS_CHECKED,
     },
-    ArgumentFact {
+    HostFact {
         fact: "`arguments` (a list, or a space-separated string) names the positions in order; `$name` becomes the argument at that position, and empty when it was not given",
         source: CLAUDE_CODE_DOCS,
         checked: LOAD_FACTS_CHECKED,
     },
-    ArgumentFact {
+    HostFact {
         fact: "substitution runs over the whole body, fenced and inline code included; `\\$1` keeps a literal `$1`",
         source: CLAUDE_CODE_DOCS,
         checked: LOAD_FACTS_CHECKED,
     },
-    ArgumentFact {
+    HostFact {
         fact: "`argument-hint` is shown after `/name` in autocomplete; it changes nothing in what the body receives",
         source: CLAUDE_CODE_DOCS,
         checked: LOAD_FACTS_CHECKED,

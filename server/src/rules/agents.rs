@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::grants::check_duplicate_grants;
 use super::rule_doc::RuleDoc;
+use super::SwarmKitScope;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::graph::path;
 use crate::index::Lookup;
@@ -50,17 +51,11 @@ of each loop.",
     },
 ];
 
-pub fn check(
-    lookup: &Lookup<'_>,
-    workspace: FileId,
-    file: FileId,
-    topology: &Topology,
-    out: &mut Vec<Diagnostic>,
-) {
-    check_duplicate_agent_ids(file, topology, out);
+pub fn check(scope: &SwarmKitScope<'_>, topology: &Topology, out: &mut Vec<Diagnostic>) {
+    check_duplicate_agent_ids(scope.file, topology, out);
     // One resolver for the file: an archetype's defaults are resolved once for all the agents
     // inheriting them.
-    let grants = GrantResolver::new(lookup, workspace);
+    let grants = GrantResolver::new(scope.lookup, scope.workspace);
     for agent in &topology.agents {
         // Roles: the root agent is `root` and only it. SwarmKit does not compare an agent's role
         // with its archetype's, so neither do we.
@@ -77,7 +72,7 @@ pub fn check(
             if let Some(problem) = misplaced {
                 out.push(Diagnostic::new(
                     codes::AGENT_BAD_ROLE,
-                    file,
+                    scope.file,
                     role.range,
                     format!(
                         "agent `{}` has role `{}`: {problem}",
@@ -87,41 +82,43 @@ pub fn check(
                 ));
             }
         }
-        if let Some(archetype) = &agent.archetype {
-            super::ids::check_reference(
-                lookup,
-                workspace,
-                file,
+        let references = [
+            (
+                &agent.archetype,
                 ArtifactKind::Archetype,
-                archetype,
                 codes::AGENT_UNKNOWN_ARCHETYPE,
-                out,
-            );
-        }
-        if let Some(funnel) = &agent.funnel {
-            super::ids::check_reference(
-                lookup,
-                workspace,
-                file,
+            ),
+            (
+                &agent.funnel,
                 ArtifactKind::Funnel,
-                funnel,
                 codes::AGENT_UNKNOWN_FUNNEL,
-                out,
-            );
+            ),
+        ];
+        for (reference, kind, code) in references {
+            if let Some(id) = reference {
+                super::ids::check_reference(scope, kind, id, code, out);
+            }
         }
-        super::output_schema::check(lookup, workspace, file, agent, out);
-        let effective = grants.effective_skills(file, agent, out);
+        super::output_schema::check(scope, agent, out);
+        let effective = grants.effective_skills(scope.file, agent, out);
         check_duplicate_grants(
-            file,
-            lookup.file(file).map(|e| &*e.text),
+            scope.file,
+            scope.lookup.file(scope.file).map(|e| &*e.text),
             agent,
             &effective,
             out,
         );
-        super::requires::check(lookup, workspace, file, agent, &effective, out);
+        super::requires::check(scope, agent, &effective, out);
     }
-    check_depends_on(lookup, file, topology, out);
+    check_depends_on(scope.lookup, scope.file, topology, out);
 }
+
+/// The advice ending a `depends_on` loop's message.
+const DEPENDS_ON_LOOPS: path::LoopWords = path::LoopWords {
+    nodes: "agents",
+    untangle: "remove entries",
+    break_one: "remove one `depends_on` entry",
+};
 
 fn check_duplicate_agent_ids(file: FileId, topology: &Topology, out: &mut Vec<Diagnostic>) {
     let mut first_seen: HashMap<&str, &crate::model::SpannedStr> = HashMap::new();
@@ -243,16 +240,7 @@ fn check_depends_on(
         };
         let names: Vec<&str> = (0..=cycle.len()).map(label).collect();
         let tangle = &components.members[components.of[cycle[0]]];
-        let advice = if tangle.len() > cycle.len() {
-            let members: Vec<&str> = tangle.iter().map(|&i| topology.agents[i].label()).collect();
-            format!(
-                "; this loop is one of several among {} agents ({}): remove entries until none loops",
-                path::thousands(tangle.len()),
-                path::render_set(&members)
-            )
-        } else {
-            "; remove one `depends_on` entry".to_owned()
-        };
+        let advice = DEPENDS_ON_LOOPS.advice(cycle.len(), tangle, |i| topology.agents[i].label());
         let range = edge(0).map_or(topology.agents[cycle[0]].anchor_range, |d| d.range);
         let mut d = Diagnostic::new(
             codes::AGENT_DEPENDS_ON_CYCLE,

@@ -1,8 +1,9 @@
 //! Archetypes on their own: the plain skill ids of `defaults.skills` and the executor.
 
 use super::rule_doc::RuleDoc;
-use crate::diagnostic::{codes, Diagnostic, FileId};
-use crate::index::{Key, Lookup};
+use super::SwarmKitScope;
+use crate::diagnostic::{codes, Diagnostic};
+use crate::index::Key;
 use crate::model::swarmkit::{Archetype, ArtifactKind, Grant};
 use crate::semantics::grants::{GrantResolver, GrantSource};
 
@@ -24,16 +25,10 @@ opencode), `harness` with a `ref` naming an adapter, or the id of an adapter in 
 run. Fix the kind, or add the adapter.",
 }];
 
-pub fn check(
-    lookup: &Lookup<'_>,
-    workspace: FileId,
-    file: FileId,
-    archetype: &Archetype,
-    out: &mut Vec<Diagnostic>,
-) {
+pub fn check(scope: &SwarmKitScope<'_>, archetype: &Archetype, out: &mut Vec<Diagnostic>) {
     // Only plain ids are checked on the archetype; bulk and abstract grants are resolved (and
     // reported) per inheriting agent, as SwarmKit does.
-    let resolver = GrantResolver::new(lookup, workspace);
+    let resolver = GrantResolver::new(scope.lookup, scope.workspace);
     let source = GrantSource::Archetype(
         archetype
             .id
@@ -48,32 +43,27 @@ pub fn check(
     {
         resolver.expand(
             grant,
-            file,
+            scope.file,
             codes::ARCHETYPE_UNKNOWN_SKILL,
             &source,
             &mut expanded,
             out,
         );
     }
-    check_executor(lookup, workspace, file, archetype, out);
+    check_executor(scope, archetype, out);
 }
 
-fn check_executor(
-    lookup: &Lookup<'_>,
-    workspace: FileId,
-    file: FileId,
-    archetype: &Archetype,
-    out: &mut Vec<Diagnostic>,
-) {
+fn check_executor(scope: &SwarmKitScope<'_>, archetype: &Archetype, out: &mut Vec<Diagnostic>) {
     let Some(executor) = &archetype.executor else {
         return;
     };
     let Some(kind) = &executor.kind else { return }; // the schema requires `kind`
     let adapter_exists = |id: &str| {
         BUILT_IN_EXECUTORS.contains(&id) && id != "model"
-            || !lookup
+            || !scope
+                .lookup
                 .get(Key::Def {
-                    workspace,
+                    workspace: scope.workspace,
                     kind: ArtifactKind::ExecutorAdapter,
                     id: id.to_owned(),
                 })
@@ -83,13 +73,13 @@ fn check_executor(
         match &executor.reference {
             None => out.push(Diagnostic::new(
                 codes::ARCHETYPE_EXECUTOR_INVALID,
-                file,
+                scope.file,
                 kind.range,
                 "a `harness` executor needs `ref:` naming the adapter to run (claude-code, codex, copilot, gemini-cli, opencode, or an adapter in adapters/)",
             )),
             Some(reference) if !adapter_exists(&reference.value) => out.push(Diagnostic::new(
                 codes::ARCHETYPE_EXECUTOR_INVALID,
-                file,
+                scope.file,
                 reference.range,
                 format!("no adapter is called `{}`; use claude-code, codex, copilot, gemini-cli, opencode, or add adapters/{}.yaml", reference.value, reference.value),
             )),
@@ -100,7 +90,7 @@ fn check_executor(
     if !BUILT_IN_EXECUTORS.contains(&kind.value.as_str()) && !adapter_exists(&kind.value) {
         out.push(Diagnostic::new(
             codes::ARCHETYPE_EXECUTOR_INVALID,
-            file,
+            scope.file,
             kind.range,
             format!(
                 "`{}` is not an executor kind; use model, harness (with ref), {} or the id of an adapter in adapters/",

@@ -3,17 +3,14 @@
 //! indexed arguments without an `argument-hint`. Judged only in a skill Claude Code may load
 //! (`skill_hosts::hosts_of`) that takes arguments (`model::arguments::takes_arguments`).
 
-use std::path::Path;
-
 use super::rule_doc::RuleDoc;
-use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
-use crate::index::Lookup;
+use super::SkillMdScope;
+use crate::diagnostic::{codes, Diagnostic, Fix};
 use crate::model::arguments::{
     declared, placeholders, takes_arguments, Occurrence, Placeholder, Site,
 };
 use crate::model::hosts::Host;
 use crate::model::skill_links::body_start;
-use crate::model::skill_md::SkillMd;
 use crate::syntax::TextRange;
 
 pub const RULES: &[RuleDoc] = &[
@@ -106,26 +103,19 @@ fn is_lower_name(name: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
-pub fn check(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    text: &str,
-    skill: &SkillMd,
-    out: &mut Vec<Diagnostic>,
-) {
-    let Some(start) = body_start(text, &skill.frontmatter) else {
+pub fn check(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(start) = body_start(scope.text, &scope.skill.frontmatter) else {
         return;
     };
-    let found = placeholders(text, start);
-    if !takes_arguments(skill, &found) {
+    let found = placeholders(scope.text, start);
+    if !takes_arguments(scope.skill, &found) {
         return;
     }
-    let hosts = super::skill_hosts::hosts_of(lookup, path);
+    let hosts = super::skill_hosts::hosts_of(scope.lookup, scope.path);
     if !hosts.may_include(Host::ClaudeCode) {
         return;
     }
-    let names = declared(text, skill);
+    let names = declared(scope.text, scope.skill);
     let declared_names: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
     let mut used = vec![false; names.len()];
     let mut uses_all = false;
@@ -134,13 +124,14 @@ pub fn check(
     // on the placeholder, not again as an unused argument.
     let mut suggested: Vec<&str> = Vec::new();
     for occurrence in &found {
-        let written = &text[occurrence.range.start as usize..occurrence.range.end as usize];
+        let written = &scope.text[occurrence.range.start as usize..occurrence.range.end as usize];
         match &occurrence.placeholder {
             Placeholder::All => uses_all = true,
             Placeholder::Index { at, indexed } => {
                 first_index.get_or_insert(occurrence.range);
-                let accidental =
-                    !indexed && occurrence.in_code() && reads_as_shell_or_regex(text, occurrence);
+                let accidental = !indexed
+                    && occurrence.in_code()
+                    && reads_as_shell_or_regex(scope.text, occurrence);
                 // A placeholder reported as shell or regex syntax is no use of the argument: the
                 // fix escapes it, and the argument it seemed to use must not turn up unused only
                 // then.
@@ -154,16 +145,16 @@ pub fn check(
                     out.push(
                         Diagnostic::new(
                             codes::SKILLMD_ARGUMENT_IN_CODE,
-                            file,
+                            scope.file,
                             occurrence.range,
                             format!(
                                 "Claude Code replaces `{written}` here with an argument of `/{}` (it substitutes inside code too), but this line reads as shell or regex syntax; write `{escaped}` to keep `{written}` as it is",
-                                skill.normalized_name().unwrap_or_default()
+                                scope.skill.normalized_name().unwrap_or_default()
                             ),
                         )
                         .with_fix(Fix::replace(
                             format!("Escape as `{escaped}`"),
-                            file,
+                            scope.file,
                             occurrence.range,
                             escaped.clone(),
                         )),
@@ -178,7 +169,8 @@ pub fn check(
                 if names.is_empty() || !is_lower_name(name) {
                     continue;
                 }
-                let nearest = lookup
+                let nearest = scope
+                    .lookup
                     .may_suggest()
                     .then(|| super::suggest::closest(name, declared_names.iter().copied()))
                     .flatten();
@@ -201,7 +193,7 @@ pub fn check(
                         message.push_str(&format!("; did you mean `${best}`?"));
                         diagnostic_fix = Some(Fix::replace(
                             format!("Replace with `${best}`"),
-                            file,
+                            scope.file,
                             occurrence.range,
                             format!("${best}"),
                         ));
@@ -210,7 +202,7 @@ pub fn check(
                 }
                 let mut diagnostic = Diagnostic::new(
                     codes::SKILLMD_ARGUMENT_UNDECLARED,
-                    file,
+                    scope.file,
                     occurrence.range,
                     message,
                 );
@@ -226,7 +218,7 @@ pub fn check(
             if !used && !suggested.contains(&name.as_str()) {
                 out.push(Diagnostic::new(
                     codes::SKILLMD_ARGUMENT_UNUSED,
-                    file,
+                    scope.file,
                     *range,
                     format!(
                         "the argument `{name}` is declared but the body never uses `${name}` (nor its index, nor `$ARGUMENTS`), so what is typed for it is dropped; use it in the body or remove it"
@@ -236,10 +228,10 @@ pub fn check(
         }
     }
     if let Some(range) = first_index {
-        if skill.field("argument-hint").is_none() && names.is_empty() {
+        if scope.skill.field("argument-hint").is_none() && names.is_empty() {
             out.push(Diagnostic::new(
                 codes::SKILLMD_ARGUMENT_HINT_MISSING,
-                file,
+                scope.file,
                 range,
                 "the body takes arguments by index but the skill has no `argument-hint`, so `/name` shows nothing of what to type in which order; add one, e.g. `argument-hint: \"[issue] [branch]\"`",
             ));

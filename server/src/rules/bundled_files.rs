@@ -14,10 +14,13 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
 use super::rule_doc::RuleDoc;
-use crate::diagnostic::{codes, Diagnostic, FileId};
+use super::SkillMdScope;
+use crate::diagnostic::{codes, Diagnostic};
 use crate::index::classify::SKILL_MD;
-use crate::index::Lookup;
-use crate::model::bundled::{is_markdown, join_lexically, mentions, Bundled, TOC_WITHIN_LINES};
+use crate::model::bundled::{
+    is_markdown, is_pattern, join_lexically, matches_pattern, mentions, pattern_names_files,
+    Bundled, TOC_WITHIN_LINES,
+};
 use crate::model::hosts::{HOST_READ_FILES, REFERENCE_DEPTH, REFERENCE_TOC_LINES};
 use crate::model::skill_links::LinkBase;
 use crate::model::skill_md::SkillMd;
@@ -34,7 +37,8 @@ a path written anywhere, prose or inline or fenced code (`python scripts/fill.py
 skill-folder placeholder (`{baseDir}/…`, `${CLAUDE_SKILL_DIR}/…`), a folder (`see references/` or \
 `canvas-fonts/` names every file under it), or a bare file name with its extension (`forms.md`) when the \
 folder holds a file of that name; a path whose folders lead nowhere still names the files of its file name \
-(`reference/fields.md` names `references/fields.md`; `skillmd.broken-link` reports the path). A path written from above the skill's folder is read from the part after \
+(`reference/fields.md` names `references/fields.md`; `skillmd.broken-link` reports the path). A pattern names every file it matches, or that sits in a folder it matches: a `*` within a name (`shared/agents-*.md`), `**` for any folders, and a `{placeholder}` segment for any one folder or name (`{lang}/README.md`, where the reader picks the language); a pattern of wildcards alone names nothing, and one skill's patterns make at most a million \
+comparisons with its files (beyond that they name nothing). A path written from above the skill's folder is read from the part after \
 the folder's name (`skills/brainstorming/visual-companion.md` in the skill `brainstorming`). A path in a Markdown file is read from that file's folder and from the \
 skill's folder. A path-like word is one holding a `/` or a `.` followed by a letter or digit. **Exempt**: the \
 SKILL.md, the SKILL.md of a skill nested in the folder (it is a skill of its own), files and folders whose \
@@ -88,7 +92,14 @@ struct Folder<'a> {
     own_name: String,
     /// Files by name in lower case, made when a bare name is first looked up.
     by_name: Option<HashMap<String, Vec<usize>>>,
+    /// How many more file comparisons the walk's patterns may make (`named_by_pattern`).
+    comparisons_left: usize,
 }
+
+/// The most comparisons of a file with a pattern (`references/*.md`) one skill's walk makes:
+/// patterns past it name nothing. Generous for real skills (a thousand patterns over the files
+/// of their folders), and a bound on hostile ones.
+const PATTERN_COMPARISONS_AT_MOST: usize = 1_000_000;
 
 impl<'a> Folder<'a> {
     fn new(bundled: &'a Bundled, own_name: String) -> Folder<'a> {
@@ -111,6 +122,7 @@ impl<'a> Folder<'a> {
             folders,
             own_name,
             by_name: None,
+            comparisons_left: PATTERN_COMPARISONS_AT_MOST,
         }
     }
 
@@ -132,16 +144,20 @@ impl<'a> Folder<'a> {
             Some(at) if !self.own_name.is_empty() => &token[at + 1..],
             _ => token,
         };
+        if is_pattern(token) {
+            if !pattern_names_files(token) {
+                return;
+            }
+            // Each pattern is matched once, however often it is written.
+            for pattern in read_from(base, token) {
+                if folders_done.insert(pattern.clone()) {
+                    out.extend(self.matching(&pattern));
+                }
+            }
+            return;
+        }
         let bare = !token.contains('/');
-        let roots: &[&Path] = if base.as_os_str().is_empty() {
-            &[Path::new("")]
-        } else {
-            &[base, Path::new("")]
-        };
-        for root in roots {
-            let Some(path) = join_lexically(root, token) else {
-                continue;
-            };
+        for path in read_from(base, token) {
             if let Some(&at) = self.by_path.get(path.as_path()) {
                 out.push(at);
                 return;
@@ -198,6 +214,40 @@ impl<'a> Folder<'a> {
             }
         }
     }
+}
+
+impl Folder<'_> {
+    /// The files a pattern (`shared/agents-*.md`, `{lang}/README.md`: `model::bundled`), joined
+    /// to the folder it is read from, matches: only the files under its literal folders are
+    /// compared, within [`PATTERN_COMPARISONS_AT_MOST`] comparisons a skill, so hostile text
+    /// cannot make the walk quadratic.
+    fn matching(&mut self, pattern: &Path) -> Vec<usize> {
+        let text = pattern.to_string_lossy();
+        let segments: Vec<&str> = text.split('/').collect();
+        let literal = segments
+            .iter()
+            .take_while(|s| !is_pattern(s))
+            .fold(PathBuf::new(), |folder, s| folder.join(s));
+        let files = &self.bundled.files;
+        let start = files.partition_point(|f| f.path < literal);
+        let candidates = files[start..]
+            .partition_point(|f| f.path.starts_with(&literal))
+            .min(self.comparisons_left);
+        self.comparisons_left -= candidates;
+        (start..start + candidates)
+            .filter(|&i| matches_pattern(&segments, &files[i].path))
+            .collect()
+    }
+}
+
+/// The paths `token`, written in a file in `base`, may mean inside the skill folder, in order:
+/// read from that file's folder, then from the skill's (one path when they are the same).
+fn read_from(base: &Path, token: &str) -> impl Iterator<Item = PathBuf> {
+    let from_base = (!base.as_os_str().is_empty()).then(|| join_lexically(base, token));
+    from_base
+        .flatten()
+        .into_iter()
+        .chain(join_lexically(Path::new(""), token))
 }
 
 /// How each file was first reached: its level (1: named by the SKILL.md), the Markdown file
@@ -367,26 +417,21 @@ fn path_to(folder: &Folder<'_>, reached: &[Option<Reached>], at: usize) -> Strin
     format!("SKILL.md → {}", shown.join(" → "))
 }
 
-pub fn check(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    text: &str,
-    skill: &SkillMd,
-    out: &mut Vec<Diagnostic>,
-) {
-    let Some(dir) = path.parent() else { return };
-    let Some(bundled) = lookup.bundled(dir) else {
+pub fn check(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(dir) = scope.path.parent() else {
         return;
     };
-    let Frontmatter::Closed { open, .. } = skill.frontmatter else {
+    let Some(bundled) = scope.lookup.bundled(dir) else {
+        return;
+    };
+    let Frontmatter::Closed { open, .. } = scope.skill.frontmatter else {
         return;
     };
     let own_name = dir
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let mut folder = Folder::new(bundled, own_name);
-    let reached = reach(&mut folder, text, skill);
+    let reached = reach(&mut folder, scope.text, scope.skill);
 
     // Orphans: one diagnostic per skill.
     let scripts = script_folders(&folder, &reached);
@@ -407,8 +452,8 @@ pub fn check(
         };
         out.push(Diagnostic::new(
             codes::SKILLMD_ORPHAN_FILES,
-            file,
-            skill.name_range().unwrap_or(open),
+            scope.file,
+            scope.skill.name_range().unwrap_or(open),
             format!(
                 "{count} bundled {what} named nowhere the model reads (neither SKILL.md nor a Markdown file it leads to {verb}): {}; name each where it is needed, with when to read or run it, or remove it",
                 listed(&orphans[..count.min(NAMED_AT_MOST)], count)
@@ -424,23 +469,17 @@ pub fn check(
                 && reached[i].is_some_and(|r| r.level > REFERENCE_DEPTH.limit as u32)
         })
         .collect();
-    for (n, &at) in deep.iter().take(NAMED_AT_MOST).enumerate() {
+    for (at, note) in first_named(&deep, "more Markdown files are reached only this deep") {
         let Some(r) = reached[at] else { continue };
-        let mut message = format!(
-            "`{}` is reached only through another reference ({}), {} levels below SKILL.md; the model may read a file this deep only in part, or not at all (the guidance keeps references one level deep): name it in SKILL.md, or fold it into the file that names it",
+        let message = format!(
+            "`{}` is reached only through another reference ({}), {} levels below SKILL.md; the model may read a file this deep only in part, or not at all (the guidance keeps references one level deep): name it in SKILL.md, or fold it into the file that names it{note}",
             show(&folder.bundled.files[at].path),
             path_to(&folder, &reached, at),
             r.level
         );
-        if n + 1 == NAMED_AT_MOST && deep.len() > NAMED_AT_MOST {
-            message.push_str(&format!(
-                " ({} more Markdown files are reached only this deep)",
-                deep.len() - NAMED_AT_MOST
-            ));
-        }
         out.push(Diagnostic::new(
             codes::SKILLMD_REFERENCE_DEPTH,
-            file,
+            scope.file,
             r.root,
             message,
         ));
@@ -457,27 +496,43 @@ pub fn check(
                     .is_some_and(|m| m.lines as usize > REFERENCE_TOC_LINES.limit && !m.has_toc)
         })
         .collect();
-    for (n, &at) in long.iter().take(NAMED_AT_MOST).enumerate() {
+    for (at, note) in first_named(&long, "more such files") {
         let Some(r) = reached[at] else { continue };
         let lines = folder.bundled.files[at]
             .markdown
             .as_ref()
             .map_or(0, |m| m.lines);
-        let mut message = format!(
-            "`{}` is {lines} lines with no table of contents in its first {TOC_WITHIN_LINES} lines; a model previewing it sees only its head, so open it with a `## Contents` list linking to its sections",
+        let message = format!(
+            "`{}` is {lines} lines with no table of contents in its first {TOC_WITHIN_LINES} lines; a model previewing it sees only its head, so open it with a `## Contents` list linking to its sections{note}",
             show(&folder.bundled.files[at].path)
         );
-        if n + 1 == NAMED_AT_MOST && long.len() > NAMED_AT_MOST {
-            message.push_str(&format!(
-                " ({} more such files)",
-                long.len() - NAMED_AT_MOST
-            ));
-        }
         out.push(Diagnostic::new(
             codes::SKILLMD_REFERENCE_TOC,
-            file,
+            scope.file,
             r.root,
             message,
         ));
     }
+}
+
+/// The first `NAMED_AT_MOST` of `found`, each with the note the last of them ends its message
+/// with when there are more (`" (N {more})"`; empty otherwise).
+fn first_named<'a>(
+    found: &'a [usize],
+    more: &'a str,
+) -> impl Iterator<Item = (usize, String)> + 'a {
+    let left = found.len().saturating_sub(NAMED_AT_MOST);
+    found
+        .iter()
+        .take(NAMED_AT_MOST)
+        .enumerate()
+        .map(move |(n, &at)| {
+            let last = n + 1 == NAMED_AT_MOST && left > 0;
+            let note = if last {
+                format!(" ({left} {more})")
+            } else {
+                String::new()
+            };
+            (at, note)
+        })
 }

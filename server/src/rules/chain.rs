@@ -13,6 +13,7 @@
 use std::path::Path;
 
 use super::rule_doc::RuleDoc;
+use super::SkillMdScope;
 use crate::diagnostic::{codes, Diagnostic, FileId, Severity};
 use crate::graph::path;
 use crate::index::{Content, FileEntry, Key, Lookup};
@@ -188,26 +189,23 @@ pub(crate) fn check_local(file: FileId, extensions: &Extensions, out: &mut Vec<D
 }
 
 /// Cross-file checks of one skill's chain.
-pub(crate) fn check(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    extensions: &Extensions,
-    out: &mut Vec<Diagnostic>,
-) {
+pub(crate) fn check(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
+    let extensions = &scope.skill.extensions;
     let Some(chain) = extensions.chain_list() else {
         return;
     };
-    let Some(me) = lookup.file(file) else {
+    let Some(me) = scope.lookup.file(scope.file) else {
         return;
     };
     let validate = chain.validates_on_load();
-    let parent = skill_root(path).map(Path::to_path_buf).unwrap_or_default();
+    let parent = skill_root(scope.path)
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
     // The skills the chain could call, sorted once, when the first unknown entry needs them.
     let known = std::cell::OnceCell::new();
     for entry in &chain.entries {
         let name = entry.value.as_str();
-        match resolve(lookup, path, name) {
+        match resolve(scope.lookup, scope.path, name) {
             Target::Found(_) | Target::Invalid => {}
             Target::Outside(target) => {
                 let range = match &target.parsed.content {
@@ -217,7 +215,7 @@ pub(crate) fn check(
                 out.push(
                     Diagnostic::new(
                         codes::SKILLMD_CHAIN_ESCAPE,
-                        file,
+                        scope.file,
                         entry.range,
                         format!("`{name}` resolves only to a skill outside `{}`, this chain's parent folder; a chain may only call skills at its own level or below", folder_name(&parent)),
                     )
@@ -230,7 +228,8 @@ pub(crate) fn check(
                     folder_name(&parent)
                 );
                 let known = known.get_or_init(|| {
-                    let mut known: Vec<String> = lookup
+                    let mut known: Vec<String> = scope
+                        .lookup
                         .get(Key::SkillMdIn {
                             parent: parent.clone(),
                         })
@@ -241,18 +240,25 @@ pub(crate) fn check(
                     known.dedup();
                     known
                 });
-                let best = lookup
+                let best = scope
+                    .lookup
                     .may_suggest()
                     .then(|| super::suggest::closest_in(&normalize_name(name), known.as_slice()))
                     .flatten();
                 if let Some(best) = best {
                     message.push_str(&format!("; did you mean `{best}`?"));
                 }
-                let mut diagnostic =
-                    Diagnostic::new(codes::SKILLMD_CHAIN_UNKNOWN_SKILL, file, entry.range, "");
-                let fix = best.zip(lookup.file(file)).and_then(|(best, me)| {
-                    super::fixes::replace_scalar(&me.text, file, entry.range, name, best)
-                });
+                let mut diagnostic = Diagnostic::new(
+                    codes::SKILLMD_CHAIN_UNKNOWN_SKILL,
+                    scope.file,
+                    entry.range,
+                    "",
+                );
+                let fix = best
+                    .zip(scope.lookup.file(scope.file))
+                    .and_then(|(best, me)| {
+                        super::fixes::replace_scalar(&me.text, scope.file, entry.range, name, best)
+                    });
                 diagnostic
                     .fixes
                     .extend(fix.map(crate::diagnostic::Fix::preferred));
@@ -267,7 +273,7 @@ pub(crate) fn check(
             }
         }
     }
-    check_graph(lookup, me, chain, out);
+    check_graph(scope.lookup, me, chain, out);
 }
 
 fn folder_name(path: &Path) -> String {

@@ -110,7 +110,7 @@ pub fn check_manifest(
 
 #[cfg(test)]
 mod tests {
-    use crate::diagnostic::codes;
+    use crate::diagnostic::{codes, Code};
     use crate::index::{Change, Index, Settings};
     use crate::model::machine::{Executable, VersionProbe};
     use std::collections::BTreeMap;
@@ -152,59 +152,40 @@ mod tests {
             .collect()
     }
 
+    /// The pairs `reported` returns, from codes and the text they are on.
+    fn expected(pairs: &[(Code, &str)]) -> Vec<(String, String)> {
+        let pair = |(code, on): &(Code, &str)| (code.name().to_owned(), (*on).to_owned());
+        pairs.iter().map(pair).collect()
+    }
+
     #[test]
     fn what_the_machine_lacks_is_reported_where_it_is_required() {
+        let version = codes::COMMAND_PACK_BINARY_VERSION;
+        let missing = codes::COMMAND_PACK_MISSING_BINARY;
         let found = reported(&[
             ("git", Executable::Found(VersionProbe::Read(vec![2, 39, 1]))),
             ("jq", Executable::Missing),
             ("kubectl", Executable::Found(VersionProbe::NotAsked)),
         ]);
-        assert_eq!(
-            found,
-            vec![
-                (
-                    codes::COMMAND_PACK_BINARY_VERSION.name().to_owned(),
-                    "\">=2.40\"".to_owned()
-                ),
-                (
-                    codes::COMMAND_PACK_MISSING_BINARY.name().to_owned(),
-                    "jq".to_owned()
-                ),
-                (
-                    codes::COMMAND_PACK_BINARY_VERSION.name().to_owned(),
-                    "latest".to_owned()
-                ),
-            ]
-        );
+        let lacking = [
+            (version, "\">=2.40\""),
+            (missing, "jq"),
+            (version, "latest"),
+        ];
+        assert_eq!(found, expected(&lacking));
         let unreadable = reported(&[
             ("git", Executable::Found(VersionProbe::Unreadable)),
             ("kubectl", Executable::Missing),
         ]);
-        assert_eq!(
-            unreadable,
-            vec![
-                (
-                    codes::COMMAND_PACK_BINARY_VERSION.name().to_owned(),
-                    "\">=2.40\"".to_owned()
-                ),
-                (
-                    codes::COMMAND_PACK_MISSING_BINARY.name().to_owned(),
-                    "kubectl".to_owned()
-                ),
-            ]
-        );
+        let lacking = [(version, "\">=2.40\""), (missing, "kubectl")];
+        assert_eq!(unreadable, expected(&lacking));
     }
 
     #[test]
     fn silent_when_the_machine_has_them_or_nothing_was_found_out() {
         // A constraint without a number fails wherever it runs; nothing else is said unasked.
-        assert_eq!(
-            reported(&[]),
-            vec![(
-                codes::COMMAND_PACK_BINARY_VERSION.name().to_owned(),
-                "latest".to_owned()
-            )]
-        );
+        let version = codes::COMMAND_PACK_BINARY_VERSION;
+        assert_eq!(reported(&[]), expected(&[(version, "latest")]));
         let manifest = MANIFEST.replace("version: latest", "version: \">=1.20\"");
         assert_eq!(reported_in(&manifest, &[]), vec![]);
         assert_eq!(

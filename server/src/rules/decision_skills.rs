@@ -3,8 +3,8 @@
 //! topologies. Each binding names a skill of the registry, which must be a decision skill.
 
 use super::rule_doc::RuleDoc;
-use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
-use crate::index::Lookup;
+use super::SwarmKitScope;
+use crate::diagnostic::{codes, Diagnostic, Fix};
 use crate::model::swarmkit::{DecisionBinding, MEMORY_HOOKS};
 use crate::semantics::registry;
 
@@ -39,30 +39,25 @@ Bind a decision skill, or set the skill's `category` to `decision` (it then must
 ];
 
 /// Checks the bindings of one file (`workspace.yaml` or a topology) against the registry.
-pub fn check(
-    lookup: &Lookup<'_>,
-    workspace: FileId,
-    file: FileId,
-    bindings: &[DecisionBinding],
-    out: &mut Vec<Diagnostic>,
-) {
+pub fn check(scope: &SwarmKitScope<'_>, bindings: &[DecisionBinding], out: &mut Vec<Diagnostic>) {
     for binding in bindings {
         let id = &binding.id;
         if MEMORY_HOOKS.contains(&id.value.as_str()) {
             // Handled by the memory subsystem; `memory.disabled-but-bound` covers memory off.
             continue;
         }
-        match registry::skill_named(lookup, workspace, &id.value) {
-            None => out.push(unknown(lookup, workspace, file, binding)),
+        match registry::skill_named(scope.lookup, scope.workspace, &id.value) {
+            None => out.push(unknown(scope, binding)),
             Some(skill) if skill.category.as_deref() != Some(DECISION_CATEGORY) => {
                 let category = skill
                     .category
                     .as_deref()
                     .map_or("no category".to_owned(), |c| format!("category `{c}`"));
-                let decision = registry::granted_by_category(lookup, workspace, DECISION_CATEGORY);
+                let decision =
+                    registry::granted_by_category(scope.lookup, scope.workspace, DECISION_CATEGORY);
                 let mut diagnostic = Diagnostic::new(
                     codes::GOVERNANCE_NOT_A_DECISION_SKILL,
-                    file,
+                    scope.file,
                     id.range,
                     format!(
                         "`{}` has {category}, but the runtime judges only with `category: decision` skills, so {}; bind a decision skill or make `{}` one",
@@ -96,26 +91,24 @@ fn run_time_outcome(decision_skills: &[String]) -> &'static str {
     }
 }
 
-fn unknown(
-    lookup: &Lookup<'_>,
-    workspace: FileId,
-    file: FileId,
-    binding: &DecisionBinding,
-) -> Diagnostic {
+fn unknown(scope: &SwarmKitScope<'_>, binding: &DecisionBinding) -> Diagnostic {
     let id = &binding.id;
-    let decision = registry::granted_by_category(lookup, workspace, DECISION_CATEGORY);
+    let decision = registry::granted_by_category(scope.lookup, scope.workspace, DECISION_CATEGORY);
     let candidates = decision
         .ids
         .iter()
         .map(String::as_str)
         .chain(MEMORY_HOOKS.iter().copied());
-    let best = lookup
+    let best = scope
+        .lookup
         .may_suggest()
         .then(|| super::suggest::closest(&id.value, candidates))
         .flatten();
-    let fix = best.zip(lookup.file(file)).and_then(|(best, entry)| {
-        super::fixes::replace_scalar(&entry.text, file, id.range, &id.value, best)
-    });
+    let fix = best
+        .zip(scope.lookup.file(scope.file))
+        .and_then(|(best, entry)| {
+            super::fixes::replace_scalar(&entry.text, scope.file, id.range, &id.value, best)
+        });
     let outcome = run_time_outcome(&decision.ids);
     let message = match best {
         Some(best) => format!(
@@ -129,7 +122,7 @@ fn unknown(
     };
     let mut diagnostic = Diagnostic::new(
         codes::GOVERNANCE_UNKNOWN_DECISION_SKILL,
-        file,
+        scope.file,
         id.range,
         message,
     );

@@ -3,12 +3,10 @@
 //! mapping with `all` and/or `any`), and, when a tool inventory is configured, which tools are
 //! missing. Evaluation is soft, as the proposal asks: a missing tool is a warning, never an error.
 
-use std::path::Path;
-
 use super::rule_doc::RuleDoc;
 use super::tools::Inventory;
+use super::SkillMdScope;
 use crate::diagnostic::{codes, Diagnostic, FileId};
-use crate::index::Lookup;
 use crate::model::skill_md::extensions::{Dependencies, Extensions, Value, DEPENDENCY_TYPES};
 use crate::syntax::TextRange;
 
@@ -189,30 +187,25 @@ pub(crate) fn check_local(file: FileId, extensions: &Extensions, out: &mut Vec<D
 }
 
 /// Cross-file: the declared tools against the inventory.
-pub(crate) fn check(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    extensions: &Extensions,
-    out: &mut Vec<Diagnostic>,
-) {
+pub(crate) fn check(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
+    let extensions = &scope.skill.extensions;
     let Some(deps) = &extensions.dependencies else {
         return;
     };
-    let requirements = read(file, deps, None);
+    let requirements = read(scope.file, deps, None);
     let Some(tools) = requirements.iter().find(|r| r.kind == "tools") else {
         return;
     };
-    let Some(inventory) = Inventory::of(lookup, path) else {
+    let Some(inventory) = Inventory::of(scope.lookup, scope.path) else {
         return;
     };
     let related = |d: Diagnostic| inventory.relate(d);
     for entry in &tools.all {
         let name = entry.as_str().unwrap_or_default();
-        if inventory.find(lookup, name).is_none() {
+        if inventory.find(scope.lookup, name).is_none() {
             out.push(related(Diagnostic::new(
                 codes::SKILLMD_DEPENDENCIES_UNSATISFIED,
-                file,
+                scope.file,
                 entry.range,
                 format!("the skill needs the tool `{name}`, which is not in the tool inventory; a host would not offer this skill here. Add `{name}` to the inventory if the environment has it, or fix the name"),
             )));
@@ -221,7 +214,7 @@ pub(crate) fn check(
     if let Some((key, members)) = &tools.any {
         let available = members.iter().any(|m| {
             inventory
-                .find(lookup, m.as_str().unwrap_or_default())
+                .find(scope.lookup, m.as_str().unwrap_or_default())
                 .is_some()
         });
         if !available && !members.is_empty() {
@@ -232,7 +225,7 @@ pub(crate) fn check(
                 .collect();
             out.push(related(Diagnostic::new(
                 codes::SKILLMD_DEPENDENCIES_UNSATISFIED,
-                file,
+                scope.file,
                 key.range,
                 format!(
                     "the skill needs one of {}, and none is in the tool inventory",

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use super::output::Sharing;
 use super::rule_doc::RuleDoc;
+use super::SwarmKitScope;
 use crate::diagnostic::{codes, Code, Diagnostic, FileId, Fix};
 use crate::graph::path;
 use crate::index::{Key, Lookup};
@@ -107,27 +108,21 @@ fn duplicate_code(kind: ArtifactKind) -> Option<Code> {
 }
 
 /// `<kind>.duplicate-id` on this file when another file of the workspace defines the same id.
-pub fn check_duplicate(
-    lookup: &Lookup<'_>,
-    workspace: FileId,
-    file: FileId,
-    artifact: &Artifact,
-    out: &mut Vec<Diagnostic>,
-) {
+pub fn check_duplicate(scope: &SwarmKitScope<'_>, artifact: &Artifact, out: &mut Vec<Diagnostic>) {
     let (Some(id), Some(code)) = (artifact.id(), duplicate_code(artifact.kind())) else {
         return;
     };
-    let definitions = definitions(lookup, workspace, artifact.kind(), &id.value);
+    let definitions = definitions(scope.lookup, scope.workspace, artifact.kind(), &id.value);
     let Some(clashing) = definitions.get(&(artifact.kind(), version_of(artifact))) else {
         return;
     };
-    let count = clashing.others_count(file);
+    let count = clashing.others_count(scope.file);
     if count == 0 {
         return;
     }
     let mut diagnostic = Diagnostic::new(
         code,
-        file,
+        scope.file,
         id.range,
         format!(
             "the id `{}` is also defined in {} other file{}; ids must be unique in a workspace, so rename one",
@@ -138,7 +133,7 @@ pub fn check_duplicate(
     );
     // The first twenty in path order: as many places as a reader follows, however many files
     // share the id.
-    for (other, range) in clashing.others(file).take(path::MAX_RELATED) {
+    for (other, range) in clashing.others(scope.file).take(path::MAX_RELATED) {
         if let Some(range) = *range {
             diagnostic =
                 diagnostic.with_related(other, range, format!("`{}` also defined here", id.value));
@@ -191,26 +186,29 @@ fn version_of(artifact: &Artifact) -> Option<String> {
 
 /// Reports `code` on `reference` when no artifact of `kind` has that id.
 pub fn check_reference(
-    lookup: &Lookup<'_>,
-    workspace: FileId,
-    file: FileId,
+    scope: &SwarmKitScope<'_>,
     kind: ArtifactKind,
     reference: &SpannedStr,
     code: Code,
     out: &mut Vec<Diagnostic>,
 ) -> bool {
-    let found = !lookup
+    let found = !scope
+        .lookup
         .get(Key::Def {
-            workspace,
+            workspace: scope.workspace,
             kind,
             id: reference.value.clone(),
         })
         .is_empty();
     if !found {
-        let closest = lookup
+        let closest = scope
+            .lookup
             .may_suggest()
             .then(|| {
-                super::suggest::closest_in(&reference.value, lookup.sorted_ids(workspace, kind))
+                super::suggest::closest_in(
+                    &reference.value,
+                    scope.lookup.sorted_ids(scope.workspace, kind),
+                )
             })
             .flatten();
         let noun = match kind {
@@ -220,12 +218,20 @@ pub fn check_reference(
             ArtifactKind::Skill => "skill",
             _ => "artifact",
         };
-        let fix = closest.zip(lookup.file(file)).and_then(|(best, entry)| {
-            super::fixes::replace_scalar(&entry.text, file, reference.range, &reference.value, best)
-        });
+        let fix = closest
+            .zip(scope.lookup.file(scope.file))
+            .and_then(|(best, entry)| {
+                super::fixes::replace_scalar(
+                    &entry.text,
+                    scope.file,
+                    reference.range,
+                    &reference.value,
+                    best,
+                )
+            });
         let mut diagnostic = Diagnostic::new(
             code,
-            file,
+            scope.file,
             reference.range,
             match closest {
                 Some(best) => format!(
@@ -248,20 +254,14 @@ pub fn check_reference(
 
 /// `role.duplicate-id`: a role declared again after its first declaration (path order, then
 /// position), reported on the repeat as SwarmKit does.
-pub fn check_roles(
-    lookup: &Lookup<'_>,
-    workspace: FileId,
-    file: FileId,
-    roles: &[SpannedStr],
-    out: &mut Vec<Diagnostic>,
-) {
-    let path = lookup.file(file).map(|f| f.path.clone());
+pub fn check_roles(scope: &SwarmKitScope<'_>, roles: &[SpannedStr], out: &mut Vec<Diagnostic>) {
+    let path = scope.lookup.file(scope.file).map(|f| f.path.clone());
     for (i, role) in roles.iter().enumerate() {
         if let Some(first) = roles[..i].iter().find(|r| r.value == role.value) {
             out.push(
                 Diagnostic::new(
                     codes::ROLE_DUPLICATE_ID,
-                    file,
+                    scope.file,
                     role.range,
                     format!(
                         "the role `{}` is already declared above; remove this repeat or rename it",
@@ -269,20 +269,21 @@ pub fn check_roles(
                     ),
                 )
                 .with_related(
-                    file,
+                    scope.file,
                     first.range,
                     format!("`{}` first declared here", role.value),
                 ),
             );
             continue;
         }
-        let earlier = lookup
+        let earlier = scope
+            .lookup
             .get(Key::Role {
-                workspace,
+                workspace: scope.workspace,
                 id: role.value.clone(),
             })
             .into_iter()
-            .find(|entry| entry.id != file && Some(&entry.path) < path.as_ref());
+            .find(|entry| entry.id != scope.file && Some(&entry.path) < path.as_ref());
         if let Some(entry) = earlier {
             let range = match &entry.parsed.content {
                 crate::index::Content::SwarmKit(Artifact::Other { roles, .. }) => roles
@@ -293,7 +294,7 @@ pub fn check_roles(
             };
             let mut d = Diagnostic::new(
                 codes::ROLE_DUPLICATE_ID,
-                file,
+                scope.file,
                 role.range,
                 format!("the role `{}` is already declared in another role registry; remove this one or rename it", role.value),
             );

@@ -3,6 +3,7 @@
 //! when memory is off.
 
 use super::rule_doc::RuleDoc;
+use super::SwarmKitScope;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::Lookup;
 use crate::model::swarmkit::{Topology, Workspace};
@@ -96,22 +97,16 @@ pub fn check_manifest(
     }
 }
 
-pub fn check_topology(
-    lookup: &Lookup<'_>,
-    workspace: FileId,
-    file: FileId,
-    topology: &Topology,
-    out: &mut Vec<Diagnostic>,
-) {
+pub fn check_topology(scope: &SwarmKitScope<'_>, topology: &Topology, out: &mut Vec<Diagnostic>) {
     let Some(name) = &topology.name else { return };
     let id = crate::model::swarmkit::topology_skill_id(&name.value);
     if let Some((taken_file, taken_range)) =
-        registry::first_not_made_by_a_topology(lookup, workspace, &id)
+        registry::first_not_made_by_a_topology(scope.lookup, scope.workspace, &id)
     {
         out.push(
             Diagnostic::new(
                 codes::WORKSPACE_PACK_ID_COLLISION,
-                file,
+                scope.file,
                 name.range,
                 format!("this topology is callable as the skill `{id}`, but another skill already has that id; rename the topology or the skill"),
             )

@@ -7,11 +7,11 @@
 use std::path::Path;
 
 use super::rule_doc::RuleDoc;
+use super::SkillMdScope;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
 use crate::index::{Content, FileEntry, Lookup};
 use crate::model::mentions::{near_miss, Mention, Sigil};
 use crate::model::prose::Prose;
-use crate::model::skill_md::SkillMd;
 use crate::semantics::mentions::skills_in_scope;
 use crate::syntax::TextRange;
 
@@ -42,18 +42,19 @@ fn own_plugin(path: &Path) -> Option<&str> {
     skills.parent()?.file_name()?.to_str()
 }
 
-pub fn check(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    _skill: &SkillMd,
-    out: &mut Vec<Diagnostic>,
-) {
-    let Some(entry) = lookup.file(file) else {
+pub fn check(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(entry) = scope.lookup.file(scope.file) else {
         return;
     };
     let mentions = crate::semantics::mentions::mentions_of(entry);
-    check_mentions(lookup, file, path, &entry.text, &mentions, out);
+    check_mentions(
+        scope.lookup,
+        scope.file,
+        scope.path,
+        &entry.text,
+        &mentions,
+        out,
+    );
 }
 
 /// The mentions of a prose file (`CLAUDE.md`, a subagent, a command, ...), found when it was

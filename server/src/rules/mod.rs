@@ -42,9 +42,12 @@ pub mod tools;
 pub use crate::diagnostic::fixes;
 pub use crate::suggest;
 
+use std::path::Path;
+
 use crate::diagnostic::{codes, Diagnostic, FileId};
-use crate::index::{Checks, Content, FileRole, Lookup};
-use crate::model::swarmkit::{Artifact, ArtifactKind};
+use crate::index::{Checks, Content, FileRole, Key, Lookup};
+use crate::model::skill_md::SkillMd;
+use crate::model::swarmkit::{Artifact, ArtifactKind, Workspace};
 use rule_doc::RuleDoc;
 
 /// Every check, as the index runs them (see [`crate::index::Checks`]).
@@ -93,6 +96,41 @@ pub static CHECKS: Checks = Checks {
     },
 };
 
+/// A SwarmKit file under its cross-file checks: the lookup the checks read the workspace
+/// through, the workspace the file belongs to (its manifest's id) and the file itself.
+#[derive(Clone, Copy)]
+pub struct SwarmKitScope<'a> {
+    pub lookup: &'a Lookup<'a>,
+    pub workspace: FileId,
+    pub file: FileId,
+}
+
+impl<'a> SwarmKitScope<'a> {
+    /// The workspace's manifest (`workspace.yaml`): its file and what it lowered to, when it
+    /// parsed as one.
+    pub fn manifest(&self) -> Option<(FileId, &'a Workspace)> {
+        let key = Key::Manifest {
+            workspace: self.workspace,
+        };
+        let entry = self.lookup.get(key).into_iter().next()?;
+        match &entry.parsed.content {
+            Content::SwarmKit(Artifact::Workspace(manifest)) => Some((entry.id, manifest)),
+            _ => None,
+        }
+    }
+}
+
+/// A SKILL.md under its cross-file checks: the lookup the checks read other files through, the
+/// file, its path and text, and its lowered frontmatter.
+#[derive(Clone, Copy)]
+pub struct SkillMdScope<'a> {
+    pub lookup: &'a Lookup<'a>,
+    pub file: FileId,
+    pub path: &'a Path,
+    pub text: &'a str,
+    pub skill: &'a SkillMd,
+}
+
 /// The cross-file checks of one file: everything that reads other files through `lookup`.
 pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -103,16 +141,22 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
         missing_workspace::check(lookup, file, stray, &mut out);
     }
     if let Content::SkillMd(skill) = &entry.parsed.content {
-        skill_md::check(lookup, file, &entry.path, skill, &mut out);
-        skill_links::check(lookup, file, &entry.path, &entry.text, skill, &mut out);
+        let scope = SkillMdScope {
+            lookup,
+            file,
+            path: &entry.path,
+            text: &entry.text,
+            skill,
+        };
+        skill_md::check(&scope, &mut out);
+        skill_links::check(&scope, &mut out);
         skill_body::check(file, &entry.text, skill, &mut out);
-        bundled_files::check(lookup, file, &entry.path, &entry.text, skill, &mut out);
-        arguments::check(lookup, file, &entry.path, &entry.text, skill, &mut out);
-        portable::check(lookup, file, &entry.path, &entry.text, skill, &mut out);
-        let extensions = &skill.extensions;
-        dependencies::check(lookup, file, &entry.path, extensions, &mut out);
-        chain::check(lookup, file, &entry.path, extensions, &mut out);
-        precondition::check(lookup, file, &entry.path, extensions, &mut out);
+        bundled_files::check(&scope, &mut out);
+        arguments::check(&scope, &mut out);
+        portable::check(&scope, &mut out);
+        dependencies::check(&scope, &mut out);
+        chain::check(&scope, &mut out);
+        precondition::check(&scope, &mut out);
     }
     match (&entry.role, &entry.parsed.content) {
         (FileRole::Prose(kind), Content::Prose(prose)) => {
@@ -142,35 +186,35 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
     {
         made_up_skills::check_manifest(lookup, file, manifest, &mut out);
         command_packs::check_manifest(lookup, file, manifest, &mut out);
-        decision_skills::check(lookup, file, file, &manifest.decision_skills, &mut out);
+        // A manifest is its own workspace.
+        let scope = SwarmKitScope {
+            lookup,
+            workspace: file,
+            file,
+        };
+        decision_skills::check(&scope, &manifest.decision_skills, &mut out);
     }
     if let (FileRole::SwarmKit { workspace, .. }, Content::SwarmKit(artifact)) =
         (&entry.role, &entry.parsed.content)
     {
-        let workspace = *workspace;
-        ids::check_duplicate(lookup, workspace, file, artifact, &mut out);
+        let scope = SwarmKitScope {
+            lookup,
+            workspace: *workspace,
+            file,
+        };
+        ids::check_duplicate(&scope, artifact, &mut out);
         match artifact {
             Artifact::Topology(topology) => {
-                agents::check(lookup, workspace, file, topology, &mut out);
-                made_up_skills::check_topology(lookup, workspace, file, topology, &mut out);
-                decision_skills::check(
-                    lookup,
-                    workspace,
-                    file,
-                    &topology.decision_skills,
-                    &mut out,
-                );
+                agents::check(&scope, topology, &mut out);
+                made_up_skills::check_topology(&scope, topology, &mut out);
+                decision_skills::check(&scope, &topology.decision_skills, &mut out);
             }
-            Artifact::Skill(skill) => skills::check(lookup, workspace, file, skill, &mut out),
-            Artifact::Archetype(archetype) => {
-                archetypes::check(lookup, workspace, file, archetype, &mut out)
-            }
+            Artifact::Skill(skill) => skills::check(&scope, skill, &mut out),
+            Artifact::Archetype(archetype) => archetypes::check(&scope, archetype, &mut out),
             Artifact::Trigger(trigger) => {
                 for target in &trigger.topology_targets {
                     ids::check_reference(
-                        lookup,
-                        workspace,
-                        file,
+                        &scope,
                         ArtifactKind::Topology,
                         target,
                         codes::TRIGGER_UNKNOWN_TARGET,
@@ -178,9 +222,7 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
                     );
                 }
             }
-            Artifact::Other { roles, .. } => {
-                ids::check_roles(lookup, workspace, file, roles, &mut out)
-            }
+            Artifact::Other { roles, .. } => ids::check_roles(&scope, roles, &mut out),
             Artifact::Workspace(_) => {}
         }
     }

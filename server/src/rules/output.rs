@@ -265,11 +265,17 @@ mod tests {
         )
     }
 
+    /// `count` diagnostics of one code, at offsets `0..count`.
+    fn repeated(code: Code, count: u32) -> Vec<Diagnostic> {
+        (0..count).map(|at| diagnostic(code, at)).collect()
+    }
+
     #[test]
     fn under_the_cap_nothing_changes() {
-        let all: Vec<_> = (0..MAX_DIAGNOSTICS_PER_FILE as u32)
-            .map(|i| diagnostic(codes::AGENT_REQUIRES_UNSATISFIABLE, i))
-            .collect();
+        let all = repeated(
+            codes::AGENT_REQUIRES_UNSATISFIABLE,
+            MAX_DIAGNOSTICS_PER_FILE as u32,
+        );
         assert_eq!(cap_per_file(FileId(0), all.clone()), all);
     }
 
@@ -277,9 +283,7 @@ mod tests {
     fn root_causes_are_kept_before_what_they_cause() {
         // 1,500 consequences first in the file, then a cycle and an unknown id, then a syntax
         // error at the very end.
-        let mut all: Vec<_> = (0..1_500)
-            .map(|i| diagnostic(codes::AGENT_REQUIRES_UNSATISFIABLE, i))
-            .collect();
+        let mut all = repeated(codes::AGENT_REQUIRES_UNSATISFIABLE, 1_500);
         all.push(diagnostic(codes::AGENT_REQUIRES_CYCLE, 2_000));
         all.push(diagnostic(codes::AGENT_UNKNOWN_SKILL, 2_001));
         all.push(diagnostic(codes::WORKSPACE_YAML_PARSE, 2_002));
@@ -391,7 +395,7 @@ mod tests {
             codes::SKILLMD_CHAIN_UNKNOWN_SKILL,
             codes::YAML_DUPLICATE_KEY,
         ] {
-            let mut all: Vec<_> = (0..1_500).map(|i| diagnostic(many, i)).collect();
+            let mut all = repeated(many, 1_500);
             all.push(diagnostic(codes::SKILLMD_CHAIN_CYCLE, 5_000));
             let kept = cap_per_file(FileId(0), all);
             assert!(
@@ -403,9 +407,7 @@ mod tests {
 
     #[test]
     fn errors_are_kept_before_warnings_of_the_same_rank() {
-        let mut all: Vec<_> = (0..1_200)
-            .map(|i| diagnostic(codes::AGENT_REQUIRES_NOT_ENFORCED, i))
-            .collect();
+        let mut all = repeated(codes::AGENT_REQUIRES_NOT_ENFORCED, 1_200);
         all.push(diagnostic(codes::AGENT_REQUIRES_UNSATISFIABLE, 5_000));
         assert_ne!(all[0].severity, all[1_200].severity);
         let kept = cap_per_file(FileId(0), all);

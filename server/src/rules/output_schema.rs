@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use super::rule_doc::RuleDoc;
-use crate::diagnostic::{codes, Diagnostic, FileId};
+use super::SwarmKitScope;
+use crate::diagnostic::{codes, Diagnostic};
 use crate::index::Lookup;
 use crate::model::schema_file::PathFact;
 use crate::model::swarmkit::{Agent, OutputSchema};
@@ -31,18 +32,13 @@ archetype's default is checked for every agent that inherits it (an explicit \
 `output_schema: null` opts out). Fix the path or the schema.",
 }];
 
-pub fn check(
-    lookup: &Lookup<'_>,
-    workspace: FileId,
-    file: FileId,
-    agent: &Agent,
-    out: &mut Vec<Diagnostic>,
-) {
-    let Some(topology) = lookup.file(file) else {
+pub fn check(scope: &SwarmKitScope<'_>, agent: &Agent, out: &mut Vec<Diagnostic>) {
+    let Some(topology) = scope.lookup.file(scope.file) else {
         return;
     };
-    let Some(root) = lookup
-        .file(workspace)
+    let Some(root) = scope
+        .lookup
+        .file(scope.workspace)
         .and_then(|m| m.path.parent().map(Path::to_owned))
     else {
         return;
@@ -50,10 +46,10 @@ pub fn check(
     match &agent.output_schema {
         Some(schema) => {
             let base = topology.path.parent().unwrap_or(&root).to_owned();
-            if let Some((range, problem)) = problem(lookup, &root, &base, schema) {
+            if let Some((range, problem)) = problem(scope.lookup, &root, &base, schema) {
                 out.push(Diagnostic::new(
                     codes::AGENT_OUTPUT_SCHEMA,
-                    file,
+                    scope.file,
                     range,
                     format!("the output schema of agent `{}` {problem}", agent.label()),
                 ));
@@ -64,22 +60,23 @@ pub fn check(
                 return;
             };
             let Some((archetype_file, archetype)) =
-                archetype_named(lookup, workspace, &archetype_id.value)
+                archetype_named(scope.lookup, scope.workspace, &archetype_id.value)
             else {
                 return;
             };
             let Some(schema) = &archetype.default_output_schema else {
                 return;
             };
-            let Some(archetype_path) = lookup.file(archetype_file).map(|f| f.path.clone()) else {
+            let Some(archetype_path) = scope.lookup.file(archetype_file).map(|f| f.path.clone())
+            else {
                 return;
             };
             let base = archetype_path.parent().unwrap_or(&root).to_owned();
-            if let Some((range, problem)) = problem(lookup, &root, &base, schema) {
+            if let Some((range, problem)) = problem(scope.lookup, &root, &base, schema) {
                 out.push(
                     Diagnostic::new(
                         codes::AGENT_OUTPUT_SCHEMA,
-                        file,
+                        scope.file,
                         archetype_id.range,
                         format!(
                             "agent `{}` inherits an output schema from archetype `{}` that {problem}; fix the archetype's, or write `output_schema: null` on the agent to opt out",

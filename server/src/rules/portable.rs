@@ -4,13 +4,11 @@
 //! that form (`model::hosts::EXTENSION_FACTS`); and the conversion to the portable form
 //! (`model::skill_md::portable`), offered as the fix and as a rewrite on the extension's key.
 
-use std::path::Path;
-
 use super::fixes::double_quoted;
 use super::rule_doc::RuleDoc;
 use super::skill_hosts::{hosts_of, HostsFrom};
+use super::SkillMdScope;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix, Severity};
-use crate::index::Lookup;
 use crate::model::hosts::{Consequence, ExtensionForm, EXTENSION_FACTS};
 use crate::model::skill_md::extensions::{Predicate, Shape};
 use crate::model::skill_md::portable;
@@ -73,19 +71,12 @@ fn nested(skill: &SkillMd) -> Vec<(ExtensionForm, TextRange, &'static str)> {
 }
 
 /// `skillmd.extension-host`.
-pub fn check(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    text: &str,
-    skill: &SkillMd,
-    out: &mut Vec<Diagnostic>,
-) {
-    let found = nested(skill);
+pub fn check(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
+    let found = nested(scope.skill);
     if found.is_empty() {
         return;
     }
-    let hosts = hosts_of(lookup, path);
+    let hosts = hosts_of(scope.lookup, scope.path);
     if matches!(hosts.from, HostsFrom::Unknown) {
         return;
     }
@@ -116,7 +107,7 @@ pub fn check(
         let mut diagnostic = hosts.relate(
             Diagnostic::new(
                 codes::SKILLMD_EXTENSION_HOST,
-                file,
+                scope.file,
                 key,
                 format!(
                     "{what} is the nested form, and of the hosts that load this skill ({}), {}; write the extensions in the portable form under `metadata` (strings only), which every host loads",
@@ -130,7 +121,7 @@ pub fn check(
                 Severity::Info
             }),
         );
-        if let Some(fix) = conversion(text, file, skill) {
+        if let Some(fix) = conversion(scope.text, scope.file, scope.skill) {
             diagnostic = diagnostic.with_fix(fix);
         }
         out.push(diagnostic);

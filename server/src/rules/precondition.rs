@@ -6,14 +6,13 @@
 //! error. Free text is shown to the model but never enforced (info). Tool names are checked
 //! against the tool inventory when one is configured.
 
-use std::path::Path;
-
 use super::rule_doc::RuleDoc;
 use super::tools::Inventory;
-use crate::diagnostic::{codes, Diagnostic, FileId};
-use crate::index::Lookup;
+use super::SkillMdScope;
+use crate::diagnostic::{codes, Code, Diagnostic, FileId};
 use crate::model::skill_md::extensions::{
-    Extensions, Predicate, PredicateMap, State, Value, PRECONDITION_OPS, PREDICATE_KEYS, STATE_KEYS,
+    EnumValue, Extensions, Predicate, PredicateMap, State, Value, PRECONDITION_OPS, PREDICATE_KEYS,
+    STATE_KEYS,
 };
 use crate::syntax::TextRange;
 
@@ -181,15 +180,9 @@ fn read_mapping<'a>(
     report: &mut impl FnMut(TextRange, String),
     out: &mut Vec<Readable<'a>>,
 ) {
-    for key in &map.keys {
-        let name = key.scalar().unwrap_or_default();
-        if !PREDICATE_KEYS.iter().any(|k| k.value == name) {
-            report(
-                key.range,
-                format!("`{name}` is not a predicate key; a predicate is `{{tool: NAME}}` or `{{state: {{path, op, value}}}}`"),
-            );
-        }
-    }
+    report_unknown_keys(&map.keys, PREDICATE_KEYS, report, |name| {
+        format!("`{name}` is not a predicate key; a predicate is `{{tool: NAME}}` or `{{state: {{path, op, value}}}}`")
+    });
     match (&map.tool, &map.state) {
         (Some(_), Some((second, _))) => report(
             second.range,
@@ -217,6 +210,21 @@ fn read_mapping<'a>(
     }
 }
 
+/// Reports each of `keys` that is none of `known`, with what `message` says of its name.
+fn report_unknown_keys(
+    keys: &[Value],
+    known: &[EnumValue],
+    report: &mut impl FnMut(TextRange, String),
+    message: impl Fn(&str) -> String,
+) {
+    for key in keys {
+        let name = key.scalar().unwrap_or_default();
+        if !known.iter().any(|k| k.value == name) {
+            report(key.range, message(name));
+        }
+    }
+}
+
 fn is_op(op: &str) -> bool {
     PRECONDITION_OPS.iter().any(|o| o.value == op)
 }
@@ -232,15 +240,9 @@ fn read_state(state: &State, report: &mut impl FnMut(TextRange, String)) {
         );
         return;
     }
-    for key in &state.keys {
-        let name = key.scalar().unwrap_or_default();
-        if !STATE_KEYS.iter().any(|k| k.value == name) {
-            report(
-                key.range,
-                format!("`{name}` is not a key of a state predicate; use `path`, `op`, `value`"),
-            );
-        }
-    }
+    report_unknown_keys(&state.keys, STATE_KEYS, report, |name| {
+        format!("`{name}` is not a key of a state predicate; use `path`, `op`, `value`")
+    });
     match &state.path {
         None => report(
             state.value.range,
@@ -349,32 +351,30 @@ pub(crate) fn check_local(file: FileId, extensions: &Extensions, out: &mut Vec<D
 }
 
 /// Cross-file: tool names against the inventory.
-pub(crate) fn check(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    extensions: &Extensions,
-    out: &mut Vec<Diagnostic>,
-) {
+pub(crate) fn check(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
+    let extensions = &scope.skill.extensions;
     let action = extensions.action_tool.as_ref();
     let condition = extensions.precondition.as_ref();
     if action.is_none() && condition.is_none() {
         return;
     }
-    let Some(inventory) = Inventory::of(lookup, path) else {
+    let Some(inventory) = Inventory::of(scope.lookup, scope.path) else {
         return;
     };
-    let related = |d: Diagnostic| inventory.relate(d);
+    // `code` on `range`, where the tool `name` is written, when the inventory lacks it.
+    let mut report_missing =
+        |code: Code, range: TextRange, name: &str, message: fn(&str) -> String| {
+            if inventory.find(scope.lookup, name).is_none() {
+                let diagnostic = Diagnostic::new(code, scope.file, range, message(name));
+                out.push(inventory.relate(diagnostic));
+            }
+        };
     if let Some(value) = action {
         if let Ok(name) = action_tool(value) {
-            if inventory.find(lookup, &name).is_none() {
-                out.push(related(Diagnostic::new(
-                    codes::SKILLMD_ACTION_TOOL_UNKNOWN,
-                    file,
-                    value.range,
-                    format!("`{name}` is not in the tool inventory, so no call is ever gated by this skill's precondition; fix the name, or add the tool to the inventory"),
-                )));
-            }
+            let code = codes::SKILLMD_ACTION_TOOL_UNKNOWN;
+            report_missing(code, value.range, &name, |name| {
+                format!("`{name}` is not in the tool inventory, so no call is ever gated by this skill's precondition; fix the name, or add the tool to the inventory")
+            });
         }
     }
     let mut predicates = Vec::new();
@@ -383,14 +383,10 @@ pub(crate) fn check(
     }
     for predicate in predicates {
         if let Readable::Tool(value, name) = predicate {
-            if inventory.find(lookup, &name).is_none() {
-                out.push(related(Diagnostic::new(
-                    codes::SKILLMD_PRECONDITION_UNSATISFIED,
-                    file,
-                    value.range,
-                    format!("the precondition needs a call of `{name}`, which is not in the tool inventory; it can never hold, so the gated call is always refused"),
-                )));
-            }
+            let code = codes::SKILLMD_PRECONDITION_UNSATISFIED;
+            report_missing(code, value.range, &name, |name| {
+                format!("the precondition needs a call of `{name}`, which is not in the tool inventory; it can never hold, so the gated call is always refused")
+            });
         }
     }
 }

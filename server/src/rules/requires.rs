@@ -2,13 +2,13 @@
 //! the runtime does with them, are in `semantics::requires`).
 
 use super::rule_doc::RuleDoc;
-use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
+use super::SwarmKitScope;
+use crate::diagnostic::{codes, Diagnostic, Fix};
 use crate::semantics::grants::{skills_named, EffectiveSkills};
 use crate::semantics::requires::{article, build, is_parameterised, RequiresGraph};
 use std::collections::HashMap;
 
 use crate::graph::path;
-use crate::index::Lookup;
 use crate::model::swarmkit::{Agent, RequiresBlock};
 use crate::syntax::TextRange;
 
@@ -68,10 +68,15 @@ Write the bare skill id.",
     },
 ];
 
+/// The advice ending the message of a loop of `requires` rules.
+const REQUIRES_LOOPS: path::LoopWords = path::LoopWords {
+    nodes: "skills that require each other",
+    untangle: "remove rules",
+    break_one: "remove one rule of the loop",
+};
+
 pub fn check(
-    lookup: &Lookup<'_>,
-    workspace: FileId,
-    file: FileId,
+    scope: &SwarmKitScope<'_>,
     agent: &Agent,
     effective: &EffectiveSkills<'_, '_>,
     out: &mut Vec<Diagnostic>,
@@ -80,21 +85,21 @@ pub fn check(
     if let Some((problem, range)) = block.shape_problem {
         out.push(Diagnostic::new(
             codes::AGENT_BAD_REQUIRES,
-            file,
+            scope.file,
             range,
             format!("`requires:` must map skill ids to lists of skill ids, found {}; e.g. `requires: {{guarded-skill: [prerequisite]}}`", describe(problem)),
         ));
         return;
     }
     let agent_name = agent.label();
-    let text = lookup.file(file).map(|e| &*e.text);
+    let text = scope.lookup.file(scope.file).map(|e| &*e.text);
     // (diagnostic, missing id, fix): offered once it is known not to make other rules fail.
     let mut grant_fixes: Vec<(usize, String, Fix)> = Vec::new();
     for rule in &block.rules {
         if let Some(problem) = rule.value_shape_problem {
             out.push(Diagnostic::new(
                 codes::AGENT_BAD_REQUIRES,
-                file,
+                scope.file,
                 rule.value_range,
                 format!(
                     "the prerequisites of `{}` must be a list of skill ids, found {}; write `{}`",
@@ -115,7 +120,7 @@ pub fn check(
                 let bare = entry.value.split('(').next().unwrap_or("").trim();
                 let diagnostic = Diagnostic::new(
                     codes::AGENT_REQUIRES_PARAMETERISED,
-                    file,
+                    scope.file,
                     entry.range,
                     format!(
                         "`{}` binds arguments, which `requires:` does not support: a rule means any successful call of the prerequisite; write the bare id `{bare}`",
@@ -127,7 +132,8 @@ pub fn check(
                 out.push(diagnostic);
             } else if !effective.contains(&entry.value) {
                 let role = if i == 0 { "guards" } else { "requires" };
-                let best = lookup
+                let best = scope
+                    .lookup
                     .may_suggest()
                     .then(|| effective.closest(&entry.value))
                     .flatten();
@@ -135,7 +141,7 @@ pub fn check(
                     best.map_or_else(String::new, |best| format!("; did you mean `{best}`?"));
                 let mut diagnostic = Diagnostic::new(
                     codes::AGENT_REQUIRES_UNKNOWN_SKILL,
-                    file,
+                    scope.file,
                     entry.range,
                     format!(
                         "this rule {role} `{}`, which agent `{agent_name}` does not hold{suggestion}; grant it to the agent or fix the id",
@@ -144,11 +150,16 @@ pub fn check(
                 );
                 if let Some(text) = text {
                     let replace = best.and_then(|best| {
-                        super::fixes::replace_scalar(text, file, entry.range, &entry.value, best)
+                        super::fixes::replace_scalar(
+                            text,
+                            scope.file,
+                            entry.range,
+                            &entry.value,
+                            best,
+                        )
                     });
                     diagnostic.fixes.extend(replace.map(Fix::preferred));
-                    if let Some(fix) = grant_fix(lookup, workspace, file, text, agent, &entry.value)
-                    {
+                    if let Some(fix) = grant_fix(scope, text, agent, &entry.value) {
                         grant_fixes.push((out.len(), entry.value.clone(), fix));
                     }
                 }
@@ -164,21 +175,25 @@ pub fn check(
                 std::collections::hash_map::Entry::Occupied(first) => {
                     let mut diagnostic = Diagnostic::new(
                         codes::AGENT_REQUIRES_DUPLICATE,
-                        file,
+                        scope.file,
                         prerequisite.range,
                         format!(
                             "`{}` is already a prerequisite of `{}`; remove the repeat",
                             prerequisite.value, rule.guarded.value
                         ),
                     )
-                    .with_related(file, *first.get(), "first listed here");
+                    .with_related(
+                        scope.file,
+                        *first.get(),
+                        "first listed here",
+                    );
                     let removal = text.and_then(|text| {
                         super::fixes::remove_item(text, prerequisite.range, &prerequisite.value)
                     });
                     diagnostic.fixes.extend(removal.map(|range| {
                         Fix::replace(
                             format!("Remove the repeated `{}`", prerequisite.value),
-                            file,
+                            scope.file,
                             range,
                             "",
                         )
@@ -191,7 +206,7 @@ pub fn check(
         }
     }
 
-    let g = build(lookup, workspace, block, effective);
+    let g = build(scope.lookup, scope.workspace, block, effective);
     // A grant that makes a rule take effect can make it (or another) fail: a prerequisite that
     // is never recorded as called, a loop. Such a grant is a decision, not a fix. Each distinct
     // missing id costs one more graph over this agent's rules, on error paths only.
@@ -200,8 +215,11 @@ pub fn check(
         let mut verdicts: HashMap<String, bool> = HashMap::new();
         for (at, id, fix) in grant_fixes {
             let harmless = *verdicts.entry(id.clone()).or_insert_with(|| {
-                let granted = effective.with_additional(&id, file);
-                graph_problems(&build(lookup, workspace, block, &granted), block) == problems
+                let granted = effective.with_additional(&id, scope.file);
+                graph_problems(
+                    &build(scope.lookup, scope.workspace, block, &granted),
+                    block,
+                ) == problems
             });
             if harmless {
                 out[at].fixes.push(fix);
@@ -210,19 +228,10 @@ pub fn check(
     }
     for cycle in &g.cycles {
         let members = &g.components.members[g.components.of[cycle[0]]];
-        let advice = if members.len() > cycle.len() {
-            let names: Vec<&str> = members.iter().map(|&i| g.skills[i].as_str()).collect();
-            format!(
-                "; this loop is one of several among {} skills that require each other ({}): remove rules until none loops",
-                path::thousands(members.len()),
-                path::render_set(&names)
-            )
-        } else {
-            "; remove one rule of the loop".to_owned()
-        };
+        let advice = REQUIRES_LOOPS.advice(cycle.len(), members, |i| g.skills[i].as_str());
         let mut d = Diagnostic::new(
             codes::AGENT_REQUIRES_CYCLE,
-            file,
+            scope.file,
             g.ranges[cycle[0]],
             format!(
                 "agent `{agent_name}` can never call these skills: they require each other in a loop, {}{advice}",
@@ -233,7 +242,7 @@ pub fn check(
             let (from, to) = (cycle[k], cycle[(k + 1) % cycle.len()]);
             if let Some(range) = g.edge_range(from, to) {
                 d = d.with_related(
-                    file,
+                    scope.file,
                     range,
                     format!("`{}` requires `{}`", g.skills[from], g.skills[to]),
                 );
@@ -248,7 +257,7 @@ pub fn check(
         if g.blocked[node].is_some() {
             let mut d = Diagnostic::new(
                 codes::AGENT_REQUIRES_UNSATISFIABLE,
-                file,
+                scope.file,
                 rule.guarded.range,
                 format!(
                     "agent `{agent_name}` can never call {}: {}; the runtime will refuse it on every try",
@@ -260,7 +269,7 @@ pub fn check(
             for &(from, to) in &edges {
                 if let Some(range) = g.edge_range(from, to) {
                     d = d.with_related(
-                        file,
+                        scope.file,
                         range,
                         format!("`{}` requires `{}`", g.skills[from], g.skills[to]),
                     );
@@ -270,7 +279,7 @@ pub fn check(
             if let Some(&(_, to)) = edges.last() {
                 if let Some(kind) = g.types[to].filter(|k| !k.records_calls()) {
                     if let Some((skill_file, skill)) =
-                        skills_named(lookup, workspace, &g.skills[to]).first()
+                        skills_named(scope.lookup, scope.workspace, &g.skills[to]).first()
                     {
                         let range = skill
                             .implementation_type
@@ -294,7 +303,7 @@ pub fn check(
         if let Some(kind) = g.types[node].filter(|k| !k.is_gated()) {
             let mut d = Diagnostic::new(
                 codes::AGENT_REQUIRES_NOT_ENFORCED,
-                file,
+                scope.file,
                 rule.guarded.range,
                 format!(
                     "`{}` is {} {} skill, which the runtime dispatches without checking prerequisites, so this rule guards nothing; guard the MCP tools it uses instead",
@@ -304,7 +313,7 @@ pub fn check(
                 ),
             );
             if let Some((skill_file, skill)) =
-                skills_named(lookup, workspace, &rule.guarded.value).first()
+                skills_named(scope.lookup, scope.workspace, &rule.guarded.value).first()
             {
                 if let Some(t) = &skill.implementation_type {
                     d = d.with_related(*skill_file, t.range, "its implementation type");
@@ -325,21 +334,14 @@ fn describe(problem: &str) -> String {
 /// "Grant `x` to agent `a`": appends a skill the workspace has to the agent's own grant list
 /// (`skills_additional` when it has one, else `skills`). An agent granting nothing of its own
 /// gets no fix: a new `skills:` would replace what its archetype grants.
-fn grant_fix(
-    lookup: &Lookup<'_>,
-    workspace: FileId,
-    file: FileId,
-    text: &str,
-    agent: &Agent,
-    id: &str,
-) -> Option<Fix> {
-    crate::semantics::registry::skill_named(lookup, workspace, id)?;
+fn grant_fix(scope: &SwarmKitScope<'_>, text: &str, agent: &Agent, id: &str) -> Option<Fix> {
+    crate::semantics::registry::skill_named(scope.lookup, scope.workspace, id)?;
     let (_, grants) = agent.skills_additional.as_ref().or(agent.skills.as_ref())?;
     let ranges: Vec<TextRange> = grants.iter().map(|g| g.range()).collect();
     let (at, insert) = super::fixes::append_item(text, &ranges, id)?;
     Some(Fix::replace(
         format!("Grant `{id}` to agent `{}`", agent.label()),
-        file,
+        scope.file,
         at,
         insert,
     ))

@@ -540,6 +540,16 @@ provenance:
 
     /// Asserts exactly one diagnostic, with this code, on this text, and returns its message.
     #[track_caller]
+    /// [`single`] on a Skill.
+    fn skill_single(text: &str, code: Code, on: &str) -> String {
+        single(ArtifactKind::Skill, text, code, on)
+    }
+
+    /// Asserts that `message` says `part`.
+    fn says(message: &str, part: &str) {
+        assert!(message.contains(part), "{message}");
+    }
+
     fn single(kind: impl Into<SchemaKind>, text: &str, code: Code, on: &str) -> String {
         let diagnostics = check(kind, text);
         let shown: Vec<_> = diagnostics
@@ -613,29 +623,16 @@ provenance:
     #[test]
     fn required_field_at_root_is_on_kind() {
         let text = SKILL.replace("category: capability\n", "");
-        let message = single(
-            ArtifactKind::Skill,
-            &text,
-            codes::SCHEMA_REQUIRED_FIELD,
-            "kind",
-        );
-        assert!(message.contains("`category`"), "{message}");
-        assert!(
-            message.contains("capability, decision, coordination, persistence"),
-            "{message}"
-        );
+        let message = skill_single(&text, codes::SCHEMA_REQUIRED_FIELD, "kind");
+        says(&message, "`category`");
+        says(&message, "capability, decision, coordination, persistence");
     }
 
     #[test]
     fn required_field_in_a_mapping_is_on_its_key() {
         let text = skill_with("  version: 1.0.0\n", "");
-        let message = single(
-            ArtifactKind::Skill,
-            &text,
-            codes::SCHEMA_REQUIRED_FIELD,
-            "provenance",
-        );
-        assert!(message.contains("`version`"), "{message}");
+        let message = skill_single(&text, codes::SCHEMA_REQUIRED_FIELD, "provenance");
+        says(&message, "`version`");
     }
 
     #[test]
@@ -656,12 +653,7 @@ provenance:
     #[test]
     fn conditional_requirement_says_when() {
         let text = SKILL.replace("category: capability", "category: decision");
-        let message = single(
-            ArtifactKind::Skill,
-            &text,
-            codes::SCHEMA_REQUIRED_FIELD,
-            "kind",
-        );
+        let message = skill_single(&text, codes::SCHEMA_REQUIRED_FIELD, "kind");
         assert!(
             message.contains("`outputs`") && message.contains("`category` is `decision`"),
             "{message}"
@@ -671,39 +663,21 @@ provenance:
     #[test]
     fn type_mismatch_is_on_the_value() {
         let text = skill_with("  name: Say hello", "  name: [a, b]");
-        let message = single(
-            ArtifactKind::Skill,
-            &text,
-            codes::SCHEMA_TYPE_MISMATCH,
-            "[a, b]",
-        );
-        assert!(
-            message.contains("must be a string; found a list"),
-            "{message}"
-        );
+        let message = skill_single(&text, codes::SCHEMA_TYPE_MISMATCH, "[a, b]");
+        says(&message, "must be a string; found a list");
     }
 
     #[test]
     fn empty_value_of_wrong_type_is_on_its_key() {
         let text = skill_with("  name: Say hello", "  name:");
-        let message = single(
-            ArtifactKind::Skill,
-            &text,
-            codes::SCHEMA_TYPE_MISMATCH,
-            "name",
-        );
-        assert!(message.contains("found an empty value"), "{message}");
+        let message = skill_single(&text, codes::SCHEMA_TYPE_MISMATCH, "name");
+        says(&message, "found an empty value");
     }
 
     #[test]
     fn pattern_mismatch_is_on_the_value() {
         let text = skill_with("id: say-hello", "id: Say_Hello");
-        let message = single(
-            ArtifactKind::Skill,
-            &text,
-            codes::SCHEMA_PATTERN_MISMATCH,
-            "Say_Hello",
-        );
+        let message = skill_single(&text, codes::SCHEMA_PATTERN_MISMATCH, "Say_Hello");
         assert!(
             message.contains("`metadata.id`") && message.contains("lowercase"),
             "{message}"
@@ -770,12 +744,7 @@ agents:\n  root:\n    id: root\n    role: root\n    skills: [a, b]\n    requires
     #[test]
     fn enum_mismatch_lists_values_and_suggests() {
         let text = skill_with("category: capability", "category: capabilty");
-        let message = single(
-            ArtifactKind::Skill,
-            &text,
-            codes::SCHEMA_ENUM_MISMATCH,
-            "capabilty",
-        );
+        let message = skill_single(&text, codes::SCHEMA_ENUM_MISMATCH, "capabilty");
         assert_eq!(
             message,
             "`category` must be one of capability, decision, coordination, persistence; \
@@ -786,13 +755,8 @@ agents:\n  root:\n    id: root\n    role: root\n    skills: [a, b]\n    requires
     #[test]
     fn const_mismatch_is_on_the_value() {
         let text = skill_with("apiVersion: swarmkit/v1", "apiVersion: swarmkit/v2");
-        let message = single(
-            ArtifactKind::Skill,
-            &text,
-            codes::SCHEMA_CONST_MISMATCH,
-            "swarmkit/v2",
-        );
-        assert!(message.contains("`swarmkit/v1`"), "{message}");
+        let message = skill_single(&text, codes::SCHEMA_CONST_MISMATCH, "swarmkit/v2");
+        says(&message, "`swarmkit/v1`");
     }
 
     #[test]
@@ -801,14 +765,9 @@ agents:\n  root:\n    id: root\n    role: root\n    skills: [a, b]\n    requires
             "  authored_by: human",
             "  authored_by: human\n  vendr: acme",
         );
-        let message = single(
-            ArtifactKind::Skill,
-            &text,
-            codes::SCHEMA_UNKNOWN_FIELD,
-            "vendr",
-        );
-        assert!(message.contains("did you mean `vendor`?"), "{message}");
-        assert!(message.contains("`registry`"), "{message}");
+        let message = skill_single(&text, codes::SCHEMA_UNKNOWN_FIELD, "vendr");
+        says(&message, "did you mean `vendor`?");
+        says(&message, "`registry`");
     }
 
     #[test]
@@ -836,13 +795,8 @@ agents:\n  root:\n    id: root\n    role: root\n    skills: [a, b]\n    requires
     #[test]
     fn unknown_field_at_root() {
         let text = format!("{SKILL}extra: 1\n");
-        let message = single(
-            ArtifactKind::Skill,
-            &text,
-            codes::SCHEMA_UNKNOWN_FIELD,
-            "extra",
-        );
-        assert!(message.contains("in this Skill"), "{message}");
+        let message = skill_single(&text, codes::SCHEMA_UNKNOWN_FIELD, "extra");
+        says(&message, "in this Skill");
     }
 
     #[test]
@@ -851,11 +805,8 @@ agents:\n  root:\n    id: root\n    role: root\n    skills: [a, b]\n    requires
             "  type: mcp_tool\n  server: greeter\n  tool: hello",
             "  type: composed\n  composes: []",
         );
-        let message = single(ArtifactKind::Skill, &text, codes::SCHEMA_ARRAY_SIZE, "[]");
-        assert!(
-            message.contains("at least 1 item; found an empty list"),
-            "{message}"
-        );
+        let message = skill_single(&text, codes::SCHEMA_ARRAY_SIZE, "[]");
+        says(&message, "at least 1 item; found an empty list");
     }
 
     #[test]
@@ -864,18 +815,15 @@ agents:\n  root:\n    id: root\n    role: root\n    skills: [a, b]\n    requires
             "description: Greets the person who asked.",
             "description: Hi",
         );
-        let message = single(ArtifactKind::Skill, &text, codes::SCHEMA_LENGTH, "Hi");
-        assert!(
-            message.contains("at least 10 characters long; found 2"),
-            "{message}"
-        );
+        let message = skill_single(&text, codes::SCHEMA_LENGTH, "Hi");
+        says(&message, "at least 10 characters long; found 2");
     }
 
     #[test]
     fn range() {
         let text = "rules:\n  - scope: design:approve\n    roles: [lead]\n    quorum: {k-of: 0}\n";
         let message = single(SchemaKind::ApprovalPolicy, text, codes::SCHEMA_RANGE, "0");
-        assert!(message.contains("at least 1"), "{message}");
+        says(&message, "at least 1");
     }
 
     #[test]
@@ -898,13 +846,8 @@ agents:\n  root:\n    id: root\n    role: root\n    skills: [a, b]\n    requires
             "  version: 1.0.0",
             "  version: 1.0.0\n  authored_date: 2025-13-45",
         );
-        let message = single(
-            ArtifactKind::Skill,
-            &text,
-            codes::SCHEMA_FORMAT,
-            "2025-13-45",
-        );
-        assert!(message.contains("YYYY-MM-DD"), "{message}");
+        let message = skill_single(&text, codes::SCHEMA_FORMAT, "2025-13-45");
+        says(&message, "YYYY-MM-DD");
         let text = skill_with(
             "  version: 1.0.0",
             "  version: 1.0.0\n  authored_date: 2025-01-31",
@@ -974,28 +917,15 @@ provenance:
     #[test]
     fn one_of_with_unknown_discriminator_is_an_enum_mismatch() {
         let text = skill_with("type: mcp_tool", "type: mcp-tool");
-        let message = single(
-            ArtifactKind::Skill,
-            &text,
-            codes::SCHEMA_ENUM_MISMATCH,
-            "mcp-tool",
-        );
-        assert!(
-            message.contains("mcp_tool, llm_prompt, composed, command, agent"),
-            "{message}"
-        );
-        assert!(message.contains("did you mean `mcp_tool`?"), "{message}");
+        let message = skill_single(&text, codes::SCHEMA_ENUM_MISMATCH, "mcp-tool");
+        says(&message, "mcp_tool, llm_prompt, composed, command, agent");
+        says(&message, "did you mean `mcp_tool`?");
     }
 
     #[test]
     fn one_of_without_discriminator_is_a_missing_field() {
         let text = skill_with("  type: mcp_tool\n", "");
-        let message = single(
-            ArtifactKind::Skill,
-            &text,
-            codes::SCHEMA_REQUIRED_FIELD,
-            "implementation",
-        );
+        let message = skill_single(&text, codes::SCHEMA_REQUIRED_FIELD, "implementation");
         assert!(
             message.contains("`type`") && message.contains("llm_prompt"),
             "{message}"
@@ -1008,30 +938,14 @@ provenance:
             "  type: mcp_tool\n  server: greeter\n  tool: hello",
             "  type: agent\n  topology: helper\n  card_url: https://x.test/card",
         );
-        let message = single(
-            ArtifactKind::Skill,
-            &both,
-            codes::SCHEMA_VARIANT_MISMATCH,
-            "card_url",
-        );
-        assert!(
-            message.contains("only one of `topology` or `card_url`"),
-            "{message}"
-        );
+        let message = skill_single(&both, codes::SCHEMA_VARIANT_MISMATCH, "card_url");
+        says(&message, "only one of `topology` or `card_url`");
         let neither = skill_with(
             "  type: mcp_tool\n  server: greeter\n  tool: hello",
             "  type: agent",
         );
-        let message = single(
-            ArtifactKind::Skill,
-            &neither,
-            codes::SCHEMA_REQUIRED_FIELD,
-            "implementation",
-        );
-        assert!(
-            message.contains("exactly one of `topology` or `card_url`"),
-            "{message}"
-        );
+        let message = skill_single(&neither, codes::SCHEMA_REQUIRED_FIELD, "implementation");
+        says(&message, "exactly one of `topology` or `card_url`");
     }
 
     #[test]
@@ -1094,10 +1008,7 @@ agents:
             codes::SCHEMA_PATTERN_MISMATCH,
             "Bad_Key",
         );
-        assert!(
-            message.contains("key `Bad_Key` in `agents.root.requires`"),
-            "{message}"
-        );
+        says(&message, "key `Bad_Key` in `agents.root.requires`");
     }
 
     #[test]

@@ -12,6 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use super::rule_doc::RuleDoc;
+use super::SkillMdScope;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::index::{Content, FileEntry, Key, Lookup};
 use crate::model::hosts::{
@@ -195,28 +196,21 @@ fn plugin_manifest(path: &Path) -> Option<PathBuf> {
     Some(root.parent()?.join(folder).join(file))
 }
 
-pub fn check(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    skill: &SkillMd,
-    hosts: &Hosts<'_>,
-    out: &mut Vec<Diagnostic>,
-) {
-    if !skill.is_mapping {
+pub fn check(scope: &SkillMdScope<'_>, hosts: &Hosts<'_>, out: &mut Vec<Diagnostic>) {
+    if !scope.skill.is_mapping {
         return;
     }
     // Values cut short by a syntax error read as empty; the error is reported on its own.
-    if !skill.has_syntax_error {
-        check_values(file, skill, hosts, out);
+    if !scope.skill.has_syntax_error {
+        check_values(scope.file, scope.skill, hosts, out);
     }
     if hosts.hosts.contains(&Host::ClaudeApi) {
-        check_claude_api(file, skill, hosts, out);
+        check_claude_api(scope.file, scope.skill, hosts, out);
     }
     if hosts.hosts.contains(&Host::ClaudeCode) {
-        check_listing_budget(file, skill, hosts, out);
+        check_listing_budget(scope.file, scope.skill, hosts, out);
     }
-    check_shadowed(lookup, file, path, skill, out);
+    check_shadowed(scope, out);
 }
 
 /// `skillmd.field-value` and `skillmd.agent-needs-fork`.
@@ -476,22 +470,17 @@ fn check_listing_budget(
 /// `skillmd.shadowed`: the same name in another root of the same project that a host reading
 /// this skill's root also reads. Decided from the folders alone (the configured hosts do not
 /// change which folders a host reads).
-fn check_shadowed(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    skill: &SkillMd,
-    out: &mut Vec<Diagnostic>,
-) {
-    let (Some(name), Some(range)) = (skill.normalized_name(), skill.name_range()) else {
+fn check_shadowed(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
+    let (Some(name), Some(range)) = (scope.skill.normalized_name(), scope.skill.name_range())
+    else {
         return;
     };
-    let Some((project, root)) = folder_root(path) else {
+    let Some((project, root)) = folder_root(scope.path) else {
         return;
     };
-    let others = lookup.get(Key::SkillMdNamed { name: name.clone() });
+    let others = scope.lookup.get(Key::SkillMdNamed { name: name.clone() });
     for other in others {
-        if other.id == file {
+        if other.id == scope.file {
             continue;
         }
         let Some((other_project, other_root)) = folder_root(&other.path) else {
@@ -524,7 +513,7 @@ fn check_shadowed(
         out.push(
             Diagnostic::new(
                 codes::SKILLMD_SHADOWED,
-                file,
+                scope.file,
                 range,
                 format!(
                     "`{where_}/` holds a skill named `{name}` too; {} read both `{}` and `{}` and load only one of them, so rename one",

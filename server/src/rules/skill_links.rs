@@ -10,11 +10,10 @@ use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 
 use super::rule_doc::RuleDoc;
-use crate::diagnostic::{codes, Diagnostic, FileId};
+use super::SkillMdScope;
+use crate::diagnostic::{codes, Diagnostic};
 use crate::index::classify::SKILL_MD;
-use crate::index::Lookup;
 use crate::model::skill_links::{Link, LinkBase};
-use crate::model::skill_md::SkillMd;
 
 pub const RULES: &[RuleDoc] = &[
     RuleDoc {
@@ -260,40 +259,35 @@ fn resolve(link: &Link, skill_path: &Path) -> Resolved {
     }
 }
 
-pub fn check(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    text: &str,
-    skill: &SkillMd,
-    out: &mut Vec<Diagnostic>,
-) {
-    let Some(dir) = path.parent() else { return };
-    let Some(files) = lookup.skill_files(dir) else {
+pub fn check(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(dir) = scope.path.parent() else {
+        return;
+    };
+    let Some(files) = scope.lookup.skill_files(dir) else {
         return;
     };
     let listing = Listing::new(files);
-    for link in skill.links(text) {
-        let written = &text[link.range.start as usize..link.range.end as usize];
-        match resolve(&link, path) {
+    for link in scope.skill.links(scope.text) {
+        let written = &scope.text[link.range.start as usize..link.range.end as usize];
+        match resolve(&link, scope.path) {
             Resolved::Unknown => {}
             Resolved::Outside => out.push(Diagnostic::new(
                 codes::SKILLMD_LINK_OUTSIDE,
-                file,
+                scope.file,
                 link.range,
                 format!("`{written}` leaves the skill's folder; a skill is installed and uploaded as its folder alone, so copy the file into it and link it there"),
             )),
             Resolved::Inside(target)
-                if listing.holds(dir, &target, &|nested| lookup.skill_files(nested)) => {}
+                if listing.holds(dir, &target, &|nested| scope.lookup.skill_files(nested)) => {}
             Resolved::Inside(target) => {
                 let mut message = format!(
                     "`{}` is not in the skill's folder",
                     target.to_string_lossy()
                 );
-                let suggestion = lookup
+                let suggestion = scope.lookup
                     .may_suggest()
                     .then(|| {
-                        listing.suggestion(dir, &target, &|nested| lookup.skill_files(nested))
+                        listing.suggestion(dir, &target, &|nested| scope.lookup.skill_files(nested))
                     })
                     .flatten();
                 match suggestion {
@@ -305,7 +299,7 @@ pub fn check(
                 }
                 out.push(Diagnostic::new(
                     codes::SKILLMD_BROKEN_LINK,
-                    file,
+                    scope.file,
                     link.range,
                     message,
                 ));
@@ -336,17 +330,18 @@ pub fn target<'l>(
 mod tests {
     use super::*;
 
+    fn paths(list: &[&str]) -> Vec<PathBuf> {
+        list.iter().map(PathBuf::from).collect()
+    }
+
     #[test]
     fn suggestions_fix_each_folder() {
-        let files: Vec<PathBuf> = [
+        let files = paths(&[
             "SKILL.md",
             "references/api.md",
             "references/forms.md",
             "scripts/run.py",
-        ]
-        .iter()
-        .map(PathBuf::from)
-        .collect();
+        ]);
         let listing = Listing::new(&files);
         let suggest = |path: &str| listing.suggestion(Path::new("/s"), Path::new(path), &|_| None);
         assert!(listing.exists(Path::new("references")));
@@ -360,7 +355,6 @@ mod tests {
 
     #[test]
     fn suggestions_go_on_into_nested_skills() {
-        let paths = |list: &[&str]| list.iter().map(PathBuf::from).collect::<Vec<_>>();
         let outer = paths(&["SKILL.md", "notes.md", "forms/SKILL.md"]);
         let inner = paths(&["SKILL.md", "references/fields.md"]);
         let listing = Listing::new(&outer);

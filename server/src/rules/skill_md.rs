@@ -13,6 +13,7 @@ use unicode_general_category::get_general_category;
 
 use super::output::Sharing;
 use super::rule_doc::RuleDoc;
+use super::SkillMdScope;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix, PathRename, Severity};
 use crate::graph::path::{render_counted, MAX_HOPS, MAX_RELATED};
 use crate::index::{Content, FileEntry, Key, Lookup};
@@ -398,47 +399,46 @@ pub fn suggested_name(raw: &str) -> Option<String> {
 
 fn check_description(file: FileId, description: &FieldValue, out: &mut Vec<Diagnostic>) {
     let message = match description {
-        FieldValue::Collection { kind, .. } => {
-            format!("`description` must be text, found a {kind}; write what the skill does and when to use it")
-        }
-        FieldValue::Text(text) if text.value.trim().is_empty() => {
-            "`description` is empty; say what the skill does and when to use it, so the model knows when to load it".to_owned()
-        }
-        FieldValue::Text(text) => {
-            let len = slice_chars(&text.value);
-            if len <= MAX_DESCRIPTION_CHARS {
-                return;
-            }
-            format!("`description` is {len} characters long; the limit is {MAX_DESCRIPTION_CHARS}, so shorten it and move details into the body")
-        }
+        FieldValue::Text(text) if text.value.trim().is_empty() => Some(
+            "`description` is empty; say what the skill does and when to use it, so the model knows when to load it".to_owned(),
+        ),
+        _ => text_problem(
+            "description",
+            description,
+            MAX_DESCRIPTION_CHARS,
+            "write what the skill does and when to use it",
+        ),
     };
-    out.push(Diagnostic::new(
-        codes::SKILLMD_DESCRIPTION_LENGTH,
-        file,
-        description.range(),
-        message,
-    ));
+    let code = codes::SKILLMD_DESCRIPTION_LENGTH;
+    out.extend(message.map(|message| Diagnostic::new(code, file, description.range(), message)));
 }
 
 fn check_compatibility(file: FileId, compatibility: &FieldValue, out: &mut Vec<Diagnostic>) {
-    let message = match compatibility {
+    let as_text = "write the requirements as one sentence";
+    let message = text_problem(
+        "compatibility",
+        compatibility,
+        MAX_COMPATIBILITY_CHARS,
+        as_text,
+    );
+    let code = codes::SKILLMD_COMPATIBILITY_LENGTH;
+    out.extend(message.map(|message| Diagnostic::new(code, file, compatibility.range(), message)));
+}
+
+/// What is wrong with the value of `field`, which must be text of at most `limit` characters:
+/// a list or mapping in its place (`as_text` says what to write instead), or too long a text.
+fn text_problem(field: &str, value: &FieldValue, limit: usize, as_text: &str) -> Option<String> {
+    match value {
         FieldValue::Collection { kind, .. } => {
-            format!("`compatibility` must be text, found a {kind}; write the requirements as one sentence")
+            Some(format!("`{field}` must be text, found a {kind}; {as_text}"))
         }
         FieldValue::Text(text) => {
             let len = slice_chars(&text.value);
-            if len <= MAX_COMPATIBILITY_CHARS {
-                return;
-            }
-            format!("`compatibility` is {len} characters long; the limit is {MAX_COMPATIBILITY_CHARS}, so shorten it and move details into the body")
+            (len > limit).then(|| {
+                format!("`{field}` is {len} characters long; the limit is {limit}, so shorten it and move details into the body")
+            })
         }
-    };
-    out.push(Diagnostic::new(
-        codes::SKILLMD_COMPATIBILITY_LENGTH,
-        file,
-        compatibility.range(),
-        message,
-    ));
+    }
 }
 
 fn check_metadata(file: FileId, metadata: Node<'_>, out: &mut Vec<Diagnostic>) {
@@ -546,45 +546,38 @@ fn strict_error(mut diagnostic: Diagnostic, config_file: Option<&FileEntry>) -> 
 }
 
 /// The cross-file checks of a SKILL.md: unknown fields (they read the config) and duplicate names.
-pub fn check(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    skill: &SkillMd,
-    out: &mut Vec<Diagnostic>,
-) {
-    let hosts = super::skill_hosts::hosts_of(lookup, path);
-    if !skill.fields.is_empty() {
-        check_unknown_fields(lookup, file, path, skill, out);
+pub fn check(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
+    let hosts = super::skill_hosts::hosts_of(scope.lookup, scope.path);
+    if !scope.skill.fields.is_empty() {
+        check_unknown_fields(scope, out);
     }
-    let text = lookup.file(file).map_or("", |entry| &*entry.text);
-    let name_is_valid = match &skill.name {
-        Some(name) => check_name(file, text, path, name, out),
+    let name_is_valid = match &scope.skill.name {
+        Some(name) => check_name(scope.file, scope.text, scope.path, name, out),
         None => false,
     };
     if name_is_valid {
-        check_name_mismatch(lookup, file, path, skill, &hosts, out);
+        check_name_mismatch(scope, &hosts, out);
     }
-    check_duplicate_name(lookup, file, path, skill, out);
-    super::skill_hosts::check(lookup, file, path, skill, &hosts, out);
-    super::mentions::check(lookup, file, path, skill, out);
-    super::subagents::check_agent(lookup, file, path, skill, out);
+    check_duplicate_name(scope, out);
+    super::skill_hosts::check(scope, &hosts, out);
+    super::mentions::check(scope, out);
+    let (lookup, file, path) = (scope.lookup, scope.file, scope.path);
+    super::subagents::check_agent(lookup, file, path, scope.skill, out);
 }
 
 /// `skillmd.name-mismatch`. A warning by default — hosts load such a skill (some under the
 /// folder's name, some under `name`) — and an error in strict mode, as `skills-ref` makes it.
 fn check_name_mismatch(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    skill: &SkillMd,
+    scope: &SkillMdScope<'_>,
     hosts: &super::skill_hosts::Hosts<'_>,
     out: &mut Vec<Diagnostic>,
 ) {
-    let (Some(normalized), Some(range)) = (skill.normalized_name(), skill.name_range()) else {
+    let (Some(normalized), Some(range)) = (scope.skill.normalized_name(), scope.skill.name_range())
+    else {
         return;
     };
-    let Some(folder) = path
+    let Some(folder) = scope
+        .path
         .parent()
         .and_then(Path::file_name)
         .map(|n| n.to_string_lossy().into_owned())
@@ -615,16 +608,19 @@ fn check_name_mismatch(
             hosts.why()
         )
     };
-    let mut diagnostic = Diagnostic::new(codes::SKILLMD_NAME_MISMATCH, file, range, message);
-    let written = match &skill.name {
+    let mut diagnostic = Diagnostic::new(codes::SKILLMD_NAME_MISMATCH, scope.file, range, message);
+    let written = match &scope.skill.name {
         Some(FieldValue::Text(name)) => Some(name),
         _ => None,
     };
-    let text = lookup.file(file).map_or("", |entry| &*entry.text);
+    let text = scope
+        .lookup
+        .file(scope.file)
+        .map_or("", |entry| &*entry.text);
     let set_name = written
         .filter(|_| name_problems(&folder).is_empty())
         .and_then(|name| {
-            super::fixes::replace_scalar(text, file, name.range, &name.value, &folder)
+            super::fixes::replace_scalar(text, scope.file, name.range, &name.value, &folder)
         });
     diagnostic.fixes.extend(set_name.map(|fix| {
         Fix {
@@ -633,7 +629,7 @@ fn check_name_mismatch(
         }
         .preferred()
     }));
-    if let Some(dir) = path.parent() {
+    if let Some(dir) = scope.path.parent() {
         diagnostic.fixes.push(Fix {
             title: format!("Rename the folder to `{normalized}`"),
             edits: Vec::new(),
@@ -648,7 +644,7 @@ fn check_name_mismatch(
     if !skipping.is_empty() {
         diagnostic = hosts.relate(diagnostic.with_severity(Severity::Error));
     }
-    if let Some((config_file, config)) = settings_for(lookup, path) {
+    if let Some((config_file, config)) = settings_for(scope.lookup, scope.path) {
         if config.strict {
             diagnostic = strict_error(diagnostic, config_file);
         }
@@ -656,30 +652,24 @@ fn check_name_mismatch(
     out.push(diagnostic);
 }
 
-fn check_duplicate_name(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    skill: &SkillMd,
-    out: &mut Vec<Diagnostic>,
-) {
+fn check_duplicate_name(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
     let (Some(name), Some(range), Some(root)) = (
-        skill.normalized_name(),
-        skill.name_range(),
-        skill_root(path),
+        scope.skill.normalized_name(),
+        scope.skill.name_range(),
+        skill_root(scope.path),
     ) else {
         return;
     };
-    let named = skills_named(lookup, &name);
+    let named = skills_named(scope.lookup, &name);
     let Some(group) = named.get(root) else { return };
-    let count = group.others_count(file);
+    let count = group.others_count(scope.file);
     if count == 0 {
         return;
     }
     // One diagnostic however many skills share the name, naming at most ten folders and linking
     // at most twenty: the mistake is this file's name, once.
     let folders: Vec<String> = group
-        .others(file)
+        .others(scope.file)
         .take(MAX_HOPS)
         .map(|(_, other)| format!("`{}/`", other.folder))
         .collect();
@@ -689,11 +679,11 @@ fn check_duplicate_name(
     };
     let mut diagnostic = Diagnostic::new(
         codes::SKILLMD_DUPLICATE_NAME,
-        file,
+        scope.file,
         range,
         format!("{subject} the name `{name}` too; a host loads only one of them, so rename one"),
     );
-    for (other_file, other) in group.others(file).take(MAX_RELATED) {
+    for (other_file, other) in group.others(scope.file).take(MAX_RELATED) {
         diagnostic = diagnostic.with_related(
             other_file,
             other.range,

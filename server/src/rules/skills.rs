@@ -3,10 +3,11 @@
 //! `command` skill, the topology of an `agent` skill).
 
 use super::rule_doc::RuleDoc;
+use super::SwarmKitScope;
 use crate::diagnostic::{codes, Diagnostic, FileId};
 use crate::graph::path;
-use crate::index::{Content, Key, Lookup};
-use crate::model::swarmkit::{Artifact, ArtifactKind, ImplementationType, Skill};
+use crate::index::Key;
+use crate::model::swarmkit::{ArtifactKind, ImplementationType, Skill};
 
 /// The runtime version skills' `requires_runtime` floors are compared with: the swarmkit-runtime
 /// release this checker's behaviour was taken from.
@@ -89,51 +90,57 @@ fn check_runtime_floor(file: FileId, skill: &Skill, out: &mut Vec<Diagnostic>) {
     }
 }
 
-pub fn check(
-    lookup: &Lookup<'_>,
-    workspace: FileId,
-    file: FileId,
-    skill: &Skill,
-    out: &mut Vec<Diagnostic>,
-) {
-    check_runtime_floor(file, skill, out);
+pub fn check(scope: &SwarmKitScope<'_>, skill: &Skill, out: &mut Vec<Diagnostic>) {
+    check_runtime_floor(scope.file, skill, out);
     if skill.implementation() == Some(ImplementationType::Composed) {
         for entry in &skill.composes {
             // Composes resolve against the skills of `skills/` and the bundled ones only, not
             // pack commands or topology skills.
-            let known = crate::semantics::registry::skills_named(lookup, workspace, &entry.value)
-                .iter()
-                .any(|s| {
-                    matches!(
-                        s.origin,
-                        crate::semantics::registry::Origin::File
-                            | crate::semantics::registry::Origin::Memory
-                    )
-                });
+            let known = crate::semantics::registry::skills_named(
+                scope.lookup,
+                scope.workspace,
+                &entry.value,
+            )
+            .iter()
+            .any(|s| {
+                matches!(
+                    s.origin,
+                    crate::semantics::registry::Origin::File
+                        | crate::semantics::registry::Origin::Memory
+                )
+            });
             if !known {
                 out.push(Diagnostic::new(
                     codes::SKILL_COMPOSED_UNKNOWN,
-                    file,
+                    scope.file,
                     entry.range,
                     format!("no skill has the id `{}` in this workspace, so this composed skill cannot run; fix the id or add the skill", entry.value),
                 ));
             }
         }
-        check_composed_cycles(lookup, workspace, file, skill, out);
+        check_composed_cycles(scope, skill, out);
     }
     match skill.implementation() {
         Some(ImplementationType::McpTool) => {
             if let Some(server) = &skill.server {
-                check_mcp_server(lookup, workspace, file, server, out);
+                check_mcp_server(scope, server, out);
             }
         }
-        Some(ImplementationType::Command) => check_command(lookup, workspace, file, skill, out),
+        Some(ImplementationType::Command) => check_command(scope, skill, out),
         Some(ImplementationType::Agent) => {
             if let Some(topology) = &skill.topology {
-                check_agent_topology(lookup, workspace, file, topology, out);
+                check_agent_topology(scope, topology, out);
             }
         }
         _ => {}
+    }
+}
+
+/// What ends the message about an unknown name: the closest known name, else `otherwise`.
+fn hint_for(closest: Option<&str>, otherwise: &str) -> String {
+    match closest {
+        Some(best) => format!("did you mean `{best}`?"),
+        None => otherwise.to_owned(),
     }
 }
 
@@ -141,28 +148,21 @@ pub fn check(
 const REFUSES: &str = "`swarmkit run` refuses to start this workspace";
 
 /// `find_missing_command_packs`: the pack and the command must both be declared.
-fn check_command(
-    lookup: &Lookup<'_>,
-    workspace: FileId,
-    file: FileId,
-    skill: &Skill,
-    out: &mut Vec<Diagnostic>,
-) {
+fn check_command(scope: &SwarmKitScope<'_>, skill: &Skill, out: &mut Vec<Diagnostic>) {
     let Some(pack_id) = &skill.pack else { return };
-    let manifest = lookup.get(Key::Manifest { workspace }).into_iter().next();
-    let Some(manifest) = manifest else { return };
-    let Content::SwarmKit(Artifact::Workspace(w)) = &manifest.parsed.content else {
+    let Some((manifest, w)) = scope.manifest() else {
         return;
     };
     let Some(pack) = w.command_packs.iter().find(|p| p.id.value == pack_id.value) else {
         let declared = w.command_packs.iter().map(|p| p.id.value.as_str());
-        let hint = match super::suggest::closest(&pack_id.value, declared) {
-            Some(best) => format!("did you mean `{best}`?"),
-            None => "declare it under `command_packs` in workspace.yaml".to_owned(),
-        };
+        let closest = super::suggest::closest(&pack_id.value, declared);
+        let hint = hint_for(
+            closest,
+            "declare it under `command_packs` in workspace.yaml",
+        );
         out.push(Diagnostic::new(
             codes::SKILL_UNKNOWN_COMMAND,
-            file,
+            scope.file,
             pack_id.range,
             format!(
                 "{REFUSES}: `{}` is not a command pack of this workspace; {hint}",
@@ -178,14 +178,12 @@ fn check_command(
         return;
     }
     let declared = pack.commands.iter().map(|c| c.id.value.as_str());
-    let hint = match super::suggest::closest(&command.value, declared) {
-        Some(best) => format!("did you mean `{best}`?"),
-        None => "add it to the pack's `commands` in workspace.yaml".to_owned(),
-    };
+    let closest = super::suggest::closest(&command.value, declared);
+    let hint = hint_for(closest, "add it to the pack's `commands` in workspace.yaml");
     out.push(
         Diagnostic::new(
             codes::SKILL_UNKNOWN_COMMAND,
-            file,
+            scope.file,
             command.range,
             format!(
                 "{REFUSES}: pack `{}` has no command `{}`; {hint}",
@@ -193,7 +191,7 @@ fn check_command(
             ),
         )
         .with_related(
-            manifest.id,
+            manifest,
             pack.id.range,
             format!("pack `{}` is declared here", pack.id.value),
         ),
@@ -203,9 +201,7 @@ fn check_command(
 /// `find_bad_agent_targets`: a local target must be a topology of the workspace, or a bundled
 /// authoring topology (`swarmkit:author:…`, resolved when a run starts).
 fn check_agent_topology(
-    lookup: &Lookup<'_>,
-    workspace: FileId,
-    file: FileId,
+    scope: &SwarmKitScope<'_>,
     topology: &crate::model::SpannedStr,
     out: &mut Vec<Diagnostic>,
 ) {
@@ -213,23 +209,24 @@ fn check_agent_topology(
         return;
     }
     let key = Key::Def {
-        workspace,
+        workspace: scope.workspace,
         kind: ArtifactKind::Topology,
         id: topology.value.clone(),
     };
-    if !lookup.get(key).is_empty() {
+    if !scope.lookup.get(key).is_empty() {
         return;
     }
-    let hint = match super::suggest::closest_in(
-        &topology.value,
-        lookup.sorted_ids(workspace, ArtifactKind::Topology),
-    ) {
-        Some(best) => format!("did you mean `{best}`?"),
-        None => "add a topology with that `metadata.name`, or fix the name".to_owned(),
-    };
+    let topologies = scope
+        .lookup
+        .sorted_ids(scope.workspace, ArtifactKind::Topology);
+    let closest = super::suggest::closest_in(&topology.value, topologies);
+    let hint = hint_for(
+        closest,
+        "add a topology with that `metadata.name`, or fix the name",
+    );
     out.push(Diagnostic::new(
         codes::SKILL_UNKNOWN_AGENT_TOPOLOGY,
-        file,
+        scope.file,
         topology.range,
         format!(
             "{REFUSES}: this agent skill runs the topology `{}`, which the workspace does not have; {hint}",
@@ -239,15 +236,11 @@ fn check_agent_topology(
 }
 
 fn check_mcp_server(
-    lookup: &Lookup<'_>,
-    workspace: FileId,
-    file: FileId,
+    scope: &SwarmKitScope<'_>,
     server: &crate::model::SpannedStr,
     out: &mut Vec<Diagnostic>,
 ) {
-    let manifest = lookup.get(Key::Manifest { workspace }).into_iter().next();
-    let Some(manifest) = manifest else { return };
-    let Content::SwarmKit(Artifact::Workspace(w)) = &manifest.parsed.content else {
+    let Some((manifest, w)) = scope.manifest() else {
         return;
     };
     if w.mcp_server(&server.value).is_some() {
@@ -255,9 +248,11 @@ fn check_mcp_server(
     }
     let declared: Vec<&str> = w.mcp_servers.iter().map(|s| s.id.value.as_str()).collect();
     let best = super::suggest::closest(&server.value, declared.iter().copied());
-    let fix = best.zip(lookup.file(file)).and_then(|(best, entry)| {
-        super::fixes::replace_scalar(&entry.text, file, server.range, &server.value, best)
-    });
+    let fix = best
+        .zip(scope.lookup.file(scope.file))
+        .and_then(|(best, entry)| {
+            super::fixes::replace_scalar(&entry.text, scope.file, server.range, &server.value, best)
+        });
     let hint = match best {
         Some(best) => format!("did you mean `{best}`?"),
         None if declared.is_empty() => {
@@ -267,7 +262,7 @@ fn check_mcp_server(
     };
     let mut d = Diagnostic::new(
         codes::SKILL_UNKNOWN_MCP_SERVER,
-        file,
+        scope.file,
         server.range,
         format!(
             "{REFUSES}: `{}` is not an MCP server of this workspace; {hint}",
@@ -282,7 +277,7 @@ fn check_mcp_server(
         .or(w.id.as_ref().map(|i| i.range));
     if let Some(range) = anchor {
         d = d.with_related(
-            manifest.id,
+            manifest,
             range,
             "MCP servers are declared in workspace.yaml",
         );
@@ -293,18 +288,15 @@ fn check_mcp_server(
 /// A loop through `composes` that passes through this skill. As in SwarmKit, every member of a
 /// loop reports it on its own file, each showing a loop through itself (see
 /// `graph::cycles::LoopsThrough`), the middle of a long one elided.
-fn check_composed_cycles(
-    lookup: &Lookup<'_>,
-    workspace: FileId,
-    file: FileId,
-    skill: &Skill,
-    out: &mut Vec<Diagnostic>,
-) {
+fn check_composed_cycles(scope: &SwarmKitScope<'_>, skill: &Skill, out: &mut Vec<Diagnostic>) {
     let Some(start) = skill.id.as_ref() else {
         return;
     };
-    let graph = crate::semantics::composes::composes_graph(lookup, workspace);
-    let Some(node) = graph.node(&start.value).filter(|&n| graph.files[n] == file) else {
+    let graph = crate::semantics::composes::composes_graph(scope.lookup, scope.workspace);
+    let Some(node) = graph
+        .node(&start.value)
+        .filter(|&n| graph.files[n] == scope.file)
+    else {
         return; // a duplicate id: the file the id resolves to reports the loop
     };
     if !graph.on_cycle(node) {
@@ -327,7 +319,7 @@ fn check_composed_cycles(
     let range = graph.entry_range(node, next).unwrap_or(start.range);
     let mut d = Diagnostic::new(
         codes::SKILL_COMPOSED_CYCLE,
-        file,
+        scope.file,
         range,
         format!(
             "composed skill `{}` is part of a loop, so it would recurse forever: {}; remove one `composes` entry to break it",

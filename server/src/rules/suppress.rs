@@ -6,6 +6,7 @@
 //! where a file's diagnostics are finalised (`Index::diagnostics`), so `check` and the editor
 //! agree, and cost one scan of the file's text per call (none when it holds no such comment).
 
+use super::fixes::{blanks_after, blanks_before};
 use super::rule_doc::RuleDoc;
 use crate::diagnostic::{codes, Code, Diagnostic, FileId, Fix};
 use crate::index::{Content, FileEntry, FileRole};
@@ -211,22 +212,13 @@ fn removal(text: &str, suppression: &Suppression, range: &TextRange) -> TextRang
         return suppression.line_range;
     }
     let bytes = text.as_bytes();
-    let mut end = range.end as usize;
-    while end < bytes.len() && matches!(bytes[end], b' ' | b'\t') {
-        end += 1;
-    }
+    let end = blanks_after(bytes, range.end as usize);
     if end < bytes.len() && bytes[end] == b',' {
-        end += 1;
-        while end < bytes.len() && matches!(bytes[end], b' ' | b'\t') {
-            end += 1;
-        }
-        return TextRange::new(range.start, end as u32);
+        let through = blanks_after(bytes, end + 1);
+        return TextRange::new(range.start, through as u32);
     }
     // The last code: take the comma before it.
-    let mut start = range.start as usize;
-    while start > 0 && matches!(bytes[start - 1], b' ' | b'\t') {
-        start -= 1;
-    }
+    let mut start = blanks_before(bytes, range.start as usize);
     if start > 0 && bytes[start - 1] == b',' {
         start -= 1;
     }

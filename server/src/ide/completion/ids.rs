@@ -9,7 +9,7 @@ use crate::diagnostic::FileId;
 use crate::ide::answers::{CompletionItem, CompletionKind};
 use crate::ide::cursor::{at, Occurrence, Ref, Site};
 use crate::index::{Content, FileEntry, FileRole, Index, Lookup};
-use crate::model::swarmkit::{AgentIndex, Artifact, ArtifactKind, Topology};
+use crate::model::swarmkit::{AgentIndex, Artifact, ArtifactKind, Topology, Workspace};
 use crate::semantics::grants::effective_skills;
 use crate::syntax::TextRange;
 
@@ -178,12 +178,7 @@ pub(super) fn items(
             let mut seen = HashSet::new();
             for id in &decision.ids {
                 if seen.insert(id.as_str()) {
-                    items.push(CompletionItem {
-                        label: id.clone(),
-                        documentation: None,
-                        detail: Some("decision skill".to_owned()),
-                        kind: CompletionKind::Skill,
-                    });
+                    items.push(item(id, "decision skill", CompletionKind::Skill));
                 }
             }
             for hook in crate::model::swarmkit::MEMORY_HOOKS {
@@ -212,34 +207,27 @@ pub(super) fn items(
             CompletionKind::Topology,
         )),
         Want::Packs => {
-            if let Some(Content::SwarmKit(Artifact::Workspace(w))) =
-                index.file(workspace).map(|e| &e.parsed.content)
-            {
-                items.extend(w.command_packs.iter().map(|p| CompletionItem {
-                    documentation: None,
-                    label: p.id.value.clone(),
-                    detail: Some("command pack: its read commands".to_owned()),
-                    kind: CompletionKind::Value,
-                }));
-            }
-            items.push(CompletionItem {
-                documentation: None,
-                label: "workspace".to_owned(),
-                detail: Some("the skills that run this workspace's topologies".to_owned()),
-                kind: CompletionKind::Value,
-            });
+            let packs = manifest(index, workspace).map_or(&[][..], |w| &w.command_packs);
+            items.extend(packs.iter().map(|p| {
+                item(
+                    &p.id.value,
+                    "command pack: its read commands",
+                    CompletionKind::Value,
+                )
+            }));
+            items.push(item(
+                "workspace",
+                "the skills that run this workspace's topologies",
+                CompletionKind::Value,
+            ));
         }
         Want::Servers => {
-            if let Some(Content::SwarmKit(Artifact::Workspace(w))) =
-                index.file(workspace).map(|e| &e.parsed.content)
-            {
-                items.extend(w.mcp_servers.iter().map(|s| CompletionItem {
-                    documentation: None,
-                    label: s.id.value.clone(),
-                    detail: Some("MCP server".to_owned()),
-                    kind: CompletionKind::McpServer,
-                }));
-            }
+            let servers = manifest(index, workspace).map_or(&[][..], |w| &w.mcp_servers);
+            items.extend(
+                servers
+                    .iter()
+                    .map(|s| item(&s.id.value, "MCP server", CompletionKind::McpServer)),
+            );
         }
     }
     for item in &mut items {
@@ -248,6 +236,24 @@ pub(super) fn items(
         }
     }
     Some(items)
+}
+
+/// An item with a detail and no documentation.
+fn item(label: &str, detail: &str, kind: CompletionKind) -> CompletionItem {
+    CompletionItem {
+        label: label.to_owned(),
+        documentation: None,
+        detail: Some(detail.to_owned()),
+        kind,
+    }
+}
+
+/// The workspace manifest, when `workspace` is one.
+fn manifest(index: &Index, workspace: FileId) -> Option<&Workspace> {
+    match index.file(workspace).map(|e| &e.parsed.content) {
+        Some(Content::SwarmKit(Artifact::Workspace(w))) => Some(w),
+        _ => None,
+    }
 }
 
 /// A skill's description and where it is defined, for the item's documentation.
@@ -421,18 +427,23 @@ pub(super) fn from_text(
     None
 }
 
+/// The lines above `line_start` that hold more than a comment, nearest first: where each
+/// starts, its indentation and its text after the indentation.
+fn lines_above(text: &str, line_start: usize) -> impl Iterator<Item = (usize, usize, &str)> {
+    text[..line_start].lines().rev().filter_map(move |line| {
+        // `line` is a slice of `text`: where it starts is the distance between the two.
+        let start = line.as_ptr() as usize - text.as_ptr() as usize;
+        let body = line.trim_start();
+        let blank = body.is_empty() || body.starts_with('#');
+        (!blank).then_some((start, line.len() - body.len(), body))
+    })
+}
+
 /// The key of the nearest line above with less indentation than `indent` (`skills:` above
 /// `  - x`), or the same indentation for a YAML list written flush with its key, with where the
 /// key's line starts.
 fn parent_key_line(text: &str, line_start: usize, indent: usize) -> Option<(String, usize)> {
-    for line in text[..line_start].lines().rev() {
-        // `line` is a slice of `text`: where it starts is the distance between the two.
-        let start = line.as_ptr() as usize - text.as_ptr() as usize;
-        let body = line.trim_start();
-        if body.is_empty() || body.starts_with('#') {
-            continue;
-        }
-        let this_indent = line.len() - body.len();
+    for (start, this_indent, body) in lines_above(text, line_start) {
         if body.starts_with("- ") && this_indent == indent {
             continue; // a sibling item
         }
@@ -452,14 +463,7 @@ fn parent_key_line(text: &str, line_start: usize, indent: usize) -> Option<(Stri
 pub(super) fn requires_above(text: &str, line_start: usize) -> Option<usize> {
     let line = text[line_start..].lines().next().unwrap_or("");
     let indent = line.len() - line.trim_start().len();
-    for above in text[..line_start].lines().rev() {
-        // `above` is a slice of `text`: where it starts is the distance between the two.
-        let start = above.as_ptr() as usize - text.as_ptr() as usize;
-        let body = above.trim_start();
-        if body.is_empty() || body.starts_with('#') {
-            continue;
-        }
-        let this_indent = above.len() - body.len();
+    for (start, this_indent, body) in lines_above(text, line_start) {
         if this_indent < indent {
             return (body.trim_end() == "requires:").then_some(start + this_indent);
         }

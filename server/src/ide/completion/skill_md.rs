@@ -1,15 +1,17 @@
 //! Completion inside a SKILL.md frontmatter: `metadata.chain` entries (the skills the entry would
 //! resolve to), chain option keys and values, the extensions' keys and values (tools of the
-//! inventory among them), and top-level keys.
+//! inventory among them, and state paths and values the workspace's preconditions use), and
+//! top-level keys, in the nested form and inside the portable form's strings alike.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use super::text::{enclosing_keys, flow_slot, key_of, line_at, mapping_entries, Line, SlotKind};
+use crate::diagnostic::FileId;
 use crate::ide::answers::{CompletionItem, CompletionKind, Completions};
 use crate::index::{Content, FileEntry, FileRole, Index, Lookup};
 use crate::model::skill_md::extensions::{
-    chain_option, EnumValue, CHAIN_OPTIONS, DEPENDENCY_GROUPS, DEPENDENCY_TYPES, PRECONDITION_OPS,
-    PREDICATE_KEYS, STATE_KEYS,
+    chain_option, EnumValue, Predicate, State, Value, CHAIN_OPTIONS, DEPENDENCY_GROUPS,
+    DEPENDENCY_TYPES, PRECONDITION_OPS, PREDICATE_KEYS, STATE_KEYS,
 };
 use crate::model::skill_md::skill_root;
 use crate::model::skill_md::{SkillMd, KNOWN_FIELDS};
@@ -205,6 +207,21 @@ pub(super) fn extension_value(
         ["op", "state", "precondition", "metadata"] if !in_list => {
             return documented_values(line.word, PRECONDITION_OPS, "state predicate operator");
         }
+        ["path", "state", "precondition", "metadata"] if !in_list => {
+            return state_paths(index, entry, line.word, line.word);
+        }
+        ["value", "state", "precondition", "metadata"] => {
+            let skill = match &entry.parsed.content {
+                Content::SkillMd(skill) => skill,
+                _ => return None,
+            };
+            let path = state_at(skill, line.word.start)?
+                .path
+                .as_ref()?
+                .text
+                .clone()?;
+            return state_values(index, entry, &path, line.word, line.word);
+        }
         _ => false,
     };
     wants_tools.then(|| inventory_tools(index, entry, line.word))?
@@ -213,8 +230,8 @@ pub(super) fn extension_value(
 /// Inside a string written in the portable form (`model::skill_md::portable`): what the
 /// same place of the nested form offers. The chain's skills in `metadata.chain`; in
 /// `metadata.dependencies` the types before `:` and the tools after a `tools` one; in
-/// `metadata.precondition` the tools (at a predicate's start or after `tool:`) and a state's
-/// operators (its second word).
+/// `metadata.precondition` the tools and the forms `tool:` and `state:` at a predicate's start,
+/// the tools after `tool:`, and a state's paths, operators and compared values, word by word.
 fn portable_value(
     index: &Index,
     entry: &FileEntry,
@@ -281,21 +298,180 @@ fn portable_value(
         },
         "precondition" => {
             if let Some(state) = part.strip_prefix("state:") {
-                let words = state.split_whitespace().count();
-                return (words == 1 && state.ends_with(char::is_whitespace))
-                    .then(|| documented_values(range, PRECONDITION_OPS, "state predicate operator"))
-                    .flatten();
+                let own = TextRange::new((start - part.len()) as u32, range.end);
+                return portable_state(index, entry, state, range, own);
             }
-            let tool_place = part.is_empty()
-                || part
-                    .strip_prefix("tool:")
-                    .is_some_and(|t| t.trim().is_empty());
-            tool_place
-                .then(|| inventory_tools(index, entry, range))
-                .flatten()
+            if part
+                .strip_prefix("tool:")
+                .is_some_and(|t| t.trim().is_empty())
+            {
+                return inventory_tools(index, entry, range);
+            }
+            if !part.is_empty() {
+                return None;
+            }
+            // A predicate's start: a tool, or the two keywords that the nested form's
+            // predicate keys (`tool`, `state`) become in the string.
+            let mut found = inventory_tools(index, entry, range).unwrap_or(Completions {
+                range,
+                items: Vec::new(),
+            });
+            found
+                .items
+                .extend(PREDICATE_KEYS.iter().map(|key| CompletionItem {
+                    documentation: Some(format!(
+                        "`{}:` — {} (precondition predicate, portable form)",
+                        key.value, key.doc
+                    )),
+                    label: format!("{}:", key.value),
+                    detail: Some(key.doc.to_owned()),
+                    kind: CompletionKind::Field,
+                }));
+            Some(found)
         }
         _ => None,
     }
+}
+
+/// Inside `state: PATH OP VALUE` of a portable precondition, `state` being what is written
+/// before the word at `range` and `own` the predicate up to the word: the state paths at the first word, the operators at the second,
+/// and the values compared with that path at the third (inside `[...]` for `in`).
+fn portable_state(
+    index: &Index,
+    entry: &FileEntry,
+    state: &str,
+    range: TextRange,
+    own: TextRange,
+) -> Option<Completions> {
+    let mut words = state.split_whitespace();
+    match (words.next(), words.next()) {
+        (None, _) => state_paths(index, entry, range, own),
+        (Some(_), None) if state.ends_with(char::is_whitespace) => {
+            documented_values(range, PRECONDITION_OPS, "state predicate operator")
+        }
+        (Some(path), Some("eq" | "neq" | "in"))
+            if state.ends_with(char::is_whitespace) || state.ends_with(['[', ',']) =>
+        {
+            state_values(index, entry, path, range, own)
+        }
+        _ => None,
+    }
+}
+
+/// The state predicates of a precondition, in order.
+fn states(precondition: &Predicate) -> Vec<&State> {
+    fn state_of(predicate: &Predicate) -> Option<&State> {
+        match predicate {
+            Predicate::Mapping(map) => map.state.as_ref().map(|(_, state)| state),
+            _ => None,
+        }
+    }
+    match precondition {
+        Predicate::List { items, .. } => items.iter().filter_map(state_of).collect(),
+        other => state_of(other).into_iter().collect(),
+    }
+}
+
+/// The state predicate of `skill` written around `offset`.
+fn state_at(skill: &SkillMd, offset: u32) -> Option<&State> {
+    let precondition = skill.extensions.precondition.as_ref()?;
+    states(precondition)
+        .into_iter()
+        .find(|state| state.value.range.contains_inclusive(offset))
+}
+
+/// Every state predicate of the workspace's skills, but the one being typed at `own` of `entry`
+/// (what it holds so far is not offered back to itself).
+fn workspace_states<'a>(
+    index: &'a Index,
+    entry: &'a FileEntry,
+    own: TextRange,
+) -> impl Iterator<Item = (FileId, &'a State)> {
+    index
+        .files()
+        .filter_map(|f| match &f.parsed.content {
+            Content::SkillMd(skill) => Some((f.id, skill.extensions.precondition.as_ref()?)),
+            _ => None,
+        })
+        .flat_map(|(id, precondition)| states(precondition).into_iter().map(move |s| (id, s)))
+        .filter(move |(id, state)| {
+            let typed = state.value.range;
+            *id != entry.id
+                || !(typed.contains_inclusive(own.start) || own.contains_inclusive(typed.start))
+        })
+}
+
+/// The text of a scalar, unless it is empty (`path:` with nothing after it yet).
+fn written(value: &Value) -> Option<&str> {
+    value.text.as_deref().filter(|text| !text.is_empty())
+}
+
+/// The state paths the workspace's preconditions test (in either form), so that every skill names
+/// a state the same way; each says how many skills test it. `own` is the predicate being typed.
+fn state_paths(
+    index: &Index,
+    entry: &FileEntry,
+    range: TextRange,
+    own: TextRange,
+) -> Option<Completions> {
+    let mut paths: BTreeMap<&str, BTreeSet<FileId>> = BTreeMap::new();
+    for (file, state) in workspace_states(index, entry, own) {
+        if let Some(path) = state.path.as_ref().and_then(written) {
+            paths.entry(path).or_default().insert(file);
+        }
+    }
+    let items = paths
+        .into_iter()
+        .map(|(path, files)| CompletionItem {
+            documentation: Some(format!(
+                "State `{path}`, tested by the preconditions of {} of the workspace's skills.",
+                files.len()
+            )),
+            detail: Some(format!(
+                "state path, in {} of the workspace's skills",
+                files.len()
+            )),
+            label: path.to_owned(),
+            kind: CompletionKind::Value,
+        })
+        .collect();
+    Some(Completions { range, items })
+}
+
+/// The values the workspace's preconditions compare the state `path` with (each item of an `in`
+/// list counted as a value).
+fn state_values(
+    index: &Index,
+    entry: &FileEntry,
+    path: &str,
+    range: TextRange,
+    own: TextRange,
+) -> Option<Completions> {
+    let mut values: BTreeSet<&str> = BTreeSet::new();
+    for (_, state) in workspace_states(index, entry, own) {
+        if state.path.as_ref().and_then(written) != Some(path) {
+            continue;
+        }
+        let compared = state.compared.as_ref().map(|(_, value)| value);
+        values.extend(
+            compared
+                .into_iter()
+                .chain(&state.compared_items)
+                .filter_map(written),
+        );
+    }
+    let items = values
+        .into_iter()
+        .map(|value| CompletionItem {
+            documentation: Some(format!(
+                "A value the workspace's preconditions compare `{path}` with."
+            )),
+            detail: Some(format!("compared with `{path}`")),
+            label: value.to_owned(),
+            kind: CompletionKind::Value,
+        })
+        .collect();
+    Some(Completions { range, items })
 }
 
 /// The tools of the skill's inventory, each saying where it comes from. No inventory, no items.

@@ -1,7 +1,7 @@
 use super::swarmkit::{CATEGORY, IMPLEMENTATION, ROLE, TRANSPORT, TRIGGER};
 use super::*;
 use crate::ide::answers::{CompletionItem, CompletionKind, Completions};
-use crate::ide::test_support::fixture;
+use crate::ide::test_support::{fixture, item_labels, FIX_SKILL};
 use crate::model::skill_md::extensions::{CHAIN_OPTIONS, DEPENDENCY_TYPES};
 
 const BASE: &str = r#"
@@ -85,29 +85,11 @@ fn depends_on_funnels_and_implementation_servers() {
     let with_funnel = format!(
         "{BASE}//- /w/funnels/f.yaml\napiVersion: swarmkit/v1\nkind: Funnel\nmetadata:\n  id: intake\n//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nagents:\n  root:\n    id: root\n    funnel: $0\n"
     );
-    let f = fixture(&with_funnel);
-    let found = completion(&f.index, f.cursor_file, f.offset).unwrap();
-    assert_eq!(
-        found
-            .items
-            .iter()
-            .map(|i| i.label.as_str())
-            .collect::<Vec<_>>(),
-        ["intake"]
-    );
+    assert_eq!(labels_of(&with_funnel), ["intake"]);
     let skill = format!(
         "{BASE}//- /w/skills/c.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: gamma\nimplementation:\n  type: mcp_tool\n  server: $0\n"
     );
-    let f = fixture(&skill);
-    let found = completion(&f.index, f.cursor_file, f.offset).unwrap();
-    assert_eq!(
-        found
-            .items
-            .iter()
-            .map(|i| i.label.as_str())
-            .collect::<Vec<_>>(),
-        ["conventions"]
-    );
+    assert_eq!(labels_of(&skill), ["conventions"]);
 }
 
 #[test]
@@ -576,7 +558,7 @@ fn chain_entries_are_the_skills_they_would_resolve_to() {
             "//- /r/s/chain/SKILL.md\n---\nname: chain\ndescription: d\n{chain}---\n{CHAIN_SKILLS}"
         );
         let found = complete(&text).expect("chain entries");
-        let labels: Vec<&str> = found.items.iter().map(|i| i.label.as_str()).collect();
+        let labels = item_labels(&found);
         assert_eq!(labels, ["unit", "smoke"], "{chain}");
         assert_eq!(
             found.items[1].detail.as_deref(),
@@ -699,7 +681,7 @@ fn precondition_ops_and_chain_option_keys_from_the_tables() {
         "//- /r/s/a/SKILL.md\n---\nname: a\nmetadata:\n  chain: [b]\n  async: true\n  ti$0\n---\n",
     )
     .expect("options");
-    let labels: Vec<&str> = found.items.iter().map(|i| i.label.as_str()).collect();
+    let labels = item_labels(&found);
     assert!(labels.contains(&"timeout"), "{labels:?}");
     assert!(!labels.contains(&"async"), "{labels:?}");
     assert_eq!(labels.len(), CHAIN_OPTIONS.len() - 1);
@@ -790,7 +772,7 @@ fn an_mcp_tool_offers_the_tools_of_its_servers_saved_tool_list() {
         "implementation: {type: mcp_tool, server: conventions, tool: $0}\n",
     ] {
         let found = complete(&workspace(list, body)).expect("tools");
-        let labels: Vec<&str> = found.items.iter().map(|i| i.label.as_str()).collect();
+        let labels = item_labels(&found);
         assert_eq!(labels, ["get_convention", "list_conventions"], "{body}");
         let item = &found.items[0];
         assert_eq!(item.kind, CompletionKind::Tool);
@@ -924,7 +906,7 @@ fn dependency_types_groups_and_predicate_keys_from_the_tables() {
 fn frontmatter_keys() {
     let found = complete("//- /r/s/a/SKILL.md\n---\nname: a\ndescription: d\nlic$0\n---\nbody\n")
         .expect("keys");
-    let labels: Vec<&str> = found.items.iter().map(|i| i.label.as_str()).collect();
+    let labels = item_labels(&found);
     assert!(labels.contains(&"license"), "{labels:?}");
     assert!(labels.contains(&"metadata"), "{labels:?}");
     assert!(!labels.contains(&"name"), "{labels:?}");
@@ -984,31 +966,16 @@ fn a_blank_line_answers_as_a_typed_prefix_would() {
 
 #[test]
 fn after_a_dollar_arguments_come_before_skills_and_hide_a_skill_of_their_name() {
-    let text = "//- /p/.claude/skills/fix/SKILL.md
----
-name: fix
-description: Fixes an issue.
-arguments: [issue, branch]
-argument-hint: \"[issue] [branch] [reviewer]\"
----
-Fix $issue on $1 for $2, then $ARGUMENTS $$0
-//- /p/.claude/skills/issue/SKILL.md
----
-name: issue
-description: I.
----
-Body.
-";
-    let f = fixture(text);
-    let got = completion(&f.index, f.cursor_file, f.offset).unwrap();
-    let labels: Vec<&str> = got.items.iter().map(|i| i.label.as_str()).collect();
-    assert_eq!(labels, ["issue", "branch", "ARGUMENTS", "2", "fix"]);
+    let text = FIX_SKILL.replace("; `$bogus`.", " $$0")
+        + "//- /p/.claude/skills/issue/SKILL.md\n---\nname: issue\ndescription: I.\n---\nBody.\n";
+    let got = complete(&text).unwrap();
+    assert_eq!(
+        item_labels(&got),
+        ["issue", "branch", "ARGUMENTS", "2", "fix"]
+    );
     assert_eq!(got.items[0].kind, CompletionKind::Argument);
     // After `/`, only skills.
-    let f = fixture(&text.replace(" $$0", " /$0"));
-    let got = completion(&f.index, f.cursor_file, f.offset).unwrap();
-    let labels: Vec<&str> = got.items.iter().map(|i| i.label.as_str()).collect();
-    assert_eq!(labels, ["fix", "issue"]);
+    assert_eq!(labels_of(&text.replace(" $$0", " /$0")), ["fix", "issue"]);
 }
 
 #[test]
@@ -1036,4 +1003,43 @@ fn the_portable_form_completes_as_the_nested_one() {
         at("precondition: \"state: order.status $0\""),
         ["eq", "neq", "in", "exists"]
     );
+}
+
+#[test]
+fn state_paths_and_values_come_from_the_workspace_in_both_forms() {
+    // Two other skills test states, one in each form; the cursor's skill is written in either.
+    let others = "//- /r/s/paid/SKILL.md\n---\nname: paid\ndescription: d\nmetadata:\n  precondition:\n    - state: {path: order.status, op: in, value: [paid, refunded]}\n    - state: {path: order.id, op: exists}\n---\n//- /r/s/open/SKILL.md\n---\nname: open\ndescription: d\nmetadata:\n  precondition: \"state: order.status eq open; state: cart.size neq 0\"\n---\n";
+    let at = |place: &str| {
+        labels_of(&format!(
+            "{others}//- /r/s/gate/SKILL.md\n---\nname: gate\ndescription: d\nmetadata:\n  {place}\n---\n"
+        ))
+    };
+    let paths = ["cart.size", "order.id", "order.status"];
+    assert_eq!(at("precondition: \"state: $0\""), paths);
+    assert_eq!(at("precondition: \"get_order; state: ord$0\""), paths);
+    assert_eq!(at("precondition: {state: {path: $0}}"), paths);
+    assert_eq!(at("precondition:\n    - state:\n        path: or$0"), paths);
+    let status = ["open", "paid", "refunded"];
+    assert_eq!(at("precondition: \"state: order.status eq $0\""), status);
+    assert_eq!(
+        at("precondition: \"state: order.status in [open, $0\""),
+        status
+    );
+    assert_eq!(
+        at("precondition: {state: {path: order.status, op: eq, value: $0}}"),
+        status
+    );
+    assert_eq!(
+        at("precondition:\n    - state:\n        path: order.status\n        op: in\n        value: [$0]"),
+        status
+    );
+    assert_eq!(at("precondition: \"state: cart.size neq $0\""), ["0"]);
+    // `exists` takes no value; a path nobody compares has none to offer.
+    assert!(at("precondition: \"state: order.id exists $0\"").is_empty());
+    assert!(at("precondition: \"state: order.id eq $0\"").is_empty());
+    // A predicate's start offers the tools and the two predicate forms, as the nested keys.
+    assert_eq!(at("precondition: \"get_order; $0\""), ["tool:", "state:"]);
+    // The path being typed is not offered back to itself.
+    let alone = labels_of("//- /r/s/gate/SKILL.md\n---\nname: gate\ndescription: d\nmetadata:\n  precondition: \"state: ord$0\"\n---\n");
+    assert!(alone.is_empty(), "{alone:?}");
 }

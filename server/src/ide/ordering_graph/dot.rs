@@ -58,12 +58,7 @@ fn nodes(out: &mut String, graph: &OrderingGraph, members: &[usize], depth: usiz
     let indent = "  ".repeat(depth);
     for &i in members {
         let node = &graph.nodes[i];
-        let (first, second) = node_caption(node);
-        let mut caption = escape(&first);
-        if let Some(second) = second {
-            caption.push_str("\\n");
-            caption.push_str(&escape(&second));
-        }
+        let caption = node_caption(node, escape, "\\n");
         let _ = write!(out, "{indent}n{i} [label=\"{caption}\"");
         if let Some(style) = node.state.style() {
             let (fill, stroke) = style.colours();

@@ -85,13 +85,7 @@ fn open_cluster(out: &mut String, graph: &OrderingGraph, cluster: usize, depth: 
 fn nodes(out: &mut String, graph: &OrderingGraph, members: &[usize], depth: usize) {
     let indent = "  ".repeat(depth);
     for &i in members {
-        let node = &graph.nodes[i];
-        let (first, second) = node_caption(node);
-        let mut caption = escape(&first);
-        if let Some(second) = second {
-            caption.push_str("<br>");
-            caption.push_str(&escape(&second));
-        }
+        let caption = node_caption(&graph.nodes[i], escape, "<br>");
         let _ = writeln!(out, "{indent}n{i}[\"{caption}\"]");
     }
 }

@@ -576,8 +576,13 @@ impl Layout {
     }
 }
 
-/// How a node is captioned: its call order, name and implementation type.
-pub(crate) fn node_caption(node: &GraphNode) -> (String, Option<String>) {
+/// How a node is captioned: its call order and name, then, after `line_break`, its
+/// implementation type and facts; each line escaped for the output format.
+pub(crate) fn node_caption(
+    node: &GraphNode,
+    escape: fn(&str) -> String,
+    line_break: &str,
+) -> String {
     let mut first = String::new();
     if let Some(place) = node.call_order {
         first.push_str(&format!("{place}. "));
@@ -610,8 +615,12 @@ pub(crate) fn node_caption(node: &GraphNode) -> (String, Option<String>) {
     if let Some(code) = node.code {
         second.push(code.name().to_owned());
     }
-    let second = (!second.is_empty()).then(|| second.join(", "));
-    (first, second)
+    let mut caption = escape(&first);
+    if !second.is_empty() {
+        caption.push_str(line_break);
+        caption.push_str(&escape(&second.join(", ")));
+    }
+    caption
 }
 
 /// An edge's caption, if it has one.

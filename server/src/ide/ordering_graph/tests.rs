@@ -89,30 +89,27 @@ mcp_servers:
     command: [s]
 ";
 
+/// `/ws/topologies/t.yaml`: a topology whose `metadata` holds the lines `metadata` and whose
+/// root agent `id` has the field lines `fields`, then the rules `requires`.
+fn topology_file(metadata: &str, id: &str, fields: &str, requires: &str) -> String {
+    format!(
+        "//- /ws/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n{metadata}agents:\n  root:\n    id: {id}\n    role: root\n{fields}    requires:\n{requires}"
+    )
+}
+
 /// A workspace with one topology whose agent `a` holds `skills` and has `requires`.
 fn one_agent(skills: &[(&str, &str)], requires: &str) -> Index {
     let mut text = MANIFEST.to_owned();
     let ids: Vec<&str> = skills.iter().map(|(id, _)| *id).collect();
-    text.push_str(&format!(
-        "//- /ws/topologies/t.yaml
-apiVersion: swarmkit/v1
-kind: Topology
-metadata:
-  name: t
-  version: 1.0.0
-agents:
-  root:
-    id: a
-    role: root
-    model:
-      provider: anthropic
-      name: m
-    prompt:
-      system: s
-    skills: [{}]
-    requires:
-{requires}",
+    let fields = format!(
+        "    model:\n      provider: anthropic\n      name: m\n    prompt:\n      system: s\n    skills: [{}]\n",
         ids.join(", ")
+    );
+    text.push_str(&topology_file(
+        "  name: t\n  version: 1.0.0\n",
+        "a",
+        &fields,
+        requires,
     ));
     for (id, kind) in skills {
         text.push_str(&skill(id, kind));
@@ -650,19 +647,11 @@ fn hostile_index() -> Index {
         requires.push_str(&format!("      {}: [{}]\n", pair[1], pair[0]));
     }
     requires.push_str(&format!("      {}: [{}]\n", quoted[0], quoted[1]));
-    text.push_str(&format!(
-        "//- /ws/topologies/t.yaml
-apiVersion: swarmkit/v1
-kind: Topology
-metadata:
-  name: \"t \\\"quoted\\\" <&>\"
-agents:
-  root:
-    id: \"agent \\\"007\\\"\"
-    role: root
-    skills: [server:s]
-    requires:
-{requires}"
+    text.push_str(&topology_file(
+        "  name: \"t \\\"quoted\\\" <&>\"\n",
+        "\"agent \\\"007\\\"\"",
+        "    skills: [server:s]\n",
+        &requires,
     ));
     index_of(&text)
 }
@@ -719,19 +708,11 @@ fn long_requires(n: usize, closed: bool) -> Index {
     for i in 0..n {
         text.push_str(&skill(&format!("x{i}"), "mcp_tool"));
     }
-    text.push_str(&format!(
-        "//- /ws/topologies/t.yaml
-apiVersion: swarmkit/v1
-kind: Topology
-metadata:
-  name: t
-agents:
-  root:
-    id: a
-    role: root
-    skills: [server:s]
-    requires:
-{requires}"
+    text.push_str(&topology_file(
+        "  name: t\n",
+        "a",
+        "    skills: [server:s]\n",
+        &requires,
     ));
     index_of(&text)
 }

@@ -4,7 +4,7 @@
 //! key of `plugin.json` combines with its default folder. Each row names its source and the date
 //! it was checked.
 
-use super::{Host, ValueType};
+use super::{Host, HostFact, ValueType};
 
 pub use super::prose::CHECKED;
 
@@ -235,29 +235,23 @@ pub fn component_key(key: &str) -> Option<&'static ComponentKey> {
 }
 
 /// Facts about names and paths in manifests, each with its source.
-pub struct ManifestRule {
-    pub fact: &'static str,
-    pub source: &'static str,
-    pub checked: &'static str,
-}
-
-pub const MANIFEST_RULES: &[ManifestRule] = &[
-    ManifestRule {
+pub const MANIFEST_RULES: &[HostFact] = &[
+    HostFact {
         fact: "A plugin's `name` namespaces every component it ships: skills and commands run as `/<plugin>:<name>`, agents are `<plugin>:<name>`.",
         source: PLUGINS_REFERENCE_DOCS,
         checked: CHECKED,
     },
-    ManifestRule {
+    HostFact {
         fact: "A plugin's subagents are the `.md` files of `agents/` (or those its `agents` key lists) and its commands the `.md` files of `commands/` (or its `commands` paths); a SKILL.md's `agent:` names a plugin's subagent as `<plugin>:<agent>`, and `/<plugin>:<command>` runs its command.",
         source: "https://code.claude.com/docs/en/plugins-reference; https://code.claude.com/docs/en/sub-agents",
         checked: CHECKED,
     },
-    ManifestRule {
+    HostFact {
         fact: "Every component path is relative to the plugin root, starts with `./` (`skills` also takes `.`), and must stay inside the plugin and exist.",
         source: PLUGINS_REFERENCE_DOCS,
         checked: CHECKED,
     },
-    ManifestRule {
+    HostFact {
         fact: "A marketplace's `plugins[].source` given as a relative path resolves from the marketplace's root (the folder holding `.claude-plugin/`); a bare name is looked up below `metadata.pluginRoot`.",
         source: MARKETPLACES_DOCS,
         checked: CHECKED,

@@ -685,16 +685,13 @@ impl Predicate {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::slice;
     use super::*;
     use crate::syntax::YamlDocument;
 
     fn lower(yaml: &str) -> Extensions {
         let doc = YamlDocument::parse(yaml, 0);
         Extensions::lower(doc.root().unwrap())
-    }
-
-    fn slice(text: &str, range: TextRange) -> &str {
-        &text[range.start as usize..range.end as usize]
     }
 
     #[test]

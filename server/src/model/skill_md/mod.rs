@@ -232,7 +232,8 @@ mod tests {
         SkillMd::lower(text, frontmatter, yaml.as_ref())
     }
 
-    fn slice(text: &str, range: TextRange) -> &str {
+    /// The text `range` covers (for the tests of this module's files too).
+    pub(super) fn slice(text: &str, range: TextRange) -> &str {
         &text[range.start as usize..range.end as usize]
     }
 

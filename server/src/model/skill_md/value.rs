@@ -159,6 +159,7 @@ impl Value {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::slice;
     use super::*;
     use crate::syntax::YamlDocument;
 
@@ -166,10 +167,6 @@ mod tests {
         let doc = YamlDocument::parse(text, 0);
         let root = doc.root().expect("a document");
         Value::lower(root.get(key).expect("the key"))
-    }
-
-    fn slice(text: &str, range: TextRange) -> &str {
-        &text[range.start as usize..range.end as usize]
     }
 
     #[test]

@@ -94,25 +94,20 @@ mod tests {
 
     #[test]
     fn an_artifact_in_its_directory_or_a_group_below_is_stray() {
-        let found = |path| stray(path, TOPOLOGY);
-        assert_eq!(
-            found("/r/topologies/t.yaml"),
-            Some(("/r".to_owned(), "topologies".to_owned()))
-        );
-        assert_eq!(
-            found("/r/topologies/group/t.yaml"),
-            Some(("/r".to_owned(), "topologies".to_owned()))
-        );
-        // The directory of the declared kind wins.
-        assert_eq!(
-            found("/r/skills/topologies/t.yaml"),
-            Some(("/r/skills".to_owned(), "topologies".to_owned()))
-        );
-        // In the wrong directory it still belongs to the folder holding that directory.
-        assert_eq!(
-            found("/r/skills/t.yaml"),
-            Some(("/r".to_owned(), "skills".to_owned()))
-        );
+        for (path, root, directory) in [
+            ("/r/topologies/t.yaml", "/r", "topologies"),
+            ("/r/topologies/group/t.yaml", "/r", "topologies"),
+            // The directory of the declared kind wins.
+            ("/r/skills/topologies/t.yaml", "/r/skills", "topologies"),
+            // In the wrong directory it still belongs to the folder holding that directory.
+            ("/r/skills/t.yaml", "/r", "skills"),
+        ] {
+            assert_eq!(
+                stray(path, TOPOLOGY),
+                Some((root.to_owned(), directory.to_owned())),
+                "{path}"
+            );
+        }
     }
 
     #[test]

@@ -3,26 +3,18 @@
 //! rename a misspelt field or move it under `metadata:`. The known fields are the model's table;
 //! this file decides only what to say about the others.
 
-use std::path::Path;
-
 use super::strict_error;
 use crate::diagnostic::{codes, Diagnostic, FileId, Fix};
-use crate::index::Lookup;
 use crate::model::skill_md::{known_field, FieldOrigin, Shape, SkillMd, KNOWN_FIELDS};
+use crate::rules::SkillMdScope;
 use crate::semantics::config::settings_for;
 use crate::syntax::{Frontmatter, TextRange};
 
-pub(super) fn check_unknown_fields(
-    lookup: &Lookup<'_>,
-    file: FileId,
-    path: &Path,
-    skill: &SkillMd,
-    out: &mut Vec<Diagnostic>,
-) {
-    let config = settings_for(lookup, path);
+pub(super) fn check_unknown_fields(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
+    let config = settings_for(scope.lookup, scope.path);
     let strict = config.as_ref().is_some_and(|(_, config)| config.strict);
     let moving = MoveContext::default();
-    for field in &skill.fields {
+    for field in &scope.skill.fields {
         let key = field.key.value.as_str();
         if config
             .as_ref()
@@ -59,8 +51,12 @@ pub(super) fn check_unknown_fields(
                 }
             }
         };
-        let mut diagnostic =
-            Diagnostic::new(codes::SKILLMD_UNKNOWN_FIELD, file, field.key.range, "");
+        let mut diagnostic = Diagnostic::new(
+            codes::SKILLMD_UNKNOWN_FIELD,
+            scope.file,
+            field.key.range,
+            "",
+        );
         match &config {
             Some((config_file, _)) if strict => {
                 message.push_str("; list it in `skill-md.extra-fields` to accept it");
@@ -70,19 +66,25 @@ pub(super) fn check_unknown_fields(
                 .push_str("; list it in `skill-md.extra-fields` of skillgraph.toml if it is meant"),
         }
         diagnostic.message = message;
-        if let Some(entry) = lookup.file(file) {
-            let taken = |name: &str| skill.field(name).is_some();
+        if let Some(entry) = scope.lookup.file(scope.file) {
+            let taken = |name: &str| scope.skill.field(name).is_some();
             let rename = suggestion.filter(|best| !taken(best)).and_then(|best| {
-                crate::rules::fixes::replace_scalar(&entry.text, file, field.key.range, key, best)
-                    .map(|fix| Fix {
-                        title: format!("Rename `{key}` to `{best}`"),
-                        ..fix
-                    })
+                crate::rules::fixes::replace_scalar(
+                    &entry.text,
+                    scope.file,
+                    field.key.range,
+                    key,
+                    best,
+                )
+                .map(|fix| Fix {
+                    title: format!("Rename `{key}` to `{best}`"),
+                    ..fix
+                })
             });
             // A field a host reads is not moved away from it.
             let moved = known
                 .is_none()
-                .then(|| move_under_metadata(file, &entry.text, skill, field, &moving))
+                .then(|| move_under_metadata(scope.file, &entry.text, scope.skill, field, &moving))
                 .flatten();
             let preferred_is_rename = rename.is_some();
             diagnostic.fixes.extend(rename.map(Fix::preferred));

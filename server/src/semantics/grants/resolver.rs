@@ -59,16 +59,7 @@ impl<'l, 'a> GrantResolver<'l, 'a> {
         let mut own = Vec::new();
         let mut inherited = None;
         if let Some((_, grants)) = &agent.skills {
-            for grant in grants {
-                self.expand(
-                    grant,
-                    file,
-                    codes::AGENT_UNKNOWN_SKILL,
-                    &GrantSource::Skills,
-                    &mut own,
-                    diagnostics,
-                );
-            }
+            self.expand_own(grants, file, GrantSource::Skills, &mut own, diagnostics);
         } else if let Some(archetype) = &agent.archetype {
             inherited = self.inherited_defaults(&archetype.value);
             if let Some(defaults) = &inherited {
@@ -76,16 +67,8 @@ impl<'l, 'a> GrantResolver<'l, 'a> {
             }
         }
         if let Some((_, grants)) = &agent.skills_additional {
-            for grant in grants {
-                self.expand(
-                    grant,
-                    file,
-                    codes::AGENT_UNKNOWN_SKILL,
-                    &GrantSource::SkillsAdditional,
-                    &mut own,
-                    diagnostics,
-                );
-            }
+            let source = GrantSource::SkillsAdditional;
+            self.expand_own(grants, file, source, &mut own, diagnostics);
         }
         let effective = EffectiveSkills::new(self.lookup, self.workspace, inherited, own);
         // A typo whose suggestion the agent holds already would become a duplicate grant once
@@ -100,6 +83,27 @@ impl<'l, 'a> GrantResolver<'l, 'a> {
             }
         }
         effective
+    }
+
+    /// Expands one of an agent's own grant lists (`skills` or `skills_additional`) into `own`.
+    fn expand_own(
+        &self,
+        grants: &[Grant],
+        file: FileId,
+        source: GrantSource,
+        own: &mut Vec<Granted>,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        for grant in grants {
+            self.expand(
+                grant,
+                file,
+                codes::AGENT_UNKNOWN_SKILL,
+                &source,
+                own,
+                diagnostics,
+            );
+        }
     }
 
     /// The defaults of the archetype `id` resolved, once for this resolver.

@@ -1,5 +1,10 @@
 use super::*;
 
+/// The document's errors of one kind.
+fn errors_of(doc: &YamlDocument, kind: YamlErrorKind) -> Vec<&YamlError> {
+    doc.errors.iter().filter(|e| e.kind == kind).collect()
+}
+
 fn text_of(text: &str, range: TextRange) -> &str {
     &text[range.start as usize..range.end as usize]
 }
@@ -80,11 +85,7 @@ fn alias_bomb_is_capped() {
         ));
     }
     let doc = YamlDocument::parse(&text, 0);
-    let refused: Vec<_> = doc
-        .errors
-        .iter()
-        .filter(|e| e.kind == YamlErrorKind::AliasExpansion)
-        .collect();
+    let refused = errors_of(&doc, YamlErrorKind::AliasExpansion);
     assert_eq!(refused.len(), 1, "{:?}", doc.errors);
     // Converting to JSON stays small because refused aliases read as null.
     let root = doc.root().unwrap();
@@ -99,11 +100,7 @@ fn aliases_of_a_long_scalar_are_capped_by_their_text() {
     let long = "x".repeat(20_000);
     let uses = vec!["*d"; 2_000].join(", ");
     let doc = YamlDocument::parse(&format!("chain: [&d {long}, {uses}]\n"), 0);
-    let refused: Vec<_> = doc
-        .errors
-        .iter()
-        .filter(|e| e.kind == YamlErrorKind::AliasExpansion)
-        .collect();
+    let refused = errors_of(&doc, YamlErrorKind::AliasExpansion);
     assert_eq!(refused.len(), 1, "one mistake, one diagnostic");
     let items = doc.root().unwrap().get("chain").unwrap();
     let text: usize = items
@@ -133,11 +130,7 @@ fn wide_alias_bomb_is_capped_for_the_whole_document() {
         text.push_str("  - *b\n");
     }
     let doc = YamlDocument::parse(&text, 0);
-    let refused: Vec<_> = doc
-        .errors
-        .iter()
-        .filter(|e| e.kind == YamlErrorKind::AliasExpansion)
-        .collect();
+    let refused = errors_of(&doc, YamlErrorKind::AliasExpansion);
     assert_eq!(refused.len(), 1, "{:?}", doc.errors);
     // 100,000 extra nodes allow five uses of 20,001; the sixth is the first refused.
     let uses = doc.root().unwrap().get("uses").unwrap();
@@ -164,11 +157,7 @@ fn aliases_at_depth_are_refused_past_the_cap() {
     }
     text.push_str("x: *a1000\n");
     let doc = YamlDocument::parse(&text, 0);
-    let refused: Vec<_> = doc
-        .errors
-        .iter()
-        .filter(|e| e.kind == YamlErrorKind::AliasDepth)
-        .collect();
+    let refused = errors_of(&doc, YamlErrorKind::AliasDepth);
     assert_eq!(refused.len(), 1, "{:?}", doc.errors);
     assert!(refused[0].message.contains("past the limit of 256"));
     let root = doc.root().unwrap();
