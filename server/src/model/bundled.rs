@@ -114,18 +114,32 @@ fn is_toc_line(line: &str) -> bool {
 
 const PLACEHOLDERS: &[&str] = &["{baseDir}/", "${CLAUDE_SKILL_DIR}/", "$CLAUDE_SKILL_DIR/"];
 
-fn is_path_char(c: char) -> bool {
-    // ASCII first: nearly every character of prose is, and a `&str` search per character cost
-    // more than the rest of the scan.
-    if c.is_ascii() {
-        c.is_ascii_alphanumeric()
+/// For each ASCII byte, whether it can stand in a path-like token.
+const PATH_ASCII: [bool; 128] = {
+    let mut table = [false; 128];
+    let mut byte = 0;
+    while byte < 128 {
+        let c = byte as u8;
+        table[byte] = c.is_ascii_alphanumeric()
             || matches!(
                 c,
-                '_' | '-' | '.' | '/' | '@' | '+' | '~' | '%' | '*' | '{' | '}'
-            )
-    } else {
-        c.is_alphanumeric()
+                b'_' | b'-' | b'.' | b'/' | b'@' | b'+' | b'~' | b'%' | b'*' | b'{' | b'}'
+            );
+        byte += 1;
     }
+    table
+};
+
+/// The length of the path character at `text[at..]`, or `None` when the character there cannot
+/// stand in a path. ASCII by table: nearly every byte of prose is, and this is the scan's inner
+/// loop.
+fn path_char_len(text: &str, at: usize) -> Option<usize> {
+    let byte = text.as_bytes()[at];
+    if byte < 128 {
+        return PATH_ASCII[byte as usize].then_some(1);
+    }
+    let c = text[at..].chars().next()?;
+    c.is_alphanumeric().then(|| c.len_utf8())
 }
 
 /// The path-like tokens of `text` (at `offset` in its file), with their ranges: see the module's
@@ -154,9 +168,9 @@ pub fn mentions(text: &str, offset: usize) -> Vec<(String, TextRange)> {
                 }
             }
         }
-        let c = text[i..].chars().next().unwrap_or(' ');
-        if !is_path_char(c) {
-            i += c.len_utf8();
+        if path_char_len(text, i).is_none() {
+            // The next character: one byte when ASCII, else as long as its encoding.
+            i += text[i..].chars().next().map_or(1, char::len_utf8);
             continue;
         }
         let end = token_end(text, i);
@@ -167,10 +181,14 @@ pub fn mentions(text: &str, offset: usize) -> Vec<(String, TextRange)> {
 }
 
 fn token_end(text: &str, start: usize) -> usize {
-    text[start..]
-        .char_indices()
-        .find(|&(_, c)| !is_path_char(c))
-        .map_or(text.len(), |(at, _)| start + at)
+    let mut end = start;
+    while end < text.len() {
+        match path_char_len(text, end) {
+            Some(len) => end += len,
+            None => break,
+        }
+    }
+    end
 }
 
 fn push_token(raw: &str, start: usize, end: usize, out: &mut Vec<(String, TextRange)>) {

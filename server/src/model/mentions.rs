@@ -102,7 +102,11 @@ pub fn scan(text: &str) -> Vec<Mention> {
     let mut fence: Option<(u8, usize)> = None;
     let mut line_start = 0;
     while line_start < bytes.len() {
-        let line_end = memchr_newline(bytes, line_start);
+        // `str::find` of one character is a vectorised byte search; lines start after a `\n`,
+        // so always on a character boundary.
+        let line_end = text[line_start..]
+            .find('\n')
+            .map_or(bytes.len(), |at| line_start + at);
         let line = &bytes[line_start..line_end];
         match (fence, fence_marker(line)) {
             (None, Some(opened)) => fence = Some(opened),
@@ -117,13 +121,6 @@ pub fn scan(text: &str) -> Vec<Mention> {
         line_start = line_end + 1;
     }
     out
-}
-
-fn memchr_newline(bytes: &[u8], from: usize) -> usize {
-    bytes[from..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |i| from + i)
 }
 
 /// A fence line: up to three spaces, then three or more backticks or tildes.

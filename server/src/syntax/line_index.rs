@@ -49,23 +49,34 @@ pub struct LineIndex {
     len: u32,
 }
 
+/// Where each line starts: after `\n`, `\r\n` or a lone `\r`. Most files end their lines
+/// with `\n` alone, and then one vectorised search finds them all.
+fn line_starts(text: &str) -> Vec<u32> {
+    let bytes = text.as_bytes();
+    let mut starts = vec![0];
+    if !bytes.contains(&b'\r') {
+        starts.extend(text.match_indices('\n').map(|(at, _)| at as u32 + 1));
+        return starts;
+    }
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => starts.push(i as u32 + 1),
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
+                starts.push(i as u32 + 2);
+                i += 1;
+            }
+            b'\r' => starts.push(i as u32 + 1),
+            _ => {}
+        }
+        i += 1;
+    }
+    starts
+}
+
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
-        let bytes = text.as_bytes();
-        let mut line_starts = vec![0];
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => line_starts.push(i as u32 + 1),
-                b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
-                    line_starts.push(i as u32 + 2);
-                    i += 1;
-                }
-                b'\r' => line_starts.push(i as u32 + 1),
-                _ => {}
-            }
-            i += 1;
-        }
+        let line_starts = line_starts(text);
         let len = text.len() as u32;
         let mut non_ascii = vec![0u64; line_starts.len().div_ceil(64)];
         let mut checkpoints = Vec::new();
