@@ -4,7 +4,12 @@
 //! file that is not UTF-8; and no word about a file discovery does not read (a symlink, another
 //! suffix), which the runtime reads.
 
+#[path = "support/found.rs"]
+mod found;
+
 use std::path::Path;
+
+use found::found_in;
 
 const MANIFEST: &str =
     "apiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: ws\n  name: Ws\n";
@@ -35,17 +40,10 @@ fn workspace(root: &Path, schemas: &[(&str, &str)]) {
 /// (text under the range, message) of each `agent.output-schema` of a `check` of `root`.
 fn reported(root: &Path) -> Vec<(String, String)> {
     let outcome = skillgraph::check::run_check(&[root.to_owned()]).unwrap();
-    outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "agent.output-schema")
-        .map(|d| {
-            let text = &outcome.index.file(d.file).unwrap().text;
-            (
-                text[d.range.start as usize..d.range.end as usize].to_owned(),
-                d.message.clone(),
-            )
-        })
+    found_in(&outcome)
+        .into_iter()
+        .filter(|f| f.code == "agent.output-schema")
+        .map(|f| (f.text, f.message))
         .collect()
 }
 

@@ -1,33 +1,13 @@
 //! The skill as the host loads it: the body's budget, the bundled files the model will not find,
 //! and (Claude Code) the arguments substituted into the body.
 
+#[path = "support/found.rs"]
+mod found;
+
 use std::path::PathBuf;
 
-use skillgraph::check::check_changes;
+use found::{check_changes_found as check_with, Found};
 use skillgraph::index::Change;
-
-#[derive(Debug)]
-struct Found {
-    code: &'static str,
-    text: String,
-    message: String,
-}
-
-fn check_with(changes: Vec<Change>) -> Vec<Found> {
-    let outcome = check_changes(changes, PathBuf::from("/"));
-    outcome
-        .diagnostics
-        .iter()
-        .map(|d| {
-            let entry = outcome.index.file(d.file).unwrap();
-            Found {
-                code: d.code.name(),
-                text: entry.text[d.range.start as usize..d.range.end as usize].to_owned(),
-                message: d.message.clone(),
-            }
-        })
-        .collect()
-}
 
 fn check(text: &str) -> Vec<Found> {
     check_with(vec![Change::Set {

@@ -2,40 +2,11 @@
 //! `[skill-md] hosts`), and the rules that follow from each host's documentation. Each rule
 //! fires where its host reads the skill and stays silent where none does.
 
-use std::path::PathBuf;
+#[path = "support/found.rs"]
+mod found;
 
-use skillgraph::check::check_changes;
+use found::{check_files as check, Found};
 use skillgraph::diagnostic::Severity;
-use skillgraph::testing::set_files;
-
-#[derive(Debug)]
-struct Found {
-    path: String,
-    code: &'static str,
-    severity: Severity,
-    text: String,
-    message: String,
-    related: usize,
-}
-
-fn check(files: &[(&str, &str)]) -> Vec<Found> {
-    let outcome = check_changes(set_files(files), PathBuf::from("/"));
-    outcome
-        .diagnostics
-        .iter()
-        .map(|d| {
-            let entry = outcome.index.file(d.file).expect("file of a diagnostic");
-            Found {
-                path: entry.path.to_string_lossy().into_owned(),
-                code: d.code.name(),
-                severity: d.severity,
-                text: entry.text[d.range.start as usize..d.range.end as usize].to_owned(),
-                message: d.message.clone(),
-                related: d.related.len(),
-            }
-        })
-        .collect()
-}
 
 fn skill(name: &str, extra: &str) -> String {
     format!("---\nname: {name}\ndescription: Does one thing well.\n{extra}---\nBody.\n")
@@ -82,7 +53,7 @@ fn hosts_from_the_config_override_the_folder() {
     ]);
     assert_eq!(codes(&found), ["skillmd.name-mismatch"]);
     assert_eq!(found[0].severity, Severity::Error);
-    assert_eq!(found[0].related, 1, "points at `hosts`");
+    assert_eq!(found[0].related.len(), 1, "points at `hosts`");
     let config = "[skill-md]\nhosts = [\"codex\"]\n";
     let found = check(&[
         ("/p/skillgraph.toml", config),
@@ -166,7 +137,7 @@ fn claude_code_listing_budget() {
         ("/plug/skills/pdf/SKILL.md", &text),
     ]);
     assert_eq!(codes(&found), ["skillmd.listing-budget"], "{found:#?}");
-    assert_eq!(found[0].related, 1);
+    assert_eq!(found[0].related.len(), 1);
     // Not Claude Code's: no budget. Within it: silent.
     assert!(check(&[("/p/.gemini/skills/pdf/SKILL.md", &text)]).is_empty());
     assert!(check(&[("/plug/skills/pdf/SKILL.md", &text)]).is_empty());
@@ -219,7 +190,7 @@ fn one_host_reading_two_skills_of_one_name() {
         "{}",
         found[0].message
     );
-    assert!(found.iter().all(|f| f.related == 1));
+    assert!(found.iter().all(|f| f.related.len() == 1));
     // `.gemini/skills` and `.cursor/skills` share no host.
     assert!(check(&[
         ("/p/.gemini/skills/pdf/SKILL.md", &skill("pdf", "")),

@@ -1,16 +1,13 @@
 //! Links of a SKILL.md into its bundled files, resolved against the listing discovery hands in.
 
+#[path = "support/found.rs"]
+mod found;
+
 use std::path::PathBuf;
 
+use found::{check_changes_found, Found};
 use skillgraph::check::check_changes;
 use skillgraph::index::{Change, Index};
-
-#[derive(Debug)]
-struct Found {
-    code: &'static str,
-    text: String,
-    message: String,
-}
 
 fn skill_files(dir: &str, files: &[&str]) -> Change {
     Change::SkillFiles {
@@ -27,19 +24,7 @@ fn check(text: &str, files: &[&str]) -> Vec<Found> {
         },
         skill_files("/r/skills/pdf", files),
     ];
-    let outcome = check_changes(changes, PathBuf::from("/"));
-    outcome
-        .diagnostics
-        .iter()
-        .map(|d| {
-            let entry = outcome.index.file(d.file).unwrap();
-            Found {
-                code: d.code.name(),
-                text: entry.text[d.range.start as usize..d.range.end as usize].to_owned(),
-                message: d.message.clone(),
-            }
-        })
-        .collect()
+    check_changes_found(changes)
 }
 
 const FILES: &[&str] = &[

@@ -1,44 +1,15 @@
 //! The SKILL.md spec checks, one fixture per behaviour: each code fires with a tight range (the
 //! text under the range is asserted) and stays silent on valid input.
 
+#[path = "support/found.rs"]
+mod found;
+
 use std::path::PathBuf;
 
-use skillgraph::check::check_changes;
+use found::{check_files as check, Found};
 use skillgraph::diagnostic::Severity;
 use skillgraph::index::{Change, Index};
 use skillgraph::testing::set_files;
-
-#[derive(Debug)]
-struct Found {
-    path: String,
-    code: &'static str,
-    severity: Severity,
-    start: usize,
-    /// The text under the diagnostic's range.
-    text: String,
-    message: String,
-    related: usize,
-}
-
-fn check(files: &[(&str, &str)]) -> Vec<Found> {
-    let outcome = check_changes(set_files(files), PathBuf::from("/"));
-    outcome
-        .diagnostics
-        .iter()
-        .map(|d| {
-            let entry = outcome.index.file(d.file).expect("file of a diagnostic");
-            Found {
-                path: entry.path.to_string_lossy().into_owned(),
-                code: d.code.name(),
-                severity: d.severity,
-                start: d.range.start as usize,
-                text: entry.text[d.range.start as usize..d.range.end as usize].to_owned(),
-                message: d.message.clone(),
-                related: d.related.len(),
-            }
-        })
-        .collect()
-}
 
 /// One SKILL.md at `/r/skills/<folder>/SKILL.md`.
 fn check_one(folder: &str, text: &str) -> Vec<Found> {
@@ -140,7 +111,7 @@ fn duplicate_keys() {
     let text = "---\nname: pdf\ndescription: a\nname: pdf\n---\n";
     let found = check_one("pdf", text);
     assert_one(&found, "yaml.duplicate-key", "name");
-    assert_eq!(found[0].related, 1);
+    assert_eq!(found[0].related.len(), 1);
 }
 
 #[test]
@@ -483,7 +454,7 @@ fn unknown_fields_strict_mode_follows_skills_ref() {
     assert_eq!(found[0].text, "version");
     assert_eq!(found[1].text, "model");
     assert!(found[1].message.contains("Claude Code"), "{found:#?}");
-    assert!(found.iter().all(|f| f.related == 1), "{found:#?}");
+    assert!(found.iter().all(|f| f.related.len() == 1), "{found:#?}");
     // The nearest config wins.
     let found = check(&[
         ("/r/skills/pdf/SKILL.md", text),
@@ -540,7 +511,9 @@ fn duplicate_name_under_one_root_reports_both() {
     assert_eq!(duplicates.len(), 2, "{found:#?}");
     assert_eq!(duplicates[0].path, "/r/skills/pdf/SKILL.md");
     assert_eq!(duplicates[1].path, "/r/skills/pdf-v2/SKILL.md");
-    assert!(duplicates.iter().all(|f| f.text == "pdf" && f.related == 1));
+    assert!(duplicates
+        .iter()
+        .all(|f| f.text == "pdf" && f.related.len() == 1));
     assert!(
         duplicates[0].message.contains("`pdf-v2/`"),
         "{duplicates:#?}"

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{file_uri, Client};
+use skillgraph_e2e::{copy_tree, file_uri, Client};
 
 /// A real log's folder: its workspace and `audit.sqlite`.
 fn real_log(scenario: &str) -> PathBuf {
@@ -17,23 +17,10 @@ fn real_log(scenario: &str) -> PathBuf {
         .join(scenario)
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// The `recover` scenario's workspace with its log where the runtime writes it.
 fn workspace(root: &Path) -> PathBuf {
     let ws = root.join("notes");
-    copy_dir(&real_log("recover").join("workspace"), &ws);
+    copy_tree(&real_log("recover").join("workspace"), &ws);
     std::fs::create_dir_all(ws.join(".swarmkit")).unwrap();
     std::fs::copy(
         real_log("recover").join("audit.sqlite"),
@@ -167,16 +154,7 @@ fn the_rules_show_what_the_log_observed_and_the_replay_follows_the_buffer() {
 
     // The log goes (the editor is not told): an edit is replayed from memory all the same.
     std::fs::remove_file(&log).unwrap();
-    client.notify(
-        "textDocument/didChange",
-        json!({
-            "textDocument": {"uri": uri, "version": 2},
-            "contentChanges": [{
-                "range": {"start": {"line": 16, "character": 19}, "end": {"line": 16, "character": 27}},
-                "text": "search-notes",
-            }],
-        }),
-    );
+    client.edit(&uri, 2, [16, 19, 16, 27], "search-notes");
     let (_, hover) = hover_text(&mut client, &uri, 16, 8);
     assert!(
         hover.contains("would refuse in 1 of 2 runs (first: run `"),

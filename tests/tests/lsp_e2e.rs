@@ -54,22 +54,6 @@ fn open(client: &mut Client, root: &Path, relative: &str, version: i64) -> Strin
     uri
 }
 
-fn edit(client: &mut Client, uri: &str, version: i64, range: [u32; 4], text: &str) {
-    client.notify(
-        "textDocument/didChange",
-        json!({
-            "textDocument": {"uri": uri, "version": version},
-            "contentChanges": [{
-                "range": {
-                    "start": {"line": range[0], "character": range[1]},
-                    "end": {"line": range[2], "character": range[3]},
-                },
-                "text": text,
-            }],
-        }),
-    );
-}
-
 fn watched(client: &mut Client, uri: &str, kind: u32) {
     client.notify(
         "workspace/didChangeWatchedFiles",
@@ -180,7 +164,7 @@ fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
     // rules that named the skill the agent did not hold.
     let uri = open(&mut client, root, TOPOLOGY, 1);
     assert_eq!(uri, topology);
-    edit(&mut client, &uri, 2, [22, 43, 22, 57], "get-convention");
+    client.edit(&uri, 2, [22, 43, 22, 57], "get-convention");
     let (diagnostics, version) = client.diagnostics(&topology);
     assert_eq!(version, 2);
     assert_eq!(
@@ -292,7 +276,7 @@ fn utf8_client_gets_byte_columns() {
     );
 
     let uri = open(&mut client, root, TOPOLOGY, 7);
-    edit(&mut client, &uri, 8, [22, 49, 22, 63], "get-convention");
+    client.edit(&uri, 8, [22, 49, 22, 63], "get-convention");
     let (diagnostics, version) = client.diagnostics(&topology);
     assert_eq!(version, 8);
     assert_eq!(
@@ -375,7 +359,7 @@ fn unknown_documents_and_positions_past_the_end_answer_null() {
         Value::Null
     );
     // A change to a document that was never opened is ignored, not a crash.
-    edit(&mut client, &unknown, 3, [0, 0, 0, 0], "x");
+    client.edit(&unknown, 3, [0, 0, 0, 0], "x");
     assert_eq!(
         client.request("textDocument/hover", position(&unknown, 0, 0)),
         Value::Null
@@ -490,18 +474,12 @@ fn rapid_keystrokes_apply_in_order() {
     let uri = open(&mut client, root, TOPOLOGY, 1);
 
     // Delete the misspelt id, then type the right one a character at a time, without waiting.
-    edit(&mut client, &uri, 2, [22, 43, 22, 57], "");
+    client.edit(&uri, 2, [22, 43, 22, 57], "");
     let mut version = 2;
     for (i, c) in "get-convention".chars().enumerate() {
         version += 1;
         let col = 43 + i as u32;
-        edit(
-            &mut client,
-            &uri,
-            version,
-            [22, col, 22, col],
-            &c.to_string(),
-        );
+        client.edit(&uri, version, [22, col, 22, col], &c.to_string());
     }
     // The last keystroke completes the id: the diagnostics that follow carry its version.
     let final_version = json!(version);
@@ -541,9 +519,9 @@ fn crlf_files_get_the_same_ranges() {
     );
     // Joining two CRLF lines and splitting them again restores the text exactly.
     let uri = open(&mut client, root, TOPOLOGY, 1);
-    edit(&mut client, &uri, 2, [22, 71, 23, 0], "");
-    edit(&mut client, &uri, 3, [22, 71, 22, 71], "\r\n");
-    edit(&mut client, &uri, 4, [22, 43, 22, 57], "get-convention");
+    client.edit(&uri, 2, [22, 71, 23, 0], "");
+    client.edit(&uri, 3, [22, 71, 22, 71], "\r\n");
+    client.edit(&uri, 4, [22, 43, 22, 57], "get-convention");
     let message = client.wait_for("diagnostics after the fix", |m| {
         m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == 4
     });
@@ -719,7 +697,7 @@ fn a_panicking_handler_answers_an_error_and_the_server_keeps_answering() {
         file_uri(&root.join("skills/list-conventions.yaml"))
     );
     let opened = open(&mut client, root, TOPOLOGY, 1);
-    edit(&mut client, &opened, 2, [22, 43, 22, 57], "get-convention");
+    client.edit(&opened, 2, [22, 43, 22, 57], "get-convention");
     let (diagnostics, version) = client.diagnostics(&topology);
     assert_eq!(version, 2);
     assert_eq!(agent_diagnostics(&diagnostics).len(), 2);
@@ -737,16 +715,10 @@ fn changes_to_a_document_never_opened_leave_the_state_alone() {
 
     // The client "fixes" the typo in a file it never opened, and sends edits past its end: the
     // server has no text to apply them to and keeps the disk's.
-    edit(
-        &mut client,
-        &topology,
-        2,
-        [22, 43, 22, 57],
-        "get-convention",
-    );
-    edit(&mut client, &topology, 3, [400, 0, 401, 7], "garbage");
+    client.edit(&topology, 2, [22, 43, 22, 57], "get-convention");
+    client.edit(&topology, 3, [400, 0, 401, 7], "garbage");
     let skill = file_uri(&root.join("skills/search-code.yaml"));
-    edit(&mut client, &skill, 1, [0, 0, 99, 0], "");
+    client.edit(&skill, 1, [0, 0, 99, 0], "");
     let hover = client.request("textDocument/hover", position(&topology, 22, 20));
     assert!(hover["contents"]["value"]
         .as_str()
@@ -766,7 +738,7 @@ fn changes_to_a_document_never_opened_leave_the_state_alone() {
     let uri = open(&mut client, root, TOPOLOGY, 5);
     // `skills_additional: [audit-log]` becomes `[get-convention]`: the unknown additional skill
     // goes, and so do the rules that named `get-convention` while the agent did not hold it.
-    edit(&mut client, &uri, 6, [23, 28, 23, 37], "get-convention");
+    client.edit(&uri, 6, [23, 28, 23, 37], "get-convention");
     let (after, version) = client.diagnostics(&topology);
     assert_eq!(version, 6);
     assert_eq!(
@@ -1088,8 +1060,7 @@ fn code_actions_fix_in_utf16_and_utf8_and_rename_only_when_the_client_can() {
         assert_eq!(edits.len(), 1);
         assert_eq!(range_of(&edits[0]["range"]), typo_range);
         assert_eq!(edits[0]["newText"], "get-convention");
-        edit(
-            &mut client,
+        client.edit(
             &uri,
             2,
             range_of(&edits[0]["range"]),
@@ -1409,8 +1380,7 @@ fn completion_places_in_utf16_and_utf8_clients() {
         let (mut client, _) = Client::start(root, capabilities);
         open(&mut client, root, TOPOLOGY, 1);
         client.diagnostics(&topology);
-        edit(
-            &mut client,
+        client.edit(
             &topology,
             2,
             [27, 0, 27, 0],

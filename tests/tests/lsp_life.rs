@@ -250,16 +250,7 @@ fn the_end_of_input_ends_the_server_during_a_long_analysis() {
     }
     let doc = open(&mut client, &dir.path().join("topologies/estate.yaml"));
     for version in 2..6 {
-        client.notify(
-            "textDocument/didChange",
-            json!({
-                "textDocument": {"uri": doc, "version": version},
-                "contentChanges": [{
-                    "range": {"start": {"line": 25, "character": 10}, "end": {"line": 25, "character": 10}},
-                    "text": "x",
-                }],
-            }),
-        );
+        client.edit(&doc, version, [25, 10, 25, 10], "x");
     }
     std::thread::sleep(Duration::from_millis(300));
     client.close_stdin();
@@ -373,16 +364,7 @@ fn an_edit_whose_analysis_panics_leaves_the_index_as_it_was() {
     let topology = dir.path().join("topologies/estate.yaml");
     let doc = open(&mut client, &topology);
     let edit = |client: &mut Client, version: i64, text: &str| {
-        client.notify(
-            "textDocument/didChange",
-            json!({
-                "textDocument": {"uri": doc, "version": version},
-                "contentChanges": [{
-                    "range": {"start": {"line": 25, "character": 10}, "end": {"line": 25, "character": 21}},
-                    "text": text,
-                }],
-            }),
-        );
+        client.edit(&doc, version, [25, 10, 25, 21], text);
     };
     // Rename the rule's skill: the panicking analysis must not leave a half-applied index.
     edit(&mut client, 2, "search-kode");
@@ -409,16 +391,7 @@ fn edits_made_while_the_workspace_is_indexed_survive_the_indexing() {
         copy_fixture("estate", dir.path());
         let (mut client, _) = Client::start(dir.path(), json!({}));
         let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
-        client.notify(
-            "textDocument/didChange",
-            json!({
-                "textDocument": {"uri": uri, "version": 2},
-                "contentChanges": [{
-                    "range": {"start": {"line": 25, "character": 10}, "end": {"line": 25, "character": 21}},
-                    "text": "search-kode",
-                }],
-            }),
-        );
+        client.edit(&uri, 2, [25, 10, 25, 21], "search-kode");
         let symbols = client.request(
             "textDocument/documentSymbol",
             json!({"textDocument": {"uri": uri}}),

@@ -3,20 +3,13 @@
 //! definition.
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{file_uri, write_fixture, Client};
+use skillgraph_e2e::{codes, completion, file_uri, link_targets, write_fixture, Client};
 
 fn capabilities() -> Value {
     json!({
         "general": {"positionEncodings": ["utf-16"]},
         "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}},
     })
-}
-
-fn codes(diagnostics: &[Value]) -> Vec<String> {
-    diagnostics
-        .iter()
-        .map(|d| d["code"].as_str().unwrap_or_default().to_owned())
-        .collect()
 }
 
 #[test]
@@ -60,22 +53,14 @@ See [api](references/api.md) and [forms](references/forms.md).
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
 
     // Both links lead somewhere now.
-    let links = client.request(
-        "textDocument/documentLink",
-        json!({"textDocument": {"uri": skill}}),
-    );
-    let targets: Vec<&str> = links
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["target"].as_str().unwrap())
-        .collect();
+    let (targets, links) = link_targets(&mut client, &skill);
     assert_eq!(
         targets,
         [
             file_uri(&api),
             file_uri(&skill_dir.join("references/forms.md"))
-        ]
+        ],
+        "{links:#}"
     );
     let definition = client.request(
         "textDocument/definition",
@@ -128,16 +113,7 @@ metadata:
     let utf16 = |s: &str| s.encode_utf16().count() as u64;
     let word_start = utf16(&tool_line[..tool_line.find("get_o").unwrap()]);
     let cursor = word_start + utf16("get_o");
-    let items = client.request(
-        "textDocument/completion",
-        json!({"textDocument": {"uri": skill}, "position": {"line": 4, "character": cursor}}),
-    );
-    let items = items
-        .as_array()
-        .or_else(|| items["items"].as_array())
-        .unwrap()
-        .clone();
-    let labels: Vec<&str> = items.iter().map(|i| i["label"].as_str().unwrap()).collect();
+    let (items, labels) = completion(&mut client, &skill, 4, cursor);
     assert_eq!(labels, ["get_order", "get_status"], "{items:#?}");
     let order = &items[0];
     assert_eq!(
