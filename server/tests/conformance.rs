@@ -1,6 +1,10 @@
 //! The SwarmKit example workspaces shipped in `shared/swarmkit/examples`: the valid ones check
 //! without errors, and the deliberately broken one reports what SwarmKit reports.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
 use std::path::{Path, PathBuf};
 
 use skillgraph::check::{check_changes, CheckOutcome};
@@ -146,7 +150,7 @@ fn hello_swarm_broken_reports_the_misspelt_archetype() {
         .find(|d| d.code == "agent.unknown-archetype")
         .expect("found above")
         .message;
-    assert!(message.contains("did you mean `greeter`?"), "{message}");
+    assert_contains(message, "did you mean `greeter`?");
 }
 
 #[test]

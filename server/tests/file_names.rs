@@ -3,6 +3,10 @@
 //! display), and every output format stays valid.
 #![cfg(unix)]
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
@@ -132,5 +136,5 @@ fn github_annotations_stay_one_per_line_with_odd_names() {
         .filter(|l| l.contains("title=skill.unknown-mcp-server"))
         .count();
     assert_eq!(unknown, NAMES.len(), "{out}");
-    assert!(out.contains("new%0Aline.yaml"), "{out}");
+    assert_contains(&out, "new%0Aline.yaml");
 }

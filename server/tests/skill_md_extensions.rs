@@ -3,6 +3,10 @@
 //! Each code fires with a tight range (the text under it is asserted) and stays silent on valid
 //! input; chain fixtures are multi-skill trees.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
 #[path = "support/found.rs"]
 mod found;
 
@@ -231,11 +235,7 @@ fn chain_shape_and_option_conflicts() {
     )]);
     let shape = of(&found, "skillmd.chain-shape");
     assert_eq!(texts(&shape), ["3"]);
-    assert!(
-        shape[0].message.contains("found an integer"),
-        "{}",
-        shape[0].message
-    );
+    assert_contains(&shape[0].message, "found an integer");
 }
 
 #[test]

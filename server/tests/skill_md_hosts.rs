@@ -2,6 +2,10 @@
 //! `[skill-md] hosts`), and the rules that follow from each host's documentation. Each rule
 //! fires where its host reads the skill and stays silent where none does.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
 #[path = "support/found.rs"]
 mod found;
 
@@ -26,11 +30,7 @@ fn name_mismatch_is_an_error_where_copilot_reads_the_skill() {
         let found = check(&[(&path, &skill("pdf-tools", ""))]);
         assert_eq!(codes(&found), ["skillmd.name-mismatch"], "{root}");
         assert_eq!(found[0].severity, Severity::Error, "{root}");
-        assert!(
-            found[0].message.contains("VS Code/Copilot do not load"),
-            "{}",
-            found[0].message
-        );
+        assert_contains(&found[0].message, "VS Code/Copilot do not load");
     }
     for path in [
         "/p/.gemini/skills/pdf/SKILL.md",
@@ -83,7 +83,7 @@ fn claude_code_field_values() {
         .iter()
         .all(|f| f.severity == Severity::Warning && f.message.contains("code.claude.com")));
     let effort = found.iter().find(|f| f.text == "extreme").unwrap();
-    assert!(effort.message.contains("`xhigh`"), "{}", effort.message);
+    assert_contains(&effort.message, "`xhigh`");
 
     let valid = "disable-model-invocation: true\nuser-invocable: false\neffort: xhigh\ncontext: fork\nagent: Explore\nshell: powershell\npaths: [\"src/**\"]\narguments: [issue, branch]\nwhen_to_use: When asked.\nallowed-tools:\n  - Read\n  - Bash(git add *)\n  - mcp__github__get_issue\n";
     let valid = skill("pdf", valid).replace("Body.", "Fix $issue on $branch.");
@@ -126,11 +126,7 @@ fn claude_code_listing_budget() {
     );
     let found = check(&[("/p/.claude/skills/pdf/SKILL.md", &text)]);
     assert_eq!(codes(&found), ["skillmd.listing-budget"], "{found:#?}");
-    assert!(
-        found[0].message.contains("1600 characters"),
-        "{}",
-        found[0].message
-    );
+    assert_contains(&found[0].message, "1600 characters");
     // A plugin's skills are Claude Code's too (its manifest is in the file set).
     let found = check(&[
         ("/plug/.claude-plugin/plugin.json", "{\"name\": \"plug\"}"),
@@ -185,11 +181,7 @@ fn one_host_reading_two_skills_of_one_name() {
         ["skillmd.shadowed", "skillmd.shadowed"],
         "{found:#?}"
     );
-    assert!(
-        found[0].message.contains("OpenCode"),
-        "{}",
-        found[0].message
-    );
+    assert_contains(&found[0].message, "OpenCode");
     assert!(found.iter().all(|f| f.related.len() == 1));
     // `.gemini/skills` and `.cursor/skills` share no host.
     assert!(check(&[

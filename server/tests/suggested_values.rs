@@ -3,6 +3,10 @@
 //! Before, a name was lower-cased into a name still holding spaces, and a lone string was put
 //! in brackets into a flow list that YAML reads as a mapping or a comment.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
 mod support;
 
 use support::*;
@@ -38,8 +42,8 @@ fn a_name_in_capitals_with_spaces_is_told_what_is_wrong_and_one_valid_name() {
         assert_eq!(found.len(), 1, "{found:#?}");
         let message = &found[0].message;
         // What is wrong, and no lower-cased name that is still invalid.
-        assert!(message.contains("the name must be lowercase"), "{message}");
-        assert!(message.contains("space"), "{message}");
+        assert_contains(message, "the name must be lowercase");
+        assert_contains(message, "space");
         assert!(!message.contains("`active directory attacks`"), "{message}");
         let name = proposed(message, "write `name: ");
         assert_eq!(name, "active-directory-attacks");

@@ -99,3 +99,36 @@ pub fn link_targets(client: &mut Client, uri: &str) -> (Vec<String>, Value) {
         .collect();
     (targets, links)
 }
+
+/// Fails, showing `text` whole, unless it contains `part`.
+#[track_caller]
+pub fn assert_contains(text: &str, part: &str) {
+    assert!(text.contains(part), "expected {part:?} in:\n{text}");
+}
+
+/// Fails unless the binary accepts `args`: started with them and an empty stdin, it ends
+/// without refusing them.
+#[track_caller]
+pub fn assert_binary_accepts(args: &[&str]) {
+    let output = std::process::Command::new(binary())
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("the skillgraph binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !stderr.contains("unrecognized") && !stderr.contains("Usage:"),
+        "`skillgraph {}` was refused: {stderr}",
+        args.join(" ")
+    );
+}
+
+/// The strings of a TOML array (of an editor's configuration); panics on anything else.
+pub fn toml_strings(value: &toml::Value) -> Vec<&str> {
+    value
+        .as_array()
+        .unwrap_or_else(|| panic!("a list: {value}"))
+        .iter()
+        .map(|v| v.as_str().expect("a string"))
+        .collect()
+}

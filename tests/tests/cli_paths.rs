@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
-use skillgraph_e2e::{binary, copy_fixture};
+use skillgraph_e2e::{assert_contains, binary, copy_fixture};
 
 fn check(cwd: &Path, args: &[&str]) -> Output {
     Command::new(binary())
@@ -82,12 +82,9 @@ fn a_file_gets_what_a_check_of_its_workspace_says_about_it() {
     let topologies = dir.path().join("topologies");
     let sub = check(&topologies, &["."]);
     let stderr = String::from_utf8_lossy(&sub.stderr);
-    assert!(stderr.contains("checking . within"), "{stderr}");
+    assert_contains(&stderr, "checking . within");
     let stdout = String::from_utf8_lossy(&sub.stdout);
-    assert!(
-        stdout.contains(&format!("{} errors in 1 file", expected.len())),
-        "{stdout}"
-    );
+    assert_contains(&stdout, &format!("{} errors in 1 file", expected.len()));
 }
 
 #[test]
@@ -101,10 +98,7 @@ fn a_missing_path_is_reported_and_the_others_are_checked() {
         "the existing file has errors"
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("no-such-file.yaml: no such file or directory"),
-        "{stderr}"
-    );
+    assert_contains(&stderr, "no-such-file.yaml: no such file or directory");
     assert!(String::from_utf8_lossy(&output.stdout).contains("agent.unknown-skill"));
     let none = check(dir.path(), &["no-such-file.yaml", "nor-this"]);
     assert_eq!(none.status.code(), Some(2));
@@ -199,7 +193,7 @@ fn a_fifo_named_as_a_path_is_skipped_and_said() {
         .success());
     let output = check(dir.path(), &["skills/pipe.yaml"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("not a regular file"), "{stderr}");
+    assert_contains(&stderr, "not a regular file");
     assert_eq!(output.status.code(), Some(2), "nothing else to check");
 }
 

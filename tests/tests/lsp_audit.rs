@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{copy_tree, file_uri, Client};
+use skillgraph_e2e::{assert_contains, copy_tree, file_uri, Client};
 
 /// A real log's folder: its workspace and `audit.sqlite`.
 fn real_log(scenario: &str) -> PathBuf {
@@ -114,10 +114,7 @@ fn the_rules_show_what_the_log_observed_and_the_replay_follows_the_buffer() {
     let mut client = start(&ws, json!({}));
     let read = client.wait_for("the log read", is_read_message);
     let said = read["params"]["message"].as_str().unwrap();
-    assert!(
-        said.contains(".swarmkit/audit.sqlite read: 13 rows, 2 runs kept"),
-        "{said}"
-    );
+    assert_contains(said, ".swarmkit/audit.sqlite read: 13 rows, 2 runs kept");
     let text = std::fs::read_to_string(&topology).unwrap();
     client.notify(
         "textDocument/didOpen",
@@ -126,18 +123,15 @@ fn the_rules_show_what_the_log_observed_and_the_replay_follows_the_buffer() {
 
     // The hover on the rule `get-note: [list-notes]` (line 15).
     let (took, hover) = hover_text(&mut client, &uri, 15, 8);
-    assert!(hover.contains("**Observed** in the audit log"), "{hover}");
+    assert_contains(&hover, "**Observed** in the audit log");
     assert!(
         hover.contains(
             "`reader` of `notes` ran in 2 runs; it called `get-note` in 2 runs (5 calls)"
         ),
         "{hover}"
     );
-    assert!(
-        hover.contains("- refused 3 · recovered 2 · gave up 0"),
-        "{hover}"
-    );
-    assert!(hover.contains("would refuse in 0 of 2 runs"), "{hover}");
+    assert_contains(&hover, "- refused 3 · recovered 2 · gave up 0");
+    assert_contains(&hover, "would refuse in 0 of 2 runs");
     // From memory: no read of the log on the way (a debug build, on a shared machine).
     assert!(took < Duration::from_secs(1), "the hover took {took:?}");
 
@@ -156,11 +150,8 @@ fn the_rules_show_what_the_log_observed_and_the_replay_follows_the_buffer() {
     std::fs::remove_file(&log).unwrap();
     client.edit(&uri, 2, [16, 19, 16, 27], "search-notes");
     let (_, hover) = hover_text(&mut client, &uri, 16, 8);
-    assert!(
-        hover.contains("would refuse in 1 of 2 runs (first: run `"),
-        "{hover}"
-    );
-    assert!(hover.contains("missing `search-notes`"), "{hover}");
+    assert_contains(&hover, "would refuse in 1 of 2 runs (first: run `");
+    assert_contains(&hover, "missing `search-notes`");
     assert_eq!(
         rule_lenses(&mut client, &uri)[1],
         (
@@ -186,10 +177,7 @@ fn the_rules_show_what_the_log_observed_and_the_replay_follows_the_buffer() {
         "{read}"
     );
     let (_, hover) = hover_text(&mut client, &uri, 15, 8);
-    assert!(
-        hover.contains("- refused 1 · recovered 0 · gave up 1"),
-        "{hover}"
-    );
+    assert_contains(&hover, "- refused 1 · recovered 0 · gave up 1");
 
     // The lens off: the lenses go, the hover stays.
     client.notify(
@@ -198,7 +186,7 @@ fn the_rules_show_what_the_log_observed_and_the_replay_follows_the_buffer() {
     );
     assert!(rule_lenses(&mut client, &uri).is_empty());
     let (_, hover) = hover_text(&mut client, &uri, 15, 8);
-    assert!(hover.contains("**Observed**"), "{hover}");
+    assert_contains(&hover, "**Observed**");
 
     // Off altogether: no counts anywhere.
     client.notify(
@@ -227,7 +215,7 @@ fn turned_off_by_the_editor_the_log_is_never_read() {
         json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
     );
     let (_, hover) = hover_text(&mut client, &uri, 15, 8);
-    assert!(hover.contains("get-note"), "{hover}");
+    assert_contains(&hover, "get-note");
     assert!(!hover.contains("**Observed**"), "{hover}");
     assert!(rule_lenses(&mut client, &uri).is_empty());
     assert!(!client.seen.iter().any(is_read_message));
@@ -290,7 +278,7 @@ fn a_workspace_with_no_log_yet_shows_nothing_until_its_first_run() {
         json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
     );
     let (_, hover) = hover_text(&mut client, &uri, 15, 8);
-    assert!(hover.contains("get-note"), "{hover}");
+    assert_contains(&hover, "get-note");
     assert!(
         !hover.contains("Observed") && !hover.contains("Audit log"),
         "{hover}"
@@ -304,9 +292,6 @@ fn a_workspace_with_no_log_yet_shows_nothing_until_its_first_run() {
     );
     client.wait_for("the log read", is_read_message);
     let (_, hover) = hover_text(&mut client, &uri, 15, 8);
-    assert!(
-        hover.contains("- refused 3 · recovered 2 · gave up 0"),
-        "{hover}"
-    );
+    assert_contains(&hover, "- refused 3 · recovered 2 · gave up 0");
     client.shutdown();
 }

@@ -8,7 +8,9 @@
 use std::path::Path;
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{code_and_range, copy_fixture, file_uri, write_fixture, Client};
+use skillgraph_e2e::{
+    assert_contains, code_and_range, copy_fixture, file_uri, write_fixture, Client,
+};
 
 const TOPOLOGY: &str = "topologies/estate.yaml";
 
@@ -204,42 +206,30 @@ fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
         ),
         "{text}"
     );
-    assert!(
-        text.contains("1. `list-conventions`\n2. `get-convention`\n3. `search-code`"),
-        "{text}"
+    assert_contains(
+        text,
+        "1. `list-conventions`\n2. `get-convention`\n3. `search-code`",
     );
     assert_eq!(
         hover["range"],
         json!({"start": {"line": 25, "character": 10}, "end": {"line": 25, "character": 21}})
     );
-    assert!(
-        text.contains("implementation: `mcp_tool conventions.search_code`"),
-        "{text}"
-    );
-    assert!(
-        text.contains("defined in `skills/search-code.yaml`"),
-        "{text}"
-    );
+    assert_contains(text, "implementation: `mcp_tool conventions.search_code`");
+    assert_contains(text, "defined in `skills/search-code.yaml`");
 
     // Hover on `requires:`: the agent's effective skills and all its rules.
     let hover = client.request("textDocument/hover", position(&uri, 24, 10));
     let text = hover["contents"]["value"].as_str().unwrap();
-    assert!(text.contains("**agent `engineer`**"), "{text}");
-    assert!(
-        text.contains("- `list-conventions` — from skills\n- `get-convention` — from skills"),
-        "{text}"
+    assert_contains(text, "**agent `engineer`**");
+    assert_contains(
+        text,
+        "- `list-conventions` — from skills\n- `get-convention` — from skills",
     );
-    assert!(
-        text.contains("- `search-code` requires `get-convention`, `list-conventions`\n- `get-convention` requires `list-conventions`"),
-        "{text}"
-    );
+    assert_contains(text, "- `search-code` requires `get-convention`, `list-conventions`\n- `get-convention` requires `list-conventions`");
 
     let hover = client.request("textDocument/hover", position(&uri, 26, 12));
     let text = hover["contents"]["value"].as_str().unwrap();
-    assert!(
-        text.contains("get-convention requires list-conventions, which has not been called in this session. Call list-conventions first, then retry."),
-        "{text}"
-    );
+    assert_contains(text, "get-convention requires list-conventions, which has not been called in this session. Call list-conventions first, then retry.");
 
     // Definition of a grant after the emoji: the skill file's `metadata.id`.
     let definition = client.request("textDocument/definition", position(&uri, 22, 50));
@@ -816,7 +806,7 @@ fn assert_rename_refused(client: &mut Client, params: Value, reason: &str) {
     let refused = client.request_raw("textDocument/rename", params);
     assert_eq!(refused["error"]["code"], -32803, "{refused:#}");
     let message = refused["error"]["message"].as_str().unwrap();
-    assert!(message.contains(reason), "{message}");
+    assert_contains(message, reason);
 }
 
 #[test]
@@ -1227,21 +1217,15 @@ fn ordering_graph_command_answers_mermaid_and_refuses_bad_arguments() {
         .as_str()
         .unwrap_or_else(|| panic!("{whole}"));
     assert!(text.starts_with("flowchart LR\n"), "{text}");
-    assert!(
-        text.contains("[\"topology estate (topologies/estate.yaml)\"]"),
-        "{text}"
-    );
-    assert!(text.contains("[\"root<br>agent\"]"), "{text}");
+    assert_contains(text, "[\"topology estate (topologies/estate.yaml)\"]");
+    assert_contains(text, "[\"root<br>agent\"]");
     // The one rule whose skills the agent holds, in call order.
-    assert!(
-        text.contains("[\"1. list-conventions<br>mcp_tool\"]"),
-        "{text}"
-    );
-    assert!(text.contains("[\"2. search-code<br>mcp_tool\"]"), "{text}");
+    assert_contains(text, "[\"1. list-conventions<br>mcp_tool\"]");
+    assert_contains(text, "[\"2. search-code<br>mcp_tool\"]");
 
     let one = graph(&mut client, json!({"uri": topology, "agent": "engineer"}));
     let text = one["result"].as_str().unwrap_or_else(|| panic!("{one}"));
-    assert!(text.contains("requires: of agent engineer"), "{text}");
+    assert_contains(text, "requires: of agent engineer");
     assert!(!text.contains("[\"root<br>agent\"]"), "{text}");
 
     let refused = |response: &Value| response["error"]["code"] == json!(-32602);

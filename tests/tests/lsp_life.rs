@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{copy_fixture, file_uri, write_fixture, Client, TIMEOUT};
+use skillgraph_e2e::{assert_contains, copy_fixture, file_uri, write_fixture, Client, TIMEOUT};
 
 /// "Exits within 1 s", measured with room for a loaded machine.
 const EXIT_BOUND: Duration = Duration::from_secs(5);
@@ -375,7 +375,7 @@ fn an_edit_whose_analysis_panics_leaves_the_index_as_it_was() {
                 .is_some_and(|t| t.contains("panicked") || t.contains("SKILLGRAPH_TEST_PANIC"))
     });
     let message = log["params"]["message"].as_str().unwrap();
-    assert!(message.contains("estate.yaml"), "{message}");
+    assert_contains(message, "estate.yaml");
     assert_settled_hover(&client.request("textDocument/hover", at(&doc, 25, 14)));
     // The next edit applies the editor's whole text, the first edit included.
     edit(&mut client, 3, "search-code");

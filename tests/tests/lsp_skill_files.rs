@@ -3,7 +3,9 @@
 //! definition.
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{codes, completion, file_uri, link_targets, write_fixture, Client};
+use skillgraph_e2e::{
+    assert_contains, codes, completion, file_uri, link_targets, write_fixture, Client,
+};
 
 fn capabilities() -> Value {
     json!({
@@ -121,6 +123,6 @@ metadata:
         json!({"start": {"line": 4, "character": word_start}, "end": {"line": 4, "character": cursor}})
     );
     let documentation = order["documentation"].to_string();
-    assert!(documentation.contains("skillgraph.toml"), "{documentation}");
+    assert_contains(&documentation, "skillgraph.toml");
     client.shutdown();
 }

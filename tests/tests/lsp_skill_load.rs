@@ -3,7 +3,7 @@
 //! becomes, and completion after `$` offers the declared arguments before the skills.
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{completion, file_uri, fixture_dir, write_fixture, Client};
+use skillgraph_e2e::{assert_contains, completion, file_uri, fixture_dir, write_fixture, Client};
 
 fn capabilities() -> Value {
     json!({
@@ -55,7 +55,7 @@ Body.
         json!({"textDocument": {"uri": skill}, "position": {"line": 1, "character": 7}}),
     );
     let text = hover_text(&hover);
-    assert!(text.contains("listing: 15 of 1,536 characters"), "{text}");
+    assert_contains(&text, "listing: 15 of 1,536 characters");
     assert!(
         text.contains("tokens (an estimate: 4 characters a token") && text.contains("2 lines"),
         "{text}"
@@ -66,7 +66,7 @@ Body.
         .expect(&text);
     let run = text.find("`scripts/run.sh`: 9 bytes").expect(&text);
     assert!(api < run, "{text}");
-    assert!(text.contains("bundled files: 2 (31 bytes)"), "{text}");
+    assert_contains(&text, "bundled files: 2 (31 bytes)");
 
     // `$1` on line 6 is the argument at index 1, declared as `branch`.
     let hover = client.request(
@@ -195,9 +195,9 @@ Refund it.
         &text,
         rewrite["edit"]["changes"][&plain].as_array().unwrap(),
     );
-    assert!(
-        portable.contains("  chain: \"verify\"\n  dependencies: \"tools: get_order\"\n"),
-        "{portable}"
+    assert_contains(
+        &portable,
+        "  chain: \"verify\"\n  dependencies: \"tools: get_order\"\n",
     );
     client.shutdown();
 }
