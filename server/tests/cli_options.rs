@@ -19,12 +19,18 @@ fn skillgraph(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// The standard error of a run that refuses its command line: exit code 2, nothing on stdout.
+#[track_caller]
+fn refused(args: &[&str]) -> String {
+    let output = skillgraph(args);
+    assert_eq!(output.status.code(), Some(2), "{args:?}");
+    assert!(output.stdout.is_empty(), "{args:?}");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
 #[test]
 fn color_accepts_only_auto_always_never() {
-    let output = skillgraph(&["check", "--color", "nevr", "examples/demo"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(output.stdout.is_empty());
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = refused(&["check", "--color", "nevr", "examples/demo"]);
     assert_contains(&stderr, "nevr");
     assert!(stderr.contains("auto") && stderr.contains("always") && stderr.contains("never"));
 }
@@ -158,7 +164,7 @@ fn fix_refuses_stdin_and_diff_together_with_fix() {
 
 /// `skillgraph graph`: the formats, the narrowing options, and paths read as `check` reads them.
 mod graph {
-    use super::{assert_contains, skillgraph};
+    use super::{assert_contains, refused, skillgraph};
 
     fn snapshot(name: &str) -> String {
         std::fs::read_to_string(format!(
@@ -260,10 +266,7 @@ mod graph {
 
     #[test]
     fn a_narrowing_that_matches_nothing_or_a_missing_path_exits_2() {
-        let output = skillgraph(&["graph", "examples/demo", "--topology", "nosuch"]);
-        assert_eq!(output.status.code(), Some(2));
-        assert!(output.stdout.is_empty());
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = refused(&["graph", "examples/demo", "--topology", "nosuch"]);
         assert_contains(
             &stderr,
             "no topology named `nosuch` in the paths given; there is `estate`",

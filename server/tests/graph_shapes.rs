@@ -10,7 +10,7 @@ mod support;
 
 use skillgraph::diagnostic::Diagnostic;
 use support::{
-    composed_skill, diagnostics_of, mcp_skill, run, team, team_depending, with_baseline,
+    composed_skill, diagnostics_of, mcp_skill, of_code, run, team, team_depending, with_baseline,
 };
 
 /// No diagnostic may say more than this, however long the path it describes.
@@ -129,19 +129,11 @@ fn requires_cycle_at_the_end_of_a_long_chain() {
     rules.push((format!("s{}", n - 1), format!("s{}", n - 2)));
     let fixture = requiring(n, &rules);
     let outcome = run(&fixture);
-    let cycles: Vec<&Diagnostic> = outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "agent.requires-cycle")
-        .collect();
+    let cycles = of_code(&outcome, "agent.requires-cycle");
     assert_eq!(cycles.len(), 1);
     assert_contains(&cycles[0].message, "s998 → s999 → s998");
     // Every skill before the loop is blocked by it, each said once and briefly.
-    let blocked: Vec<&Diagnostic> = outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "agent.requires-unsatisfiable")
-        .collect();
+    let blocked = of_code(&outcome, "agent.requires-unsatisfiable");
     assert_eq!(blocked.len(), n - 2);
     let first = blocked
         .iter()
@@ -165,11 +157,7 @@ fn a_long_requires_chain_ending_in_an_llm_prompt_names_the_root_cause_briefly() 
         .collect();
     rules.push((format!("s{}", n - 1), "summarise".to_owned()));
     let outcome = run(&requiring(n, &rules));
-    let blocked: Vec<&Diagnostic> = outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "agent.requires-unsatisfiable")
-        .collect();
+    let blocked = of_code(&outcome, "agent.requires-unsatisfiable");
     assert_eq!(blocked.len(), n);
     for d in &blocked {
         assert!(

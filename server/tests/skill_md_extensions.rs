@@ -12,7 +12,7 @@ mod found;
 
 use std::path::{Path, PathBuf};
 
-use found::{check_files as check, Found};
+use found::{assert_silent, check_files as check, Found};
 use skillgraph::check::check_changes;
 use skillgraph::diagnostic::Severity;
 use skillgraph::index::{Change, Index, Lookup};
@@ -30,11 +30,6 @@ fn of<'a>(found: &'a [Found], code: &str) -> Vec<&'a Found> {
 
 fn texts(found: &[&Found]) -> Vec<String> {
     found.iter().map(|f| f.text.clone()).collect()
-}
-
-#[track_caller]
-fn assert_silent(found: &[Found]) {
-    assert!(found.is_empty(), "{found:#?}");
 }
 
 // ---------------------------------------------------------------------------------------------

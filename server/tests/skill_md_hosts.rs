@@ -9,11 +9,16 @@ use text::assert_contains;
 #[path = "support/found.rs"]
 mod found;
 
-use found::{check_files as check, Found};
+use found::{assert_silent, check_files as check, Found};
 use skillgraph::diagnostic::Severity;
 
 fn skill(name: &str, extra: &str) -> String {
     format!("---\nname: {name}\ndescription: Does one thing well.\n{extra}---\nBody.\n")
+}
+
+/// The diagnostics of one skill `pdf` at `path`, with `extra` in its frontmatter.
+fn check_pdf(path: &str, extra: &str) -> Vec<Found> {
+    check(&[(path, &skill("pdf", extra))])
 }
 
 fn codes(found: &[Found]) -> Vec<&'static str> {
@@ -88,32 +93,29 @@ fn claude_code_field_values() {
     let valid = "disable-model-invocation: true\nuser-invocable: false\neffort: xhigh\ncontext: fork\nagent: Explore\nshell: powershell\npaths: [\"src/**\"]\narguments: [issue, branch]\nwhen_to_use: When asked.\nallowed-tools:\n  - Read\n  - Bash(git add *)\n  - mcp__github__get_issue\n";
     let valid = skill("pdf", valid).replace("Body.", "Fix $issue on $branch.");
     let found = check(&[("/p/.claude/skills/pdf/SKILL.md", &valid)]);
-    assert!(found.is_empty(), "{found:#?}");
+    assert_silent(&found);
 }
 
 #[test]
 fn host_fields_are_not_judged_where_their_host_does_not_read() {
     // Codex, OpenCode and Gemini CLI read `.agents/skills`; none of them uses `effort`.
-    let found = check(&[(
+    let found = check_pdf(
         "/p/.agents/skills/pdf/SKILL.md",
-        &skill("pdf", "effort: extreme\nagent: Explore\n"),
-    )]);
-    assert!(found.is_empty(), "{found:#?}");
+        "effort: extreme\nagent: Explore\n",
+    );
+    assert_silent(&found);
 }
 
 #[test]
 fn agent_needs_context_fork() {
-    let found = check(&[(
-        "/p/.claude/skills/pdf/SKILL.md",
-        &skill("pdf", "agent: Explore\n"),
-    )]);
+    let found = check_pdf("/p/.claude/skills/pdf/SKILL.md", "agent: Explore\n");
     assert_eq!(codes(&found), ["skillmd.agent-needs-fork"]);
     assert_eq!(found[0].text, "agent");
-    let found = check(&[(
+    let found = check_pdf(
         "/p/.claude/skills/pdf/SKILL.md",
-        &skill("pdf", "context: fork\nagent: Explore\n"),
-    )]);
-    assert!(found.is_empty(), "{found:#?}");
+        "context: fork\nagent: Explore\n",
+    );
+    assert_silent(&found);
 }
 
 #[test]

@@ -20,6 +20,13 @@ pub fn copy_fixture(name: &str, into: &Path) {
     copy_tree(&from, into);
 }
 
+/// A fresh temporary folder holding a copy of the fixture workspace `tests/fixtures/<name>`.
+pub fn fixture_copy(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture(name, dir.path());
+    dir
+}
+
 /// A fresh temporary folder holding the files of `fixture` (as [`write_fixture`] writes them).
 pub fn fixture_dir(fixture: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -131,4 +138,10 @@ pub fn toml_strings(value: &toml::Value) -> Vec<&str> {
         .iter()
         .map(|v| v.as_str().expect("a string"))
         .collect()
+}
+
+/// Fails, listing the diagnostics, unless their codes are `expected`, in that order.
+#[track_caller]
+pub fn assert_codes(diagnostics: &[Value], expected: &[&str]) {
+    assert_eq!(codes(diagnostics), expected, "{diagnostics:#?}");
 }

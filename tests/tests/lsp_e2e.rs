@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 use skillgraph_e2e::{
-    assert_contains, code_and_range, copy_fixture, file_uri, write_fixture, Client,
+    assert_contains, code_and_range, copy_fixture, file_uri, fixture_copy, write_fixture, Client,
 };
 
 const TOPOLOGY: &str = "topologies/estate.yaml";
@@ -82,9 +82,8 @@ implementation:
 
 #[test]
 fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let (mut client, init) = Client::start(root, vscode_capabilities());
     assert_eq!(init["capabilities"]["positionEncoding"], "utf-16");
     assert_eq!(init["capabilities"]["textDocumentSync"]["change"], 2);
@@ -246,9 +245,8 @@ fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
 
 #[test]
 fn utf8_client_gets_byte_columns() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let (mut client, init) = Client::start(root, utf8_capabilities());
     assert_eq!(init["capabilities"]["positionEncoding"], "utf-8");
 
@@ -321,9 +319,8 @@ fn utf8_client_gets_byte_columns() {
 
 #[test]
 fn unknown_documents_and_positions_past_the_end_answer_null() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let (mut client, _) = Client::start(root, vscode_capabilities());
     let topology = file_uri(&root.join(TOPOLOGY));
     client.diagnostics(&topology);
@@ -359,9 +356,8 @@ fn unknown_documents_and_positions_past_the_end_answer_null() {
 
 #[test]
 fn references_symbols_and_completion() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let (mut client, _) = Client::start(root, vscode_capabilities());
     let topology = file_uri(&root.join(TOPOLOGY));
     client.diagnostics(&topology);
@@ -455,9 +451,8 @@ fn references_symbols_and_completion() {
 
 #[test]
 fn rapid_keystrokes_apply_in_order() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let (mut client, _) = Client::start(root, vscode_capabilities());
     let topology = file_uri(&root.join(TOPOLOGY));
     client.diagnostics(&topology);
@@ -490,9 +485,8 @@ fn rapid_keystrokes_apply_in_order() {
 
 #[test]
 fn crlf_files_get_the_same_ranges() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let path = root.join(TOPOLOGY);
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, text.replace('\n', "\r\n")).unwrap();
@@ -568,9 +562,8 @@ fn workspace_folders_come_and_go_and_symbols_span_them() {
 
 #[test]
 fn a_file_opened_without_a_workspace_folder_brings_its_workspace() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let (mut client, _) = Client::start_with(json!({
         "processId": null,
         "rootUri": null,
@@ -592,9 +585,8 @@ fn a_file_opened_without_a_workspace_folder_brings_its_workspace() {
 
 #[test]
 fn settings_from_initialization_options_and_configuration_changes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let uri = file_uri(root);
     let (mut client, _) = Client::start_with(json!({
         "processId": null,
@@ -635,9 +627,8 @@ fn settings_from_initialization_options_and_configuration_changes() {
 
 #[test]
 fn a_panicking_handler_answers_an_error_and_the_server_keeps_answering() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let uri = file_uri(root);
     // Debug builds read SKILLGRAPH_TEST_PANIC: the first `hover` panics inside its handler.
     let (mut client, _) = Client::start_with_env(
@@ -696,9 +687,8 @@ fn a_panicking_handler_answers_an_error_and_the_server_keeps_answering() {
 
 #[test]
 fn changes_to_a_document_never_opened_leave_the_state_alone() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let (mut client, _) = Client::start(root, vscode_capabilities());
     let topology = file_uri(&root.join(TOPOLOGY));
     let (before, _) = client.diagnostics(&topology);
@@ -811,9 +801,8 @@ fn assert_rename_refused(client: &mut Client, params: Value, reason: &str) {
 
 #[test]
 fn rename_in_utf16_and_utf8_clients() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     // VS Code: UTF-16 columns, file renames applied.
     let capabilities = renaming_vscode_capabilities();
     let (mut client, init) = Client::start(root, capabilities);
@@ -879,9 +868,8 @@ fn rename_in_utf16_and_utf8_clients() {
 
 #[test]
 fn highlights_inlay_hints_and_lenses_in_utf16_and_utf8_clients() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let topology = file_uri(&root.join(TOPOLOGY));
     // (client capabilities, the UTF-16 or UTF-8 end column of `search-code` on line 22, after
     // CJK and an emoji)
@@ -1013,9 +1001,8 @@ fn code_actions_fix_in_utf16_and_utf8_and_rename_only_when_the_client_can() {
             true,
         ),
     ] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = fixture_copy("estate");
         let root = dir.path();
-        copy_fixture("estate", root);
         let skill = root.join("agent-skills/mismatched/SKILL.md");
         std::fs::create_dir_all(skill.parent().unwrap()).unwrap();
         std::fs::write(&skill, MISMATCHED_SKILL).unwrap();
@@ -1100,9 +1087,8 @@ fn code_actions_fix_in_utf16_and_utf8_and_rename_only_when_the_client_can() {
 
 #[test]
 fn pull_diagnostics_replace_push_in_utf16_and_utf8_clients() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let topology = file_uri(&root.join(TOPOLOGY));
     // A client that does not pull is not offered it (and gets pushes, as the tests above show).
     let (client, init) = Client::start(root, vscode_capabilities());
@@ -1196,9 +1182,8 @@ fn pull_diagnostics_replace_push_in_utf16_and_utf8_clients() {
 /// error and the server goes on answering.
 #[test]
 fn ordering_graph_command_answers_mermaid_and_refuses_bad_arguments() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let (mut client, init) = Client::start(root, vscode_capabilities());
     assert_eq!(
         init["capabilities"]["executeCommandProvider"]["commands"],
@@ -1342,9 +1327,8 @@ const FLOW_MODEL: &str = "        model: {name: \"技能🚀\", }";
 
 #[test]
 fn completion_places_in_utf16_and_utf8_clients() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let topology = file_uri(&root.join(TOPOLOGY));
     let labels = |result: &Value| -> Vec<String> {
         result
@@ -1461,9 +1445,8 @@ fn counts(diagnostics: &[Value]) -> std::collections::BTreeMap<String, usize> {
 fn document_links_and_every_offered_fix_in_utf16_and_utf8_clients() {
     // (capabilities, where the link's path ends on line 27: UTF-16 units, or bytes)
     for (capabilities, link_end) in [(vscode_capabilities(), 36), (utf8_capabilities(), 46)] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = fixture_copy("estate");
         let root = dir.path();
-        copy_fixture("estate", root);
         let path = root.join(TOPOLOGY);
         let original = std::fs::read_to_string(&path).unwrap()
             + "        output_schema: \"模式/出力🚀.json\"\n";

@@ -5,7 +5,7 @@
 //! manifest gets its diagnostics and its paths as document links.
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{codes, file_uri, fixture_dir, link_targets, Client};
+use skillgraph_e2e::{assert_codes, file_uri, fixture_dir, link_targets, Client};
 
 fn capabilities() -> Value {
     json!({
@@ -45,11 +45,7 @@ Use /release-notes.
     let skill = file_uri(&root.join(".claude/skills/release-notes/SKILL.md"));
 
     let (diagnostics, _) = client.diagnostics(&claude_md);
-    assert_eq!(
-        codes(&diagnostics),
-        ["skillmd.mention-near-miss"],
-        "{diagnostics:?}"
-    );
+    assert_codes(&diagnostics, &["skillmd.mention-near-miss"]);
     assert_eq!(diagnostics[0]["range"]["start"]["line"], 2);
 
     let definition = client.request(
@@ -147,19 +143,11 @@ Body.
     let manifest_path = root.join("p/.claude-plugin/plugin.json");
     let manifest = file_uri(&manifest_path);
     let (diagnostics, _) = client.diagnostics(&manifest);
-    assert_eq!(
-        codes(&diagnostics),
-        ["plugin.missing-path"],
-        "{diagnostics:?}"
-    );
+    assert_codes(&diagnostics, &["plugin.missing-path"]);
     assert_eq!(diagnostics[0]["range"]["start"]["character"], 35);
     let broken = file_uri(&root.join("q/.claude-plugin/plugin.json"));
     let (diagnostics, _) = client.diagnostics(&broken);
-    assert_eq!(
-        codes(&diagnostics),
-        ["plugin.json-parse"],
-        "{diagnostics:?}"
-    );
+    assert_codes(&diagnostics, &["plugin.json-parse"]);
 
     client.notify(
         "textDocument/didOpen",

@@ -7,7 +7,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{assert_contains, copy_fixture, file_uri, write_fixture, Client, TIMEOUT};
+use skillgraph_e2e::{
+    assert_contains, copy_fixture, file_uri, fixture_copy, write_fixture, Client, TIMEOUT,
+};
 
 /// "Exits within 1 s", measured with room for a loaded machine.
 const EXIT_BOUND: Duration = Duration::from_secs(5);
@@ -68,8 +70,7 @@ fn assert_definition_in_skill_file(definition: &Value) {
 #[test]
 fn twenty_fresh_servers_answer_requests_sent_right_after_opening() {
     for attempt in 0..20 {
-        let dir = tempfile::tempdir().unwrap();
-        copy_fixture("estate", dir.path());
+        let dir = fixture_copy("estate");
         let (mut client, _) = Client::start(dir.path(), json!({}));
         let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
         // No wait of any kind: the requests go out right behind didOpen.
@@ -87,8 +88,7 @@ fn twenty_fresh_servers_answer_requests_sent_right_after_opening() {
 
 #[test]
 fn helix_with_only_a_root_path_inside_the_workspace_indexes_the_workspace() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     // Started from a sub-folder: the workspace around it is what gets indexed.
     let root = dir.path().join("topologies");
     let (mut client, _) = Client::start_with(helix_initialize(Some(&root), Value::Null));
@@ -100,8 +100,7 @@ fn helix_with_only_a_root_path_inside_the_workspace_indexes_the_workspace() {
 
 #[test]
 fn no_root_at_all_indexes_the_workspace_around_the_opened_file() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let (mut client, _) = Client::start_with(helix_initialize(None, Value::Null));
     let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
     assert_settled_hover(&client.request("textDocument/hover", at(&uri, 25, 14)));
@@ -157,8 +156,7 @@ fn silent_client_capabilities(root: &Path) -> Value {
 
 #[test]
 fn a_client_that_never_answers_still_gets_answers_and_an_exit() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let mut client = Client::spawn(&[], false);
     client.request("initialize", silent_client_capabilities(dir.path()));
     client.notify("initialized", json!({}));
@@ -187,8 +185,7 @@ fn a_client_that_never_answers_still_gets_answers_and_an_exit() {
 
 #[test]
 fn the_end_of_input_ends_the_server_whatever_is_pending() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let mut client = Client::spawn(&[], false);
     client.request("initialize", silent_client_capabilities(dir.path()));
     client.notify("initialized", json!({}));
@@ -217,8 +214,7 @@ fn start_with_hook(root: &std::path::Path, hook: (&str, &str)) -> Client {
 
 #[test]
 fn stdin_closed_mid_indexing_ends_the_server() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     // Enough skills that indexing is still going when the input ends.
     for i in 0..3000 {
         std::fs::write(
@@ -239,8 +235,7 @@ fn stdin_closed_mid_indexing_ends_the_server() {
 
 #[test]
 fn the_end_of_input_ends_the_server_during_a_long_analysis() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     // Debug builds read SKILLGRAPH_TEST_STALL: the analysis of every didChange takes a minute
     // while it holds the server's state, as a pathological document's would.
     let mut client = start_with_hook(dir.path(), ("SKILLGRAPH_TEST_STALL", "didChange"));
@@ -265,8 +260,7 @@ fn a_process_id_that_does_not_exist_ends_the_server() {
     let mut gone = std::process::Command::new("true").spawn().unwrap();
     let pid = gone.id();
     gone.wait().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let mut client = Client::spawn(&[], true);
     client.request("initialize", helix_initialize(Some(dir.path()), json!(pid)));
     client.notify("initialized", json!({}));
@@ -283,8 +277,7 @@ fn an_editor_that_dies_takes_the_server_with_it() {
         .arg("60")
         .spawn()
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let (mut client, _) =
         Client::start_with(helix_initialize(Some(dir.path()), json!(editor.id())));
     let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
@@ -299,8 +292,7 @@ fn an_editor_that_dies_takes_the_server_with_it() {
 
 #[test]
 fn watched_file_events_outside_the_roots_are_ignored() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let elsewhere = tempfile::tempdir().unwrap();
     copy_fixture("estate", elsewhere.path());
     std::fs::write(
@@ -325,8 +317,7 @@ fn watched_file_events_outside_the_roots_are_ignored() {
 
 #[test]
 fn a_client_without_file_watching_sees_changes_on_disk() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let (mut client, _) = Client::start(dir.path(), json!({}));
     client.request("workspace/symbol", json!({"query": ""}));
     let broken = dir.path().join("skills/broken.yaml");
@@ -352,8 +343,7 @@ fn a_client_without_file_watching_sees_changes_on_disk() {
 
 #[test]
 fn an_edit_whose_analysis_panics_leaves_the_index_as_it_was() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     // Debug builds read SKILLGRAPH_TEST_PANIC: the first didChange panics after its analysis,
     // before the new index would be swapped in.
     let mut client = start_with_hook(dir.path(), ("SKILLGRAPH_TEST_PANIC", "didChange"));
@@ -387,8 +377,7 @@ fn edits_made_while_the_workspace_is_indexed_survive_the_indexing() {
     // The initial indexing is analysed without the state lock; what the editor does meanwhile
     // is applied again on top of it, so the editor's latest text is what the index holds.
     for attempt in 0..5 {
-        let dir = tempfile::tempdir().unwrap();
-        copy_fixture("estate", dir.path());
+        let dir = fixture_copy("estate");
         let (mut client, _) = Client::start(dir.path(), json!({}));
         let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
         client.edit(&uri, 2, [25, 10, 25, 21], "search-kode");
@@ -423,8 +412,7 @@ fn edits_made_while_the_workspace_is_indexed_survive_the_indexing() {
 fn an_agent_hover_and_the_outline_answer_while_the_workspace_is_still_indexed() {
     // A client that never answers `window/workDoneProgress/create` holds the initial indexing
     // for the server's answer timeout: it is certainly still running when these requests come.
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let mut client = Client::spawn(&[], false);
     client.request("initialize", silent_client_capabilities(dir.path()));
     client.notify("initialized", json!({}));
@@ -484,8 +472,7 @@ fn a_silent_client_holds_neither_indexing_nor_diagnostics_back() {
         ("any request", |_| false),
     ];
     for (silent_to, answers) in cases {
-        let dir = tempfile::tempdir().unwrap();
-        copy_fixture("estate", dir.path());
+        let dir = fixture_copy("estate");
         let mut client = Client::spawn_answering(&[], answers);
         client.request("initialize", silent_client_capabilities(dir.path()));
         client.notify("initialized", json!({}));
@@ -526,8 +513,7 @@ fn a_silent_client_holds_neither_indexing_nor_diagnostics_back() {
 /// indexing end as promptly as one that answers: the refresh is sent, never waited for.
 #[test]
 fn a_refresh_never_answered_holds_nothing_back() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let mut client = Client::spawn_answering(&[], |m| m != "workspace/diagnostic/refresh");
     let uri = file_uri(dir.path());
     client.request(

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 use skillgraph_e2e::{
-    assert_contains, codes, completion, file_uri, link_targets, write_fixture, Client,
+    assert_codes, assert_contains, completion, file_uri, link_targets, write_fixture, Client,
 };
 
 fn capabilities() -> Value {
@@ -38,11 +38,7 @@ See [api](references/api.md) and [forms](references/forms.md).
     );
     let skill = file_uri(&skill_dir.join("SKILL.md"));
     let (diagnostics, _) = client.diagnostics(&skill);
-    assert_eq!(
-        codes(&diagnostics),
-        ["skillmd.broken-link"],
-        "{diagnostics:?}"
-    );
+    assert_codes(&diagnostics, &["skillmd.broken-link"]);
 
     // The file appears: the watcher's creation event lists the folder again.
     let api = skill_dir.join("references/api.md");
@@ -77,11 +73,7 @@ See [api](references/api.md) and [forms](references/forms.md).
         json!({"changes": [{"uri": file_uri(&api), "type": 3}]}),
     );
     let (diagnostics, _) = client.diagnostics(&skill);
-    assert_eq!(
-        codes(&diagnostics),
-        ["skillmd.broken-link"],
-        "{diagnostics:?}"
-    );
+    assert_codes(&diagnostics, &["skillmd.broken-link"]);
     client.shutdown();
 }
 

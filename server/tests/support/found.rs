@@ -67,3 +67,9 @@ pub fn found_in(outcome: &CheckOutcome) -> Vec<Found> {
 pub fn check_files(files: &[(&str, &str)]) -> Vec<Found> {
     check_changes_found(set_files(files))
 }
+
+/// Fails, listing them, unless there are no diagnostics.
+#[track_caller]
+pub fn assert_silent(found: &[Found]) {
+    assert!(found.is_empty(), "{found:#?}");
+}

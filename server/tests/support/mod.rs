@@ -91,6 +91,15 @@ pub fn diagnostics_of(fixture: &str, code: &str) -> (CheckOutcome, Vec<Diagnosti
     (outcome, found)
 }
 
+/// The diagnostics of an outcome with the code `code`, in its order.
+pub fn of_code<'a>(outcome: &'a CheckOutcome, code: &str) -> Vec<&'a Diagnostic> {
+    outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == code)
+        .collect()
+}
+
 /// The related places of a diagnostic as (path, ranged text, message).
 pub fn related(index: &Index, d: &Diagnostic) -> Vec<(String, String, String)> {
     d.related
