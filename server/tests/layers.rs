@@ -882,22 +882,14 @@ fn an_upward_import_is_reported_with_its_place() {
     ]);
     let found = problems(&files, &[]);
     assert_eq!(found.len(), 3, "{found:#?}");
-    assert!(
-        found[0].starts_with("index/mod.rs:1: `index` (layer 4) imports `rules::check_file`"),
-        "{}",
-        found[0]
-    );
-    assert!(
-        found[1]
-            .starts_with("model/config.rs:3: `model` (layer 3) imports `rules::catalogue::all`"),
-        "{}",
-        found[1]
-    );
-    assert!(
-        found[2].starts_with("rules/mod.rs:2: `rules` (layer 6) imports `ide::hover`"),
-        "{}",
-        found[2]
-    );
+    let starts = [
+        "index/mod.rs:1: `index` (layer 4) imports `rules::check_file`",
+        "model/config.rs:3: `model` (layer 3) imports `rules::catalogue::all`",
+        "rules/mod.rs:2: `rules` (layer 6) imports `ide::hover`",
+    ];
+    for (problem, start) in found.iter().zip(starts) {
+        assert!(problem.starts_with(start), "{problem}");
+    }
 }
 
 #[test]
