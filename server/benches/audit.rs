@@ -184,10 +184,7 @@ fn lsp(binary: &Path, root: &Path) {
     let read_in = start.elapsed();
     let topology = root.join("topologies/notes.yaml");
     let uri = file_uri(&topology);
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": TOPOLOGY}}),
-    );
+    client.open(&uri, "yaml", 1, TOPOLOGY);
     let hover = |client: &mut Client| {
         let (took, response) = client.timed_request(
             "textDocument/hover",

@@ -112,10 +112,7 @@ impl Session {
         assert!(line.contains("skills: [skill-0, "), "{line}");
         let grant = line.find("skill-7,").unwrap() as u32;
         let after_grant = grant + "skill-7".len() as u32;
-        client.notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": topology_uri, "languageId": "yaml", "version": 0, "text": text}}),
-        );
+        client.open(&topology_uri, "yaml", 0, &text);
         Session {
             client,
             _dir: dir,

@@ -115,10 +115,11 @@ fn the_rules_show_what_the_log_observed_and_the_replay_follows_the_buffer() {
     let read = client.wait_for("the log read", is_read_message);
     let said = read["params"]["message"].as_str().unwrap();
     assert_contains(said, ".swarmkit/audit.sqlite read: 13 rows, 2 runs kept");
-    let text = std::fs::read_to_string(&topology).unwrap();
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+    client.open(
+        &uri,
+        "yaml",
+        1,
+        &std::fs::read_to_string(&topology).unwrap(),
     );
 
     // The hover on the rule `get-note: [list-notes]` (line 15).
@@ -209,10 +210,11 @@ fn turned_off_by_the_editor_the_log_is_never_read() {
     let topology = ws.join("topologies/notes.yaml");
     let uri = file_uri(&topology);
     let mut client = start(&ws, json!({"skillgraph": {"audit": {"enabled": false}}}));
-    let text = std::fs::read_to_string(&topology).unwrap();
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+    client.open(
+        &uri,
+        "yaml",
+        1,
+        &std::fs::read_to_string(&topology).unwrap(),
     );
     let (_, hover) = hover_text(&mut client, &uri, 15, 8);
     assert_contains(&hover, "get-note");
@@ -272,10 +274,11 @@ fn a_workspace_with_no_log_yet_shows_nothing_until_its_first_run() {
             .ends_with(".swarmkit/audit.sqlite: none yet (no runs recorded)"),
         "{said}"
     );
-    let text = std::fs::read_to_string(&topology).unwrap();
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+    client.open(
+        &uri,
+        "yaml",
+        1,
+        &std::fs::read_to_string(&topology).unwrap(),
     );
     let (_, hover) = hover_text(&mut client, &uri, 15, 8);
     assert_contains(&hover, "get-note");

@@ -44,14 +44,11 @@ fn d(code: &str, range: [u64; 4]) -> (String, [u64; 4]) {
 fn open(client: &mut Client, root: &Path, relative: &str, version: i64) -> String {
     let path = root.join(relative);
     let uri = file_uri(&path);
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {
-            "uri": uri,
-            "languageId": "yaml",
-            "version": version,
-            "text": std::fs::read_to_string(&path).unwrap(),
-        }}),
+    client.open(
+        &uri,
+        "yaml",
+        version,
+        &std::fs::read_to_string(&path).unwrap(),
     );
     uri
 }
@@ -1148,12 +1145,7 @@ fn pull_diagnostics_replace_push_in_utf16_and_utf8_clients() {
         // Defining `audit-log` in another file changes the topology's result: the server asks
         // for a pull again, and the next one says so.
         let skill = root.join("skills/audit-log.yaml");
-        client.notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {
-                "uri": file_uri(&skill), "languageId": "yaml", "version": 1, "text": AUDIT_LOG_SKILL,
-            }}),
-        );
+        client.open(&file_uri(&skill), "yaml", 1, AUDIT_LOG_SKILL);
         client.wait_for("a second refresh", |m| {
             m["method"] == "workspace/diagnostic/refresh"
         });

@@ -33,13 +33,7 @@ fn helix_initialize(root: Option<&Path>, process_id: Value) -> Value {
 
 fn open(client: &mut Client, path: &Path) -> String {
     let uri = file_uri(path);
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {
-            "uri": uri, "languageId": "yaml", "version": 1,
-            "text": std::fs::read_to_string(path).unwrap(),
-        }}),
-    );
+    client.open(&uri, "yaml", 1, &std::fs::read_to_string(path).unwrap());
     uri
 }
 

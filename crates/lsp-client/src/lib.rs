@@ -273,6 +273,17 @@ impl Client {
         );
     }
 
+    /// Sends `textDocument/didOpen`: the editor opened `uri` (in the language `language_id`)
+    /// holding `text`, as its `version`.
+    pub fn open(&mut self, uri: &str, language_id: &str, version: i64, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {
+                "uri": uri, "languageId": language_id, "version": version, "text": text,
+            }}),
+        );
+    }
+
     /// Sends `textDocument/didChange` for the open document `uri`, now at `version`: `range`
     /// (start line, start character, end line, end character) replaced by `text`.
     pub fn edit(&mut self, uri: &str, version: i64, range: [u32; 4], text: &str) {
