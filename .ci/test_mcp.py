@@ -66,6 +66,16 @@ async def tool_error(session, name, arguments):
     return result.content[0].text
 
 
+def demo_answers(*calls):
+    """Makes each `(tool, arguments)` call, in order, in one session on the demo; the text
+    blocks of each answer."""
+
+    async def call(session):
+        return [await session.call_tool(name, arguments) for name, arguments in calls]
+
+    return [text_of(result) for result in run([str(DEMO)], DEMO, call)]
+
+
 def cli(*args, cwd):
     return subprocess.run([str(BINARY), *args], cwd=cwd, capture_output=True, text=True)
 
@@ -85,10 +95,7 @@ def test_lists_the_four_tools_with_input_schemas():
 
 
 def test_check_is_the_clis_json():
-    async def call(session):
-        return await session.call_tool("check", {"paths": ["build-conventions", "agent-skills"]})
-
-    (answer,) = text_of(run([str(DEMO)], DEMO, call))
+    ((answer,),) = demo_answers(("check", {"paths": ["build-conventions", "agent-skills"]}))
     expected = cli("check", "--format", "json", "build-conventions", "agent-skills", cwd=DEMO)
     assert expected.returncode == 1, expected.stderr
     assert json.loads(answer) == json.loads(expected.stdout)
@@ -96,25 +103,17 @@ def test_check_is_the_clis_json():
 
 
 def test_check_with_no_paths_checks_every_root():
-    async def call(session):
-        return await session.call_tool("check", {})
-
-    (answer,) = text_of(run([str(DEMO)], DEMO, call))
+    ((answer,),) = demo_answers(("check", {}))
     expected = cli("check", "--format", "json", ".", cwd=DEMO)
     assert json.loads(answer) == json.loads(expected.stdout)
 
 
 def test_explain_an_agent_and_a_skill_as_the_hover_says_them():
-    async def call(session):
-        agent = await session.call_tool("explain", {"agent": "engineer"})
-        skill = await session.call_tool("explain", {"skill": "chain-test"})
-        return agent, skill
-
-    agent, skill = run([str(DEMO)], DEMO, call)
-    (agent,) = text_of(agent)
+    (agent,), (skill,) = demo_answers(
+        ("explain", {"agent": "engineer"}), ("explain", {"skill": "chain-test"})
+    )
     assert "**agent `engineer`**" in agent and "Ordering rules" in agent, agent
     assert "topologies/estate.yaml" in agent, agent
-    (skill,) = text_of(skill)
     assert "chain entry `test-unit`" in skill and "1 of 5" in skill, skill
 
 
@@ -132,15 +131,10 @@ def test_explain_without_a_subject_or_of_an_unknown_agent_is_a_tool_error():
 
 
 def test_graph_in_mermaid_and_json_is_the_clis():
-    async def call(session):
-        mermaid = await session.call_tool("graph", {"agent": "engineer"})
-        as_json = await session.call_tool("graph", {"format": "json"})
-        return mermaid, as_json
-
-    mermaid, as_json = run([str(DEMO)], DEMO, call)
-    (mermaid,) = text_of(mermaid)
+    (mermaid,), (as_json,) = demo_answers(
+        ("graph", {"agent": "engineer"}), ("graph", {"format": "json"})
+    )
     assert mermaid == cli("graph", "--agent", "engineer", ".", cwd=DEMO).stdout
-    (as_json,) = text_of(as_json)
     assert json.loads(as_json) == json.loads(cli("graph", "--format", "json", ".", cwd=DEMO).stdout)
 
 

@@ -151,16 +151,6 @@ fn peak_rss_of_children_kib() -> i64 {
     }
 }
 
-/// Peak resident set size of the process `pid`, in KiB.
-fn peak_rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
-
 /// The language server on the workspace at `root`: the log's read, and the hover on the rule
 /// `get-note: [list-notes]` (line 11 of the topology).
 fn lsp(binary: &Path, root: &Path) {
@@ -194,10 +184,7 @@ fn lsp(binary: &Path, root: &Path) {
     let read_in = start.elapsed();
     let topology = root.join("topologies/notes.yaml");
     let uri = file_uri(&topology);
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": TOPOLOGY}}),
-    );
+    client.open(&uri, "yaml", 1, TOPOLOGY);
     let hover = |client: &mut Client| {
         let (took, response) = client.timed_request(
             "textDocument/hover",
@@ -213,18 +200,9 @@ fn lsp(binary: &Path, root: &Path) {
     let mut samples: Vec<Duration> = (0..200).map(|_| hover(&mut client)).collect();
     samples.sort();
     // The rule edited (`[list-notes]` to `[note-stats]`): the next hover replays it.
-    client.notify(
-        "textDocument/didChange",
-        json!({
-            "textDocument": {"uri": uri, "version": 2},
-            "contentChanges": [{
-                "range": {"start": {"line": 11, "character": 17}, "end": {"line": 11, "character": 27}},
-                "text": "note-stats",
-            }],
-        }),
-    );
+    client.edit(&uri, 2, [11, 17, 11, 27], "note-stats");
     let edited = hover(&mut client);
-    let rss = peak_rss_kib(client.pid());
+    let rss = client.peak_rss_kib();
     println!(
         "lsp: {} in {:.2?}; hover on a rule: first {:.2?}, median {:.2?} (max {:.2?}), after editing it {:.2?}; server peak RSS {} MiB",
         read["params"]["message"].as_str().unwrap_or_default(),

@@ -11,9 +11,18 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use skillgraph::index::Change;
-use support::{changes, composed_skill, mcp_skill, team, with_baseline};
+use support::{changes, composed_skill, mcp_skill, team, team_depending, with_baseline};
 
 const N: usize = 20_000;
+
+/// A shape: each node as `(id, the ids it points at)`.
+type Links = Vec<(String, Vec<String>)>;
+
+/// The workspace whose edges of one kind are the links given.
+type Workspace = fn(&[(String, Vec<String>)]) -> Vec<Change>;
+
+/// A shape of `n` nodes whose names start with the prefix given.
+type Shape = fn(&str, usize) -> Links;
 
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();
@@ -51,15 +60,7 @@ fn time(name: &str, input: Vec<Change>, codes: &[&str]) {
 
 /// Children of the root agent with their `depends_on`.
 fn agents(children: &[(String, Vec<String>)]) -> Vec<Change> {
-    let mut block =
-        String::from("root:\n  id: root\n  role: root\n  skills: [store]\n  children:\n");
-    for (id, depends_on) in children {
-        block.push_str(&format!(
-            "    - id: {id}\n      role: worker\n      depends_on: [{}]\n",
-            depends_on.join(", ")
-        ));
-    }
-    changes(&with_baseline(&team(&block)))
+    changes(&with_baseline(&team_depending(children)))
 }
 
 /// The root agent holding an mcp_tool skill for each guarded id of `rules`, which are its
@@ -91,7 +92,7 @@ fn chained(chains: &[(String, Vec<String>)]) -> Vec<Change> {
 }
 
 /// `a0 → a1 → … → a(n-1)`, the last pointing back at the one before it.
-fn chain_into_loop(prefix: &str, n: usize) -> Vec<(String, Vec<String>)> {
+fn chain_into_loop(prefix: &str, n: usize) -> Links {
     let mut links: Vec<(String, Vec<String>)> = (0..n - 1)
         .map(|i| (format!("{prefix}{i}"), vec![format!("{prefix}{}", i + 1)]))
         .collect();
@@ -103,7 +104,7 @@ fn chain_into_loop(prefix: &str, n: usize) -> Vec<(String, Vec<String>)> {
 }
 
 /// One loop through all n.
-fn one_loop(prefix: &str, n: usize) -> Vec<(String, Vec<String>)> {
+fn one_loop(prefix: &str, n: usize) -> Links {
     (0..n)
         .map(|i| {
             (
@@ -116,7 +117,7 @@ fn one_loop(prefix: &str, n: usize) -> Vec<(String, Vec<String>)> {
 
 /// Layers of two, each pointing at both of the next layer (2^(n/2) paths), the last layer at a
 /// two-node loop.
-fn ladder_into_loop(prefix: &str, n: usize) -> Vec<(String, Vec<String>)> {
+fn ladder_into_loop(prefix: &str, n: usize) -> Links {
     let layers = (n - 2) / 2;
     let name = |side: &str, layer: usize| format!("{prefix}{side}{layer}");
     let mut links = Vec::new();
@@ -147,63 +148,25 @@ fn composed(links: &[(String, Vec<String>)]) -> Vec<Change> {
 
 fn main() {
     println!("{N} nodes per shape");
-    let depends = ["agent.depends-on-cycle"];
-    time(
-        "depends_on: chain into a loop",
-        agents(&chain_into_loop("a", N)),
-        &depends,
-    );
-    time("depends_on: one loop", agents(&one_loop("a", N)), &depends);
-    time(
-        "depends_on: ladder into a loop",
-        agents(&ladder_into_loop("a", N)),
-        &depends,
-    );
-
-    let requires = ["agent.requires-cycle"];
-    time(
-        "requires: chain into a loop",
-        requiring(&chain_into_loop("s", N)),
-        &requires,
-    );
-    time(
-        "requires: one loop",
-        requiring(&one_loop("s", N)),
-        &requires,
-    );
-    time(
-        "requires: ladder into a loop",
-        requiring(&ladder_into_loop("s", N)),
-        &requires,
-    );
-
-    let composes = ["skill.composed-cycle"];
-    time(
-        "composes: chain into a loop",
-        composed(&chain_into_loop("c", N)),
-        &composes,
-    );
-    time("composes: one loop", composed(&one_loop("c", N)), &composes);
-    time(
-        "composes: ladder into a loop",
-        composed(&ladder_into_loop("c", N)),
-        &composes,
-    );
-
-    let chains = ["skillmd.chain-cycle"];
-    time(
-        "SKILL.md chains: chain into a loop",
-        chained(&chain_into_loop("k", N)),
-        &chains,
-    );
-    time(
-        "SKILL.md chains: one loop",
-        chained(&one_loop("k", N)),
-        &chains,
-    );
-    time(
-        "SKILL.md chains: ladder into a loop",
-        chained(&ladder_into_loop("k", N)),
-        &chains,
-    );
+    // Each kind of edge: its workspace builder, the prefix of its node names, the cycle code.
+    let kinds: [(&str, Workspace, &str, &str); 4] = [
+        ("depends_on", agents, "a", "agent.depends-on-cycle"),
+        ("requires", requiring, "s", "agent.requires-cycle"),
+        ("composes", composed, "c", "skill.composed-cycle"),
+        ("SKILL.md chains", chained, "k", "skillmd.chain-cycle"),
+    ];
+    let shapes: [(&str, Shape); 3] = [
+        ("chain into a loop", chain_into_loop),
+        ("one loop", one_loop),
+        ("ladder into a loop", ladder_into_loop),
+    ];
+    for (kind, workspace, prefix, code) in kinds {
+        for (shape, links) in shapes {
+            time(
+                &format!("{kind}: {shape}"),
+                workspace(&links(prefix, N)),
+                &[code],
+            );
+        }
+    }
 }

@@ -34,16 +34,6 @@ use skillgraph_lsp_client::Client;
 const SAMPLES: usize = 200;
 const TIMEOUT: Duration = Duration::from_secs(120);
 
-/// Peak resident set size of the process `pid`, in KiB.
-fn peak_rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
-
 fn uri(path: &Path) -> String {
     format!("file://{}", path.display())
 }
@@ -122,10 +112,7 @@ impl Session {
         assert!(line.contains("skills: [skill-0, "), "{line}");
         let grant = line.find("skill-7,").unwrap() as u32;
         let after_grant = grant + "skill-7".len() as u32;
-        client.notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": topology_uri, "languageId": "yaml", "version": 0, "text": text}}),
-        );
+        client.open(&topology_uri, "yaml", 0, &text);
         Session {
             client,
             _dir: dir,
@@ -152,18 +139,12 @@ impl Session {
             ([self.after_grant, self.after_grant + 1], "")
         };
         let sent = Instant::now();
-        self.client.notify(
-            "textDocument/didChange",
-            json!({
-                "textDocument": {"uri": self.topology_uri, "version": version},
-                "contentChanges": [{
-                    "range": {
-                        "start": {"line": self.line_number, "character": range[0]},
-                        "end": {"line": self.line_number, "character": range[1]},
-                    },
-                    "text": text,
-                }],
-            }),
+        let line = self.line_number;
+        self.client.edit(
+            &self.topology_uri,
+            version,
+            [line, range[0], line, range[1]],
+            text,
         );
         let topology_uri = self.topology_uri.as_str();
         let (arrived, message) = self
@@ -230,7 +211,7 @@ fn measure(skills: usize, agents: usize) -> Figures {
         definition.push(took);
     }
 
-    let peak_rss_kib = peak_rss_kib(session.client.pid());
+    let peak_rss_kib = session.client.peak_rss_kib();
     let Session {
         client,
         files,

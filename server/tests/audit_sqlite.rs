@@ -2,6 +2,10 @@
 //! runtime): the counts of each scenario, the log found where the runtime writes it, the replay
 //! of edited rules, read-only reading beside a writer, and bad input.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
 #[path = "audit/support.rs"]
 mod support;
 
@@ -187,7 +191,7 @@ fn finds_the_log_where_the_runtime_writes_it() {
         String::from_utf8_lossy(&out.stderr)
     );
     let human = String::from_utf8_lossy(&out.stdout);
-    assert!(human.contains("elsewhere.sqlite ([audit] log)"), "{human}");
+    assert_contains(&human, "elsewhere.sqlite ([audit] log)");
     // --db wins over everything.
     let document = audit_json(&[ws, "--db", elsewhere.to_str().unwrap()], &[]);
     assert_eq!(counts(rule(&document, "get-note"))[3], 1);
@@ -275,9 +279,9 @@ fn a_log_locked_past_the_timeout_is_a_clear_message() {
     let out = audit(&[workspace.to_str().unwrap()], &[]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("audit.sqlite: cannot read the audit log: database is locked"),
-        "{stderr}"
+    assert_contains(
+        &stderr,
+        "audit.sqlite: cannot read the audit log: database is locked",
     );
     writer.execute_batch("ROLLBACK").unwrap();
     drop(writer);
@@ -327,9 +331,9 @@ fn bad_logs_are_reported_and_the_rest_goes_on() {
         ),
         "{stderr}"
     );
-    assert!(
-        stderr.contains("no-table/.swarmkit/audit.sqlite: no table audit_events"),
-        "{stderr}"
+    assert_contains(
+        &stderr,
+        "no-table/.swarmkit/audit.sqlite: no table audit_events",
     );
     assert!(
         stderr.contains(

@@ -1,5 +1,9 @@
 //! The `check` subcommand's options as a user types them.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
 use std::process::Command;
 
 #[path = "support/copy.rs"]
@@ -15,13 +19,19 @@ fn skillgraph(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// The standard error of a run that refuses its command line: exit code 2, nothing on stdout.
+#[track_caller]
+fn refused(args: &[&str]) -> String {
+    let output = skillgraph(args);
+    assert_eq!(output.status.code(), Some(2), "{args:?}");
+    assert!(output.stdout.is_empty(), "{args:?}");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
 #[test]
 fn color_accepts_only_auto_always_never() {
-    let output = skillgraph(&["check", "--color", "nevr", "examples/demo"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(output.stdout.is_empty());
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("nevr"), "{stderr}");
+    let stderr = refused(&["check", "--color", "nevr", "examples/demo"]);
+    assert_contains(&stderr, "nevr");
     assert!(stderr.contains("auto") && stderr.contains("always") && stderr.contains("never"));
 }
 
@@ -102,16 +112,16 @@ fn fix_leaves_exactly_the_problems_without_a_safe_fix() {
     let diff = skillgraph(&["check", "--diff", root_arg]);
     assert_eq!(diff.status.code(), Some(1));
     let shown = String::from_utf8(diff.stdout).unwrap();
-    assert!(
-        shown.contains("-description: Reads: PDFs\n+description: \"Reads: PDFs\"\n"),
-        "{shown}"
+    assert_contains(
+        &shown,
+        "-description: Reads: PDFs\n+description: \"Reads: PDFs\"\n",
     );
     assert!(String::from_utf8_lossy(&diff.stderr).contains("would fix 4 problems in 3 files"));
 
     let fixed = skillgraph(&["check", "--fix", "--format", "json", root_arg]);
     assert_eq!(fixed.status.code(), Some(1), "errors remain");
     let stderr = String::from_utf8_lossy(&fixed.stderr);
-    assert!(stderr.contains("fixed 4 problems in 3 files"), "{stderr}");
+    assert_contains(&stderr, "fixed 4 problems in 3 files");
     let after = problems(&fixed.stdout, &root);
     let mut gone = before.clone();
     for problem in &after {
@@ -140,7 +150,7 @@ fn fix_leaves_exactly_the_problems_without_a_safe_fix() {
     assert_eq!(diff.status.code(), Some(0));
     assert!(diff.stdout.is_empty());
     let text = std::fs::read_to_string(root.join("agent-skills/broken-yaml/SKILL.md")).unwrap();
-    assert!(text.contains("description: \"Reads: PDFs\"\n"), "{text}");
+    assert_contains(&text, "description: \"Reads: PDFs\"\n");
 }
 
 #[test]
@@ -154,7 +164,7 @@ fn fix_refuses_stdin_and_diff_together_with_fix() {
 
 /// `skillgraph graph`: the formats, the narrowing options, and paths read as `check` reads them.
 mod graph {
-    use super::skillgraph;
+    use super::{assert_contains, refused, skillgraph};
 
     fn snapshot(name: &str) -> String {
         std::fs::read_to_string(format!(
@@ -256,13 +266,10 @@ mod graph {
 
     #[test]
     fn a_narrowing_that_matches_nothing_or_a_missing_path_exits_2() {
-        let output = skillgraph(&["graph", "examples/demo", "--topology", "nosuch"]);
-        assert_eq!(output.status.code(), Some(2));
-        assert!(output.stdout.is_empty());
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(
-            stderr.contains("no topology named `nosuch` in the paths given; there is `estate`"),
-            "{stderr}"
+        let stderr = refused(&["graph", "examples/demo", "--topology", "nosuch"]);
+        assert_contains(
+            &stderr,
+            "no topology named `nosuch` in the paths given; there is `estate`",
         );
         let output = skillgraph(&["graph", "examples/demo", "--agent", "nobody"]);
         assert_eq!(output.status.code(), Some(2));

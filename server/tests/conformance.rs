@@ -1,12 +1,20 @@
 //! The SwarmKit example workspaces shipped in `shared/swarmkit/examples`: the valid ones check
 //! without errors, and the deliberately broken one reports what SwarmKit reports.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
 use std::path::{Path, PathBuf};
 
 use skillgraph::check::{check_changes, CheckOutcome};
 use skillgraph::diagnostic::Severity;
 use skillgraph::index::classify::SKIPPED_DIRECTORIES;
 use skillgraph::index::Change;
+use tree::{files_below, read_changes};
+
+#[path = "support/tree.rs"]
+mod tree;
 
 /// The examples directory, or `None` (with a visible notice, or a failure under
 /// `SKILLGRAPH_REQUIRE_SHARED=1`) when this checkout has no `shared/` beside it.
@@ -15,37 +23,22 @@ fn examples() -> Option<PathBuf> {
 }
 
 /// Every file under `dir` the checker looks at, read from disk.
-fn read_tree(dir: &Path, out: &mut Vec<Change>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
+fn read_tree(dir: &Path) -> Vec<Change> {
+    let files = files_below(dir, |folder| SKIPPED_DIRECTORIES.contains(&folder))
+        .into_iter()
+        .filter(|path| {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name == "SKILL.md"
+                || name == "skillgraph.toml"
+                || name.ends_with(".yaml")
+                || name.ends_with(".yml")
+        })
         .collect();
-    entries.sort();
-    for path in entries {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if path.is_dir() {
-            if !SKIPPED_DIRECTORIES.contains(&name) {
-                read_tree(&path, out);
-            }
-            continue;
-        }
-        let ours = name == "SKILL.md"
-            || name == "skillgraph.toml"
-            || name.ends_with(".yaml")
-            || name.ends_with(".yml");
-        if ours {
-            let bytes = std::fs::read(&path).expect("readable file");
-            out.push(Change::Set {
-                path: path.clone(),
-                text: skillgraph::syntax::decode(&bytes).text,
-            });
-        }
-    }
+    read_changes(files)
 }
 
 fn check_dir(dir: &Path) -> CheckOutcome {
-    let mut changes = Vec::new();
-    read_tree(dir, &mut changes);
+    let changes = read_tree(dir);
     assert!(!changes.is_empty(), "no files under {}", dir.display());
     check_changes(changes, dir.to_owned())
 }
@@ -157,7 +150,7 @@ fn hello_swarm_broken_reports_the_misspelt_archetype() {
         .find(|d| d.code == "agent.unknown-archetype")
         .expect("found above")
         .message;
-    assert!(message.contains("did you mean `greeter`?"), "{message}");
+    assert_contains(message, "did you mean `greeter`?");
 }
 
 #[test]

@@ -3,6 +3,10 @@
 //! display), and every output format stays valid.
 #![cfg(unix)]
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
@@ -56,24 +60,26 @@ fn odd_file_names_are_found_checked_and_shown_as_they_are() {
     // Each file is checked, keyed by its bytes.
     assert_eq!(flagged, expected);
     let shown: Vec<String> = expected.iter().map(|p| outcome.display_path(p)).collect();
-    assert!(
-        shown.iter().any(|s| s.ends_with("skills/back\\slash.yaml")),
-        "{shown:?}"
+    assert_one_ends_with(
+        &shown,
+        &[
+            "skills/back\\slash.yaml",
+            "skills/quo\"te.yaml",
+            "skills/new\nline.yaml",
+            "skills/not-utf8-\u{fffd}.yaml",
+        ],
     );
-    assert!(
-        shown.iter().any(|s| s.ends_with("skills/quo\"te.yaml")),
-        "{shown:?}"
-    );
-    assert!(
-        shown.iter().any(|s| s.ends_with("skills/new\nline.yaml")),
-        "{shown:?}"
-    );
-    assert!(
-        shown
-            .iter()
-            .any(|s| s.ends_with("skills/not-utf8-\u{fffd}.yaml")),
-        "{shown:?}"
-    );
+}
+
+/// Fails, listing `shown`, unless each of `endings` ends one of them.
+#[track_caller]
+fn assert_one_ends_with(shown: &[String], endings: &[&str]) {
+    for ending in endings {
+        assert!(
+            shown.iter().any(|s| s.ends_with(ending)),
+            "{ending:?} ends none of {shown:?}"
+        );
+    }
 }
 
 fn rendered(format: Format) -> String {
@@ -105,17 +111,13 @@ fn json_and_sarif_stay_valid_with_odd_names() {
         })
         .collect();
     // URIs are percent-encoded: no raw backslash, quote or newline survives.
-    assert!(
-        uris.iter().any(|u| u.ends_with("skills/back%5Cslash.yaml")),
-        "{uris:?}"
-    );
-    assert!(
-        uris.iter().any(|u| u.ends_with("skills/quo%22te.yaml")),
-        "{uris:?}"
-    );
-    assert!(
-        uris.iter().any(|u| u.ends_with("skills/new%0Aline.yaml")),
-        "{uris:?}"
+    assert_one_ends_with(
+        &uris,
+        &[
+            "skills/back%5Cslash.yaml",
+            "skills/quo%22te.yaml",
+            "skills/new%0Aline.yaml",
+        ],
     );
     assert!(
         uris.iter().all(|u| !u.contains(['\\', '"', '\n'])),
@@ -132,5 +134,5 @@ fn github_annotations_stay_one_per_line_with_odd_names() {
         .filter(|l| l.contains("title=skill.unknown-mcp-server"))
         .count();
     assert_eq!(unknown, NAMES.len(), "{out}");
-    assert!(out.contains("new%0Aline.yaml"), "{out}");
+    assert_contains(&out, "new%0Aline.yaml");
 }

@@ -2,10 +2,16 @@
 //! benches cover the large ones): every cycle is reported once, whatever hides it, and every
 //! diagnostic stays within the size bounds however long the path it describes.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
 mod support;
 
 use skillgraph::diagnostic::Diagnostic;
-use support::{composed_skill, diagnostics_of, mcp_skill, run, team, with_baseline};
+use support::{
+    composed_skill, diagnostics_of, mcp_skill, of_code, run, team, team_depending, with_baseline,
+};
 
 /// No diagnostic may say more than this, however long the path it describes.
 const MAX_MESSAGE: usize = 1_500;
@@ -29,19 +35,6 @@ fn assert_bounded(diagnostics: &[Diagnostic]) {
     }
 }
 
-/// Children of the root agent, one `- id: … depends_on: […]` each.
-fn agents(children: &[(String, Vec<String>)]) -> String {
-    let mut block =
-        String::from("root:\n  id: root\n  role: root\n  skills: [store]\n  children:\n");
-    for (id, depends_on) in children {
-        block.push_str(&format!(
-            "    - id: {id}\n      role: worker\n      depends_on: [{}]\n",
-            depends_on.join(", ")
-        ));
-    }
-    team(&block)
-}
-
 fn count(diagnostics: &[Diagnostic], code: &str) -> usize {
     diagnostics.iter().filter(|d| d.code == code).count()
 }
@@ -63,14 +56,13 @@ fn depends_on_cycle_behind_a_ladder() {
     }
     children.push(("loop1".to_owned(), vec!["loop2".to_owned()]));
     children.push(("loop2".to_owned(), vec!["loop1".to_owned()]));
-    let outcome = run(&with_baseline(&agents(&children)));
+    let outcome = run(&with_baseline(&team_depending(&children)));
     assert_eq!(count(&outcome.diagnostics, "agent.depends-on-cycle"), 1);
-    let (_, found) = diagnostics_of(&with_baseline(&agents(&children)), "agent.depends-on-cycle");
-    assert!(
-        found[0].message.contains("loop1 → loop2 → loop1"),
-        "{}",
-        found[0].message
+    let (_, found) = diagnostics_of(
+        &with_baseline(&team_depending(&children)),
+        "agent.depends-on-cycle",
     );
+    assert_contains(&found[0].message, "loop1 → loop2 → loop1");
     assert_bounded(&outcome.diagnostics);
 }
 
@@ -81,14 +73,12 @@ fn depends_on_cycle_at_the_end_of_a_long_chain() {
         .map(|i| (format!("a{i}"), vec![format!("a{}", i + 1)]))
         .collect();
     children.push((format!("a{}", n - 1), vec![format!("a{}", n - 2)]));
-    let (outcome, found) =
-        diagnostics_of(&with_baseline(&agents(&children)), "agent.depends-on-cycle");
-    assert_eq!(found.len(), 1);
-    assert!(
-        found[0].message.contains("a458 → a459 → a458"),
-        "{}",
-        found[0].message
+    let (outcome, found) = diagnostics_of(
+        &with_baseline(&team_depending(&children)),
+        "agent.depends-on-cycle",
     );
+    assert_eq!(found.len(), 1);
+    assert_contains(&found[0].message, "a458 → a459 → a458");
     assert_bounded(&outcome.diagnostics);
 }
 
@@ -98,8 +88,10 @@ fn a_long_depends_on_loop_is_one_bounded_diagnostic() {
     let children: Vec<(String, Vec<String>)> = (0..n)
         .map(|i| (format!("a{i}"), vec![format!("a{}", (i + 1) % n)]))
         .collect();
-    let (outcome, found) =
-        diagnostics_of(&with_baseline(&agents(&children)), "agent.depends-on-cycle");
+    let (outcome, found) = diagnostics_of(
+        &with_baseline(&team_depending(&children)),
+        "agent.depends-on-cycle",
+    );
     assert_eq!(found.len(), 1);
     assert!(
         found[0].message.contains(
@@ -137,23 +129,11 @@ fn requires_cycle_at_the_end_of_a_long_chain() {
     rules.push((format!("s{}", n - 1), format!("s{}", n - 2)));
     let fixture = requiring(n, &rules);
     let outcome = run(&fixture);
-    let cycles: Vec<&Diagnostic> = outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "agent.requires-cycle")
-        .collect();
+    let cycles = of_code(&outcome, "agent.requires-cycle");
     assert_eq!(cycles.len(), 1);
-    assert!(
-        cycles[0].message.contains("s998 → s999 → s998"),
-        "{}",
-        cycles[0].message
-    );
+    assert_contains(&cycles[0].message, "s998 → s999 → s998");
     // Every skill before the loop is blocked by it, each said once and briefly.
-    let blocked: Vec<&Diagnostic> = outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "agent.requires-unsatisfiable")
-        .collect();
+    let blocked = of_code(&outcome, "agent.requires-unsatisfiable");
     assert_eq!(blocked.len(), n - 2);
     let first = blocked
         .iter()
@@ -177,11 +157,7 @@ fn a_long_requires_chain_ending_in_an_llm_prompt_names_the_root_cause_briefly() 
         .collect();
     rules.push((format!("s{}", n - 1), "summarise".to_owned()));
     let outcome = run(&requiring(n, &rules));
-    let blocked: Vec<&Diagnostic> = outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "agent.requires-unsatisfiable")
-        .collect();
+    let blocked = of_code(&outcome, "agent.requires-unsatisfiable");
     assert_eq!(blocked.len(), n);
     for d in &blocked {
         assert!(
@@ -196,7 +172,7 @@ fn a_long_requires_chain_ending_in_an_llm_prompt_names_the_root_cause_briefly() 
         .iter()
         .find(|d| d.message.contains("can never call s0:"))
         .expect("s0 is blocked");
-    assert!(first.message.contains("… 591 more …"), "{}", first.message);
+    assert_contains(&first.message, "… 591 more …");
     // The shown hops, then the root cause's implementation type.
     assert_eq!(first.related.len(), 10);
     assert_bounded(&outcome.diagnostics);
@@ -216,16 +192,8 @@ fn a_tangle_of_requires_loops_is_reported_once_with_its_members() {
     ));
     let (_, found) = diagnostics_of(&with_baseline(&fixture), "agent.requires-cycle");
     assert_eq!(found.len(), 1);
-    assert!(
-        found[0].message.contains("a → b → a"),
-        "{}",
-        found[0].message
-    );
-    assert!(
-        found[0].message.contains("one of several among 3 skills"),
-        "{}",
-        found[0].message
-    );
+    assert_contains(&found[0].message, "a → b → a");
+    assert_contains(&found[0].message, "one of several among 3 skills");
 }
 
 #[test]
@@ -263,12 +231,9 @@ fn a_grant_of_a_composed_skill_above_a_long_chain_with_a_missing_part_is_refused
     ));
     let (outcome, found) = diagnostics_of(&with_baseline(&fixture), "agent.unknown-skill");
     assert_eq!(found.len(), 1);
-    assert!(
-        found[0]
-            .message
-            .contains("it composes `missing`, which does not exist"),
-        "{}",
-        found[0].message
+    assert_contains(
+        &found[0].message,
+        "it composes `missing`, which does not exist",
     );
     assert_eq!(count(&outcome.diagnostics, "skill.composed-unknown"), 1);
     assert_bounded(&outcome.diagnostics);
@@ -350,11 +315,7 @@ fn a_long_chain_nests_too_deep_at_every_level_above_max_depth() {
         .iter()
         .find(|d| d.message.contains("299 levels"))
         .expect("the top chain");
-    assert!(
-        top.message.contains("(s000 → s001 → s002 → s003 → s004 → s005 → … 289 more … → s295 → s296 → s297 → s298 → s299)"),
-        "{}",
-        top.message
-    );
+    assert_contains(&top.message, "(s000 → s001 → s002 → s003 → s004 → s005 → … 289 more … → s295 → s296 → s297 → s298 → s299)");
     assert_eq!(top.related.len(), MAX_RELATED - 1);
     assert_bounded(&found);
 }
@@ -373,11 +334,7 @@ fn a_long_chain_into_a_loop_never_ends_and_says_so_briefly() {
         .iter()
         .find(|d| d.message.contains("s000 →"))
         .expect("the top chain");
-    assert!(
-        top.message.contains("s000 → s001 → s002 → s003 → s004 → s005 → … 288 more … → s294 → s295 → s296 → s297 → s298 reaches a loop"),
-        "{}",
-        top.message
-    );
+    assert_contains(&top.message, "s000 → s001 → s002 → s003 → s004 → s005 → … 288 more … → s294 → s295 → s296 → s297 → s298 reaches a loop");
     assert_bounded(&found);
 }
 
@@ -442,15 +399,11 @@ fn many_unknown_depends_on_entries_each_get_their_suggestion() {
         (0..n).map(|i| format!("agent-{i}x")).collect(),
     ));
     let (outcome, found) = diagnostics_of(
-        &with_baseline(&agents(&children)),
+        &with_baseline(&team_depending(&children)),
         "agent.depends-on-unknown",
     );
     assert_eq!(found.len(), n);
-    assert!(
-        found[567].message.contains("did you mean `agent-567`?"),
-        "{}",
-        found[567].message
-    );
+    assert_contains(&found[567].message, "did you mean `agent-567`?");
     assert_bounded(&outcome.diagnostics);
 }
 
@@ -464,10 +417,6 @@ fn many_requires_rules_naming_unheld_skills_each_get_their_suggestion() {
         .collect();
     let (outcome, found) = diagnostics_of(&requiring(n, &rules), "agent.requires-unknown-skill");
     assert_eq!(found.len(), n);
-    assert!(
-        found[777].message.contains("did you mean `s777`?"),
-        "{}",
-        found[777].message
-    );
+    assert_contains(&found[777].message, "did you mean `s777`?");
     assert_bounded(&outcome.diagnostics);
 }

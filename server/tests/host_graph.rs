@@ -334,11 +334,11 @@ mod commands {
 
 /// References and rename reach a skill's mentions and subagent preloads from either end.
 mod mentions_across_files {
-    #[test]
-    fn references_gather_mentions_and_preloads_from_either_end() {
-        let text = "//- /p/.claude/skills/lint/SKILL.md
+    /// A skill `lint`, a subagent preloading it and mentioning it twice (and `/linter`, which is
+    /// not it), and a CLAUDE.md mentioning it once.
+    const LINT: &str = "//- /p/.claude/skills/lint/SKILL.md
 ---
-name: li$0nt
+name: lint
 description: Lints.
 ---
 Body.
@@ -352,7 +352,11 @@ Use /lint and $lint, not /linter.
 //- /p/CLAUDE.md
 Run /lint.
 ";
-        let f = skillgraph::testing::fixture(text);
+
+    #[test]
+    fn references_gather_mentions_and_preloads_from_either_end() {
+        let text = LINT.replace("name: lint", "name: li$0nt");
+        let f = skillgraph::testing::fixture(&text);
         let refs = skillgraph::ide::references(&f.index, f.cursor_file, f.offset, true);
         let shown: Vec<String> = refs
             .iter()
@@ -367,33 +371,14 @@ Run /lint.
             .collect();
         assert_eq!(shown.len(), 5, "{shown:?}");
         // From a mention, the same list.
-        let text = text
-            .replace("li$0nt", "lint")
-            .replace("Run /lint.", "Run /li$0nt.");
-        let g = skillgraph::testing::fixture(&text);
+        let g = skillgraph::testing::fixture(&LINT.replace("Run /lint.", "Run /li$0nt."));
         let again = skillgraph::ide::references(&g.index, g.cursor_file, g.offset, true);
         assert_eq!(again.len(), 5);
     }
 
     #[test]
     fn renaming_from_a_mention_rewrites_the_name_the_folder_mentions_and_preloads() {
-        let text = "//- /p/.claude/skills/lint/SKILL.md
----
-name: lint
-description: Lints.
----
-Body.
-//- /p/.claude/agents/r.md
----
-name: r
-description: R.
-skills: [lint]
----
-Use /lint and $lint.
-//- /p/CLAUDE.md
-Run /li$0nt.
-";
-        let f = skillgraph::testing::fixture(text);
+        let f = skillgraph::testing::fixture(&LINT.replace("Run /lint.", "Run /li$0nt."));
         let prepared = skillgraph::ide::prepare_rename(&f.index, f.cursor_file, f.offset)
             .unwrap()
             .unwrap();

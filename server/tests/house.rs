@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 #[path = "support/sources.rs"]
 mod sources;
+#[path = "support/tree.rs"]
+mod tree;
 
 /// The most lines of logic one source file may hold.
 const MAX_LOGIC_LINES: usize = 800;
@@ -129,13 +131,8 @@ fn scan(text: &str) -> Vec<(bool, usize)> {
 
 /// Whether `line` opens a module written inline (`mod tests {`, `pub(crate) mod x {`).
 fn opens_inline_module(line: &str) -> bool {
-    let line = line.trim();
-    let line = line
-        .strip_prefix("pub(crate) ")
-        .or_else(|| line.strip_prefix("pub(super) "))
-        .or_else(|| line.strip_prefix("pub "))
-        .unwrap_or(line);
-    line.strip_prefix("mod ")
+    sources::without_visibility(line.trim())
+        .strip_prefix("mod ")
         .is_some_and(|rest| rest.trim_end().ends_with('{'))
 }
 

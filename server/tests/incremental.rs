@@ -3,6 +3,10 @@
 //! step the incremental index is compared with a fresh index built in one batch from the files
 //! that exist at that point.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
 mod support;
 
 use std::path::{Path, PathBuf};
@@ -22,7 +26,7 @@ fn codes_of(snapshot: &[Found]) -> Vec<(String, String)> {
 /// chains and cycles, duplicate ids, MCP servers, funnels, trigger targets.
 fn rich_fixture() -> String {
     with_baseline(&format!(
-        "{}{}{}{}{}{}{}{}",
+        "{}{}{}{}{}{}{}{}{}",
         composed_skill("c-one", &["c-two", "fetch"]),
         composed_skill("c-two", &["c-one", "ghost"]),
         mcp_skill("on-missing-server", "elsewhere"),
@@ -40,20 +44,8 @@ type: manual
 targets:
   - team
   - other-team
-//- /ws/funnels/review.yaml
-apiVersion: swarmkit/v1
-kind: Funnel
-metadata:
-  id: review
-  name: Review
-approve:
-  rules:
-    - scope: release:approve
-      roles: [lead]
-provenance:
-  authored_by: human
-  version: 1.0.0
 "#,
+        FUNNEL_REVIEW,
         team(
             r#"
             root:
@@ -492,18 +484,8 @@ fn duplicate_skill_ids_of_different_types_do_not_depend_on_order() {
 fn made_up_fixture() -> String {
     with_baseline(&format!(
         "{}{}{}{}",
-        r#"
-//- /ws/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: ws
-  name: Test workspace
-mcp_servers:
-  - id: tools
-    transport: stdio
-    command: ["tools-server"]
-command_packs:
+        manifest_with(
+            r#"command_packs:
   - id: git
     commands:
       - id: status
@@ -519,6 +501,7 @@ governance:
     - id: memory-writer
       trigger: post_output
 "#,
+        ),
         mcp_skill("git-status", "tools"),
         llm_skill("topology-second"),
         team(
@@ -537,27 +520,7 @@ governance:
             "#,
         ),
     )) + &topology("second", "root:\n  id: boss\n  role: root\n")
-        + r#"
-//- /ws/archetypes/finder.yaml
-apiVersion: swarmkit/v1
-kind: Archetype
-metadata:
-  id: finder
-  name: Finder
-  description: Finds things.
-role: worker
-defaults:
-  model:
-    provider: anthropic
-    name: claude-sonnet-4-6
-  prompt:
-    system: Find.
-  skills:
-    - abstract: {category: capability, capability: second}
-provenance:
-  authored_by: human
-  version: 1.0.0
-"#
+        + &abstract_archetype("second")
 }
 
 #[test]
@@ -1077,11 +1040,7 @@ fn a_suggestion_follows_made_up_skills_appearing_and_going() {
         .map(|(path, code, _, _, message, _)| (path, (code, message)))
         .find(|(path, (code, _))| path.ends_with("second.yaml") && code == "agent.unknown-skill")
         .expect("the grant is still unknown");
-    assert!(
-        second.1.contains("did you mean `topology-new`?"),
-        "{}",
-        second.1
-    );
+    assert_contains(&second.1, "did you mean `topology-new`?");
     // Another topology asking the same, then the suggested one going away.
     let third = parse_fixture(&topology(
         "third",
@@ -1118,7 +1077,7 @@ fn agents_sharing_bulk_grants_follow_the_skills_behind_them() {
     children.push_str(
         "- id: twice\n  role: worker\n  skills: [s2, server:tools, git-push, pack:git, s4, server:tools]\n",
     );
-    let manifest = MANIFEST_WITH_GIT_LOG_AND_PUSH;
+    let manifest = manifest_with_git_log_and_push();
     let mut ws = Replay::new();
     ws.apply(changes(&with_baseline(&format!(
         "{manifest}{skills}{}",

@@ -8,8 +8,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use text::assert_contains;
+
 #[path = "support/sources.rs"]
 mod sources;
+#[path = "support/text.rs"]
+mod text;
+#[path = "support/tree.rs"]
+mod tree;
 
 /// The engine's top-level modules by layer, from the bottom. A module may name modules of its
 /// own layer and of the layers below.
@@ -606,15 +612,10 @@ fn circle(units: &str, edges: &Edges) -> Option<String> {
 fn front_door_names(text: &str) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     for statement in code_only(text).split(';') {
-        let Some(rest) = statement.lines().find_map(|line| {
-            let line = line.trim_start();
-            let line = line
-                .strip_prefix("pub(crate) ")
-                .or_else(|| line.strip_prefix("pub(super) "))
-                .or_else(|| line.strip_prefix("pub "))
-                .unwrap_or(line);
-            line.strip_prefix("use ")
-        }) else {
+        let Some(rest) = statement
+            .lines()
+            .find_map(|line| sources::without_visibility(line).strip_prefix("use "))
+        else {
             continue;
         };
         let start = statement.find(rest).unwrap_or(0);
@@ -881,22 +882,14 @@ fn an_upward_import_is_reported_with_its_place() {
     ]);
     let found = problems(&files, &[]);
     assert_eq!(found.len(), 3, "{found:#?}");
-    assert!(
-        found[0].starts_with("index/mod.rs:1: `index` (layer 4) imports `rules::check_file`"),
-        "{}",
-        found[0]
-    );
-    assert!(
-        found[1]
-            .starts_with("model/config.rs:3: `model` (layer 3) imports `rules::catalogue::all`"),
-        "{}",
-        found[1]
-    );
-    assert!(
-        found[2].starts_with("rules/mod.rs:2: `rules` (layer 6) imports `ide::hover`"),
-        "{}",
-        found[2]
-    );
+    let starts = [
+        "index/mod.rs:1: `index` (layer 4) imports `rules::check_file`",
+        "model/config.rs:3: `model` (layer 3) imports `rules::catalogue::all`",
+        "rules/mod.rs:2: `rules` (layer 6) imports `ide::hover`",
+    ];
+    for (problem, start) in found.iter().zip(starts) {
+        assert!(problem.starts_with(start), "{problem}");
+    }
 }
 
 #[test]
@@ -912,10 +905,9 @@ fn a_circle_among_ide_files_is_reported_and_a_line_is_not() {
     ]);
     let found = module_circles(&circle, &[]);
     assert_eq!(found.len(), 1, "{found:#?}");
-    assert!(
-        found[0].contains("a -> b (ide/a.rs:1); b -> c (ide/b.rs:1); c -> a (ide/c.rs:1)"),
-        "{}",
-        found[0]
+    assert_contains(
+        &found[0],
+        "a -> b (ide/a.rs:1); b -> c (ide/b.rs:1); c -> a (ide/c.rs:1)",
     );
     let line = example(&[
         ("ide/a.rs", "use super::b::f;\n"),
@@ -982,9 +974,8 @@ fn a_circle_between_modules_of_one_layer_is_reported() {
     ]);
     let found = problems(&files, &[]);
     assert_eq!(found.len(), 1, "{found:#?}");
-    assert!(
-        found[0].contains("check -> cli (check.rs:1); cli -> check (cli/mod.rs:1)"),
-        "{}",
-        found[0]
+    assert_contains(
+        &found[0],
+        "check -> cli (check.rs:1); cli -> check (cli/mod.rs:1)",
     );
 }

@@ -1,6 +1,10 @@
 //! Output proportional to input: no diagnostic may exceed the size bounds, over hostile shapes
 //! (each large enough to hit a cap) and the demo workspace.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
 mod support;
 
 use std::collections::HashMap;
@@ -209,17 +213,9 @@ fn a_file_over_the_cap_says_how_many_were_left_out() {
         with_topology_skills(&format!("[{unknown}]")),
         PathBuf::from("/"),
     );
-    let summaries: Vec<_> = outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "file.too-many-diagnostics")
-        .collect();
+    let summaries = of_code(&outcome, "file.too-many-diagnostics");
     assert_eq!(summaries.len(), 1);
-    assert!(
-        summaries[0].message.contains("2000 are left out"),
-        "{}",
-        summaries[0].message
-    );
+    assert_contains(&summaries[0].message, "2000 are left out");
     let in_file = outcome
         .diagnostics
         .iter()
@@ -263,11 +259,7 @@ fn every_unknown_id_shown_carries_its_suggestion() {
         ))
     )));
     let outcome = check_changes(all, PathBuf::from("/"));
-    let unknown: Vec<_> = outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "agent.unknown-skill")
-        .collect();
+    let unknown = of_code(&outcome, "agent.unknown-skill");
     assert_eq!(unknown.len(), MAX_DIAGNOSTICS_PER_FILE);
     for (i, d) in unknown.iter().enumerate() {
         assert!(

@@ -3,7 +3,10 @@
 
 use std::path::PathBuf;
 
-use skillgraph::check::check_changes;
+#[path = "support/found.rs"]
+mod found;
+
+use found::check_changes_found;
 use skillgraph::index::Change;
 
 const MANIFEST: &str =
@@ -36,18 +39,10 @@ fn findings(agents: &str, extra: &[(&str, &str)]) -> Vec<(&'static str, String)>
             text,
         })
         .collect();
-    let outcome = check_changes(changes, PathBuf::from("/"));
-    outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "agent.output-schema")
-        .map(|d| {
-            let text = &outcome.index.file(d.file).unwrap().text;
-            (
-                d.code.name(),
-                text[d.range.start as usize..d.range.end as usize].to_owned(),
-            )
-        })
+    check_changes_found(changes)
+        .into_iter()
+        .filter(|f| f.code == "agent.output-schema")
+        .map(|f| (f.code, f.text))
         .collect()
 }
 

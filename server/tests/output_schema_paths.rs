@@ -4,7 +4,16 @@
 //! file that is not UTF-8; and no word about a file discovery does not read (a symlink, another
 //! suffix), which the runtime reads.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
+#[path = "support/found.rs"]
+mod found;
+
 use std::path::Path;
+
+use found::found_in;
 
 const MANIFEST: &str =
     "apiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: ws\n  name: Ws\n";
@@ -35,17 +44,10 @@ fn workspace(root: &Path, schemas: &[(&str, &str)]) {
 /// (text under the range, message) of each `agent.output-schema` of a `check` of `root`.
 fn reported(root: &Path) -> Vec<(String, String)> {
     let outcome = skillgraph::check::run_check(&[root.to_owned()]).unwrap();
-    outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "agent.output-schema")
-        .map(|d| {
-            let text = &outcome.index.file(d.file).unwrap().text;
-            (
-                text[d.range.start as usize..d.range.end as usize].to_owned(),
-                d.message.clone(),
-            )
-        })
+    found_in(&outcome)
+        .into_iter()
+        .filter(|f| f.code == "agent.output-schema")
+        .map(|f| (f.text, f.message))
         .collect()
 }
 
@@ -84,11 +86,7 @@ fn a_folder_nothing_or_unreadable_bytes_are_refused_as_the_runtime_refuses_them(
     for folder in ["schemas", "schemas/", "out.json"] {
         let messages = said(folder);
         assert_eq!(messages.len(), 1, "{folder}: {found:#?}");
-        assert!(
-            messages[0].contains(&format!("names `{folder}`, which is a folder")),
-            "{}",
-            messages[0]
-        );
+        assert_contains(messages[0], &format!("names `{folder}`, which is a folder"));
     }
     assert!(said("schemas/report")[0].contains("which does not exist"));
     assert!(
@@ -147,5 +145,5 @@ fn an_inherited_default_naming_a_folder_is_reported_on_the_agent() {
     let found = reported(root);
     assert_eq!(found.len(), 1, "{found:#?}");
     assert_eq!(found[0].0, "writer");
-    assert!(found[0].1.contains("is a folder"), "{}", found[0].1);
+    assert_contains(&found[0].1, "is a folder");
 }

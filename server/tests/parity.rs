@@ -10,8 +10,13 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+#[path = "support/tree.rs"]
+mod tree;
+
 use skillgraph::check::check_changes;
-use skillgraph::index::Change;
+use skillgraph::diagnostic::Diagnostic;
+use skillgraph::index::{Change, Index};
+use tree::{files_below, read_changes};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/parity");
 
@@ -65,38 +70,26 @@ const SWARMKIT_CODES: &[&str] = &[
 
 type Pairs = BTreeSet<(String, String)>;
 
-fn read_tree(dir: &Path, out: &mut Vec<Change>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            read_tree(&path, out);
-        } else {
-            let bytes = std::fs::read(&path).expect("readable fixture");
-            out.push(Change::Set {
-                path: path.clone(),
-                text: skillgraph::syntax::decode(&bytes).text,
-            });
-        }
-    }
+/// The mutant's workspace, read from the disk.
+fn workspace(name: &str) -> (PathBuf, Vec<Change>) {
+    let ws = Path::new(FIXTURES).join(name).join("ws");
+    let changes = read_changes(files_below(&ws, |_| false));
+    (ws, changes)
 }
 
-/// Our (file, code) pairs for the mutant's workspace, SwarmKit codes only.
-fn ours(name: &str) -> Pairs {
-    let ws = Path::new(FIXTURES).join(name).join("ws");
-    let mut changes = Vec::new();
-    read_tree(&ws, &mut changes);
-    let outcome = check_changes(changes, ws.clone());
-    outcome
-        .diagnostics
-        .iter()
-        .filter(|d| SWARMKIT_CODES.contains(&d.code.name()))
+/// (file relative to `ws`, code) of each diagnostic `keep` accepts.
+fn pairs<'a>(
+    ws: &Path,
+    index: &Index,
+    diagnostics: impl IntoIterator<Item = &'a Diagnostic>,
+    keep: impl Fn(&str) -> bool,
+) -> Pairs {
+    diagnostics
+        .into_iter()
+        .filter(|d| keep(d.code.name()))
         .map(|d| {
-            let path = &outcome.index.file(d.file).expect("known file").path;
-            let relative = path.strip_prefix(&ws).expect("inside the workspace");
+            let path = &index.file(d.file).expect("known file").path;
+            let relative = path.strip_prefix(ws).expect("inside the workspace");
             (
                 relative.to_string_lossy().replace('\\', "/"),
                 d.code.name().to_owned(),
@@ -105,20 +98,35 @@ fn ours(name: &str) -> Pairs {
         .collect()
 }
 
-/// SwarmKit's (file, code) pairs, as saved from `swarmkit validate --json`.
-fn theirs(name: &str) -> Pairs {
-    let path = Path::new(FIXTURES).join(name).join("expected.json");
-    let text = std::fs::read_to_string(&path).expect("expected.json");
-    let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
-    json["expected"]
-        .as_array()
-        .expect("`expected` is a list")
+/// The (file, code) pairs of a list in `expected.json`.
+fn listed_pairs(list: &serde_json::Value, what: &str) -> Pairs {
+    list.as_array()
+        .unwrap_or_else(|| panic!("`{what}` is a list"))
         .iter()
         .map(|pair| {
             let file = pair[0].as_str().expect("file").to_owned();
             let code = pair[1].as_str().expect("code").to_owned();
             (file, code)
         })
+        .collect()
+}
+
+/// Our (file, code) pairs for the mutant's workspace, SwarmKit codes only.
+fn ours(name: &str) -> Pairs {
+    let (ws, changes) = workspace(name);
+    let outcome = check_changes(changes, ws.clone());
+    pairs(&ws, &outcome.index, &outcome.diagnostics, |code| {
+        SWARMKIT_CODES.contains(&code)
+    })
+}
+
+/// SwarmKit's (file, code) pairs, as saved from `swarmkit validate --json`.
+fn theirs(name: &str) -> Pairs {
+    let path = Path::new(FIXTURES).join(name).join("expected.json");
+    let text = std::fs::read_to_string(&path).expect("expected.json");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    listed_pairs(&json["expected"], "expected")
+        .into_iter()
         .filter(|(_, code)| SWARMKIT_CODES.contains(&code.as_str()))
         .collect()
 }
@@ -130,24 +138,12 @@ fn our_own_expected(name: &str) -> Option<Pairs> {
     let path = Path::new(FIXTURES).join(name).join("expected.json");
     let text = std::fs::read_to_string(&path).expect("expected.json");
     let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
-    let pairs = json.get("ours")?.as_array().expect("`ours` is a list");
-    Some(
-        pairs
-            .iter()
-            .map(|pair| {
-                let file = pair[0].as_str().expect("file").to_owned();
-                let code = pair[1].as_str().expect("code").to_owned();
-                (file, code)
-            })
-            .collect(),
-    )
+    Some(listed_pairs(json.get("ours")?, "ours"))
 }
 
 /// Our (file, code) pairs for the mutant's workspace, for the codes in `codes`.
 fn ours_for(name: &str, codes: &BTreeSet<&str>) -> Pairs {
-    let ws = Path::new(FIXTURES).join(name).join("ws");
-    let mut changes = Vec::new();
-    read_tree(&ws, &mut changes);
+    let (ws, changes) = workspace(name);
     let mut outcome = check_changes(changes, ws.clone());
     // The binaries command packs require, looked up on an empty PATH: none is found, whatever
     // the machine running the test has.
@@ -163,18 +159,9 @@ fn ours_for(name: &str, codes: &BTreeSet<&str>) -> Pairs {
         .into_iter()
         .flat_map(|id| outcome.index.diagnostics(id))
         .collect();
-    diagnostics
-        .iter()
-        .filter(|d| codes.contains(d.code.name()))
-        .map(|d| {
-            let path = &outcome.index.file(d.file).expect("known file").path;
-            let relative = path.strip_prefix(&ws).expect("inside the workspace");
-            (
-                relative.to_string_lossy().replace('\\', "/"),
-                d.code.name().to_owned(),
-            )
-        })
-        .collect()
+    pairs(&ws, &outcome.index, &diagnostics, |code| {
+        codes.contains(code)
+    })
 }
 
 #[track_caller]

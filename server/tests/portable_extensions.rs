@@ -3,45 +3,17 @@
 //! reads exactly as the nested one: converting every fixture's extensions keeps what is read
 //! and what is reported.
 
+#[path = "support/found.rs"]
+mod found;
+
 use std::path::{Path, PathBuf};
 
-use skillgraph::check::check_changes;
+use found::{check_changes_found as check, Found};
+use skillgraph::diagnostic::Severity;
 use skillgraph::fix::apply_edits;
 use skillgraph::index::Change;
 use skillgraph::model::skill_md::extensions::{Extensions, Predicate, Value};
 use skillgraph::model::skill_md::SkillMd;
-
-#[derive(Debug)]
-struct Found {
-    path: String,
-    code: &'static str,
-    severity: String,
-    text: String,
-    message: String,
-    fix: Option<String>,
-}
-
-fn check(changes: Vec<Change>) -> Vec<Found> {
-    let outcome = check_changes(changes, PathBuf::from("/"));
-    outcome
-        .diagnostics
-        .iter()
-        .map(|d| {
-            let entry = outcome.index.file(d.file).unwrap();
-            let fix = d.fixes.first().map(|fix| {
-                apply_edits(&entry.text, fix.edits.iter().filter(|e| e.file == d.file)).unwrap()
-            });
-            Found {
-                path: entry.path.display().to_string(),
-                code: d.code.name(),
-                severity: d.severity.as_str().to_owned(),
-                text: entry.text[d.range.start as usize..d.range.end as usize].to_owned(),
-                message: d.message.clone(),
-                fix,
-            }
-        })
-        .collect()
-}
 
 fn set(path: &str, text: &str) -> Change {
     Change::Set {
@@ -100,7 +72,7 @@ fn each_host_that_refuses_or_warns_is_named_with_what_it_does() {
     assert_eq!(host.len(), 1, "{found:#?}");
     assert_eq!(host[0].code, "skillmd.extension-host");
     assert_eq!(host[0].text, "dependencies");
-    assert_eq!(host[0].severity, "warning");
+    assert_eq!(host[0].severity, Severity::Warning);
     let message = &host[0].message;
     assert!(
         message.contains("Codex does not load the skill")
@@ -116,7 +88,7 @@ fn each_host_that_refuses_or_warns_is_named_with_what_it_does() {
     let found = check(vec![set("/p/.github/skills/refund/SKILL.md", NESTED)]);
     let host = host_diagnostics(&found);
     assert_eq!(host.len(), 1, "{found:#?}");
-    assert_eq!(host[0].severity, "info");
+    assert_eq!(host[0].severity, Severity::Info);
     assert!(!host[0].message.contains("Codex"));
 
     // Crush, named in `[skill-md] hosts`, drops a skill with a list under `metadata`.

@@ -1,33 +1,17 @@
 //! The skill as the host loads it: the body's budget, the bundled files the model will not find,
 //! and (Claude Code) the arguments substituted into the body.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
+#[path = "support/found.rs"]
+mod found;
+
 use std::path::PathBuf;
 
-use skillgraph::check::check_changes;
+use found::{check_changes_found as check_with, Found};
 use skillgraph::index::Change;
-
-#[derive(Debug)]
-struct Found {
-    code: &'static str,
-    text: String,
-    message: String,
-}
-
-fn check_with(changes: Vec<Change>) -> Vec<Found> {
-    let outcome = check_changes(changes, PathBuf::from("/"));
-    outcome
-        .diagnostics
-        .iter()
-        .map(|d| {
-            let entry = outcome.index.file(d.file).unwrap();
-            Found {
-                code: d.code.name(),
-                text: entry.text[d.range.start as usize..d.range.end as usize].to_owned(),
-                message: d.message.clone(),
-            }
-        })
-        .collect()
-}
 
 fn check(text: &str) -> Vec<Found> {
     check_with(vec![Change::Set {
@@ -73,10 +57,10 @@ fn a_body_past_both_budgets_is_one_diagnostic_naming_the_estimate() {
     let budget = only(&found, "skillmd.body-budget");
     assert_eq!(budget.len(), 1, "{found:?}");
     let message = &budget[0].message;
-    assert!(message.contains("600 lines"), "{message}");
-    assert!(
-        message.contains("about 15,000 tokens (estimated at 4 characters a token"),
-        "{message}"
+    assert_contains(message, "600 lines");
+    assert_contains(
+        message,
+        "about 15,000 tokens (estimated at 4 characters a token",
     );
 }
 
@@ -196,13 +180,7 @@ fn orphans_are_bounded_to_twenty_names_and_a_count() {
     let found = check_folder("Nothing named.\n", &files);
     let orphans = only(&found, "skillmd.orphan-files");
     assert_eq!(orphans.len(), 1);
-    assert!(
-        orphans[0]
-            .message
-            .contains("`data/f000019.bin` and 99980 more"),
-        "{}",
-        orphans[0].message
-    );
+    assert_contains(&orphans[0].message, "`data/f000019.bin` and 99980 more");
 }
 
 #[test]
@@ -219,18 +197,11 @@ fn a_reference_reached_only_through_another_is_too_deep() {
     // b.md and c.md; the CSV is data a reference mentions, not a reference.
     assert_eq!(deep.len(), 2, "{found:?}");
     assert_eq!(deep[0].text, "references/a.md");
-    assert!(
-        deep[0]
-            .message
-            .contains("SKILL.md → `references/a.md` → `references/b.md`"),
-        "{}",
-        deep[0].message
+    assert_contains(
+        &deep[0].message,
+        "SKILL.md → `references/a.md` → `references/b.md`",
     );
-    assert!(
-        deep[1].message.contains("3 levels below"),
-        "{}",
-        deep[1].message
-    );
+    assert_contains(&deep[1].message, "3 levels below");
     // Named in SKILL.md as well: one level deep.
     let found = check_folder(
         "Read [a](references/a.md), references/b.md and references/c.md.\n",
@@ -315,7 +286,7 @@ fn a_long_reference_needs_a_table_of_contents() {
     let toc = only(&found, "skillmd.reference-toc");
     assert_eq!(toc.len(), 1, "{found:?}");
     assert_eq!(toc[0].text, "references/long.md");
-    assert!(toc[0].message.contains("402 lines"), "{}", toc[0].message);
+    assert_contains(&toc[0].message, "402 lines");
 }
 
 #[test]
@@ -441,11 +412,7 @@ Then `sed -E 's/(v)([0-9])/\\1$2/' f` and `echo $1`.\n";
     let in_code = only(&found, "skillmd.argument-in-code");
     let texts: Vec<&str> = in_code.iter().map(|f| f.text.as_str()).collect();
     assert_eq!(texts, ["$1", "$2"], "{found:?}");
-    assert!(
-        in_code[0].message.contains("write `\\$1`"),
-        "{}",
-        in_code[0].message
-    );
+    assert_contains(&in_code[0].message, "write `\\$1`");
 }
 
 #[test]

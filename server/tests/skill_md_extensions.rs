@@ -3,49 +3,21 @@
 //! Each code fires with a tight range (the text under it is asserted) and stays silent on valid
 //! input; chain fixtures are multi-skill trees.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
+#[path = "support/found.rs"]
+mod found;
+
 use std::path::{Path, PathBuf};
 
+use found::{assert_silent, check_files as check, Found};
 use skillgraph::check::check_changes;
 use skillgraph::diagnostic::Severity;
 use skillgraph::index::{Change, Index, Lookup};
 use skillgraph::semantics::chain::{resolve, Target};
 use skillgraph::testing::{batch_snapshot, set_files, shuffled, Replay};
-
-#[derive(Debug)]
-struct Found {
-    path: String,
-    code: &'static str,
-    severity: Severity,
-    text: String,
-    message: String,
-    related: Vec<String>,
-}
-
-fn check(files: &[(&str, &str)]) -> Vec<Found> {
-    let outcome = check_changes(set_files(files), PathBuf::from("/"));
-    let text_of = |file, range: skillgraph::syntax::TextRange| {
-        let entry = outcome.index.file(file).expect("file");
-        entry.text[range.start as usize..range.end as usize].to_owned()
-    };
-    outcome
-        .diagnostics
-        .iter()
-        .map(|d| Found {
-            path: outcome
-                .index
-                .file(d.file)
-                .unwrap()
-                .path
-                .display()
-                .to_string(),
-            code: d.code.name(),
-            severity: d.severity,
-            text: text_of(d.file, d.range),
-            message: d.message.clone(),
-            related: d.related.iter().map(|r| text_of(r.file, r.range)).collect(),
-        })
-        .collect()
-}
 
 /// A SKILL.md text with `extra` frontmatter lines after name and description.
 fn skill(name: &str, extra: &str) -> String {
@@ -58,11 +30,6 @@ fn of<'a>(found: &'a [Found], code: &str) -> Vec<&'a Found> {
 
 fn texts(found: &[&Found]) -> Vec<String> {
     found.iter().map(|f| f.text.clone()).collect()
-}
-
-#[track_caller]
-fn assert_silent(found: &[Found]) {
-    assert!(found.is_empty(), "{found:#?}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -263,11 +230,7 @@ fn chain_shape_and_option_conflicts() {
     )]);
     let shape = of(&found, "skillmd.chain-shape");
     assert_eq!(texts(&shape), ["3"]);
-    assert!(
-        shape[0].message.contains("found an integer"),
-        "{}",
-        shape[0].message
-    );
+    assert_contains(&shape[0].message, "found an integer");
 }
 
 #[test]

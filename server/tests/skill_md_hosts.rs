@@ -2,43 +2,23 @@
 //! `[skill-md] hosts`), and the rules that follow from each host's documentation. Each rule
 //! fires where its host reads the skill and stays silent where none does.
 
-use std::path::PathBuf;
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
 
-use skillgraph::check::check_changes;
+#[path = "support/found.rs"]
+mod found;
+
+use found::{assert_silent, check_files as check, Found};
 use skillgraph::diagnostic::Severity;
-use skillgraph::testing::set_files;
-
-#[derive(Debug)]
-struct Found {
-    path: String,
-    code: &'static str,
-    severity: Severity,
-    text: String,
-    message: String,
-    related: usize,
-}
-
-fn check(files: &[(&str, &str)]) -> Vec<Found> {
-    let outcome = check_changes(set_files(files), PathBuf::from("/"));
-    outcome
-        .diagnostics
-        .iter()
-        .map(|d| {
-            let entry = outcome.index.file(d.file).expect("file of a diagnostic");
-            Found {
-                path: entry.path.to_string_lossy().into_owned(),
-                code: d.code.name(),
-                severity: d.severity,
-                text: entry.text[d.range.start as usize..d.range.end as usize].to_owned(),
-                message: d.message.clone(),
-                related: d.related.len(),
-            }
-        })
-        .collect()
-}
 
 fn skill(name: &str, extra: &str) -> String {
     format!("---\nname: {name}\ndescription: Does one thing well.\n{extra}---\nBody.\n")
+}
+
+/// The diagnostics of one skill `pdf` at `path`, with `extra` in its frontmatter.
+fn check_pdf(path: &str, extra: &str) -> Vec<Found> {
+    check(&[(path, &skill("pdf", extra))])
 }
 
 fn codes(found: &[Found]) -> Vec<&'static str> {
@@ -55,11 +35,7 @@ fn name_mismatch_is_an_error_where_copilot_reads_the_skill() {
         let found = check(&[(&path, &skill("pdf-tools", ""))]);
         assert_eq!(codes(&found), ["skillmd.name-mismatch"], "{root}");
         assert_eq!(found[0].severity, Severity::Error, "{root}");
-        assert!(
-            found[0].message.contains("VS Code/Copilot do not load"),
-            "{}",
-            found[0].message
-        );
+        assert_contains(&found[0].message, "VS Code/Copilot do not load");
     }
     for path in [
         "/p/.gemini/skills/pdf/SKILL.md",
@@ -82,7 +58,7 @@ fn hosts_from_the_config_override_the_folder() {
     ]);
     assert_eq!(codes(&found), ["skillmd.name-mismatch"]);
     assert_eq!(found[0].severity, Severity::Error);
-    assert_eq!(found[0].related, 1, "points at `hosts`");
+    assert_eq!(found[0].related.len(), 1, "points at `hosts`");
     let config = "[skill-md]\nhosts = [\"codex\"]\n";
     let found = check(&[
         ("/p/skillgraph.toml", config),
@@ -112,37 +88,34 @@ fn claude_code_field_values() {
         .iter()
         .all(|f| f.severity == Severity::Warning && f.message.contains("code.claude.com")));
     let effort = found.iter().find(|f| f.text == "extreme").unwrap();
-    assert!(effort.message.contains("`xhigh`"), "{}", effort.message);
+    assert_contains(&effort.message, "`xhigh`");
 
     let valid = "disable-model-invocation: true\nuser-invocable: false\neffort: xhigh\ncontext: fork\nagent: Explore\nshell: powershell\npaths: [\"src/**\"]\narguments: [issue, branch]\nwhen_to_use: When asked.\nallowed-tools:\n  - Read\n  - Bash(git add *)\n  - mcp__github__get_issue\n";
     let valid = skill("pdf", valid).replace("Body.", "Fix $issue on $branch.");
     let found = check(&[("/p/.claude/skills/pdf/SKILL.md", &valid)]);
-    assert!(found.is_empty(), "{found:#?}");
+    assert_silent(&found);
 }
 
 #[test]
 fn host_fields_are_not_judged_where_their_host_does_not_read() {
     // Codex, OpenCode and Gemini CLI read `.agents/skills`; none of them uses `effort`.
-    let found = check(&[(
+    let found = check_pdf(
         "/p/.agents/skills/pdf/SKILL.md",
-        &skill("pdf", "effort: extreme\nagent: Explore\n"),
-    )]);
-    assert!(found.is_empty(), "{found:#?}");
+        "effort: extreme\nagent: Explore\n",
+    );
+    assert_silent(&found);
 }
 
 #[test]
 fn agent_needs_context_fork() {
-    let found = check(&[(
-        "/p/.claude/skills/pdf/SKILL.md",
-        &skill("pdf", "agent: Explore\n"),
-    )]);
+    let found = check_pdf("/p/.claude/skills/pdf/SKILL.md", "agent: Explore\n");
     assert_eq!(codes(&found), ["skillmd.agent-needs-fork"]);
     assert_eq!(found[0].text, "agent");
-    let found = check(&[(
+    let found = check_pdf(
         "/p/.claude/skills/pdf/SKILL.md",
-        &skill("pdf", "context: fork\nagent: Explore\n"),
-    )]);
-    assert!(found.is_empty(), "{found:#?}");
+        "context: fork\nagent: Explore\n",
+    );
+    assert_silent(&found);
 }
 
 #[test]
@@ -155,18 +128,14 @@ fn claude_code_listing_budget() {
     );
     let found = check(&[("/p/.claude/skills/pdf/SKILL.md", &text)]);
     assert_eq!(codes(&found), ["skillmd.listing-budget"], "{found:#?}");
-    assert!(
-        found[0].message.contains("1600 characters"),
-        "{}",
-        found[0].message
-    );
+    assert_contains(&found[0].message, "1600 characters");
     // A plugin's skills are Claude Code's too (its manifest is in the file set).
     let found = check(&[
         ("/plug/.claude-plugin/plugin.json", "{\"name\": \"plug\"}"),
         ("/plug/skills/pdf/SKILL.md", &text),
     ]);
     assert_eq!(codes(&found), ["skillmd.listing-budget"], "{found:#?}");
-    assert_eq!(found[0].related, 1);
+    assert_eq!(found[0].related.len(), 1);
     // Not Claude Code's: no budget. Within it: silent.
     assert!(check(&[("/p/.gemini/skills/pdf/SKILL.md", &text)]).is_empty());
     assert!(check(&[("/plug/skills/pdf/SKILL.md", &text)]).is_empty());
@@ -214,12 +183,8 @@ fn one_host_reading_two_skills_of_one_name() {
         ["skillmd.shadowed", "skillmd.shadowed"],
         "{found:#?}"
     );
-    assert!(
-        found[0].message.contains("OpenCode"),
-        "{}",
-        found[0].message
-    );
-    assert!(found.iter().all(|f| f.related == 1));
+    assert_contains(&found[0].message, "OpenCode");
+    assert!(found.iter().all(|f| f.related.len() == 1));
     // `.gemini/skills` and `.cursor/skills` share no host.
     assert!(check(&[
         ("/p/.gemini/skills/pdf/SKILL.md", &skill("pdf", "")),

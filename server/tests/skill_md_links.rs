@@ -1,16 +1,17 @@
 //! Links of a SKILL.md into its bundled files, resolved against the listing discovery hands in.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
+#[path = "support/found.rs"]
+mod found;
+
 use std::path::PathBuf;
 
+use found::{assert_silent, check_changes_found, Found};
 use skillgraph::check::check_changes;
 use skillgraph::index::{Change, Index};
-
-#[derive(Debug)]
-struct Found {
-    code: &'static str,
-    text: String,
-    message: String,
-}
 
 fn skill_files(dir: &str, files: &[&str]) -> Change {
     Change::SkillFiles {
@@ -27,19 +28,7 @@ fn check(text: &str, files: &[&str]) -> Vec<Found> {
         },
         skill_files("/r/skills/pdf", files),
     ];
-    let outcome = check_changes(changes, PathBuf::from("/"));
-    outcome
-        .diagnostics
-        .iter()
-        .map(|d| {
-            let entry = outcome.index.file(d.file).unwrap();
-            Found {
-                code: d.code.name(),
-                text: entry.text[d.range.start as usize..d.range.end as usize].to_owned(),
-                message: d.message.clone(),
-            }
-        })
-        .collect()
+    check_changes_found(changes)
 }
 
 const FILES: &[&str] = &[
@@ -62,7 +51,7 @@ fn links_that_resolve_are_silent() {
 ${CLAUDE_SKILL_DIR}/scripts/fill.py.\n[web](https://example.com), [anchor](#top), [abs](/etc/hosts).\n\
 Inline code is left alone: `reference/nothing.md`.\n```\n[in a fence](gone.md)\n```\n";
     let found = check(&skill(body), FILES);
-    assert!(found.is_empty(), "{found:#?}");
+    assert_silent(&found);
 }
 
 #[test]
@@ -72,13 +61,7 @@ fn a_missing_target_is_a_warning_with_the_nearest_path() {
     assert_eq!(found.len(), 1, "{found:#?}");
     assert_eq!(found[0].code, "skillmd.broken-link");
     assert_eq!(found[0].text, "reference/api.md");
-    assert!(
-        found[0]
-            .message
-            .contains("did you mean `references/api.md`?"),
-        "{}",
-        found[0].message
-    );
+    assert_contains(&found[0].message, "did you mean `references/api.md`?");
     // In code, a placeholder path is still the skill's folder.
     let found = check(&skill("Run `{baseDir}/scripts/fil.py`.\n"), FILES);
     assert_eq!(found.len(), 1, "{found:#?}");
@@ -207,13 +190,7 @@ fn a_large_folder_and_many_broken_links_each_get_their_suggestion() {
         .collect();
     assert_eq!(broken.len(), 900);
     assert_eq!(broken[321].text, "refs/page-321.mdx");
-    assert!(
-        broken[321]
-            .message
-            .contains("did you mean `refs/page-321.md`?"),
-        "{}",
-        broken[321].message
-    );
+    assert_contains(&broken[321].message, "did you mean `refs/page-321.md`?");
 }
 
 #[test]
@@ -251,10 +228,5 @@ fn links_into_a_nested_skill_resolve_through_its_own_listing() {
         .iter()
         .find(|d| d.message.contains("`forms/reference/f.md`"))
         .unwrap();
-    assert!(
-        typo.message
-            .contains("did you mean `forms/references/f.md`?"),
-        "{}",
-        typo.message
-    );
+    assert_contains(&typo.message, "did you mean `forms/references/f.md`?");
 }

@@ -1,44 +1,19 @@
 //! The SKILL.md spec checks, one fixture per behaviour: each code fires with a tight range (the
 //! text under the range is asserted) and stays silent on valid input.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
+#[path = "support/found.rs"]
+mod found;
+
 use std::path::PathBuf;
 
-use skillgraph::check::check_changes;
+use found::{assert_silent, check_files as check, Found};
 use skillgraph::diagnostic::Severity;
 use skillgraph::index::{Change, Index};
 use skillgraph::testing::set_files;
-
-#[derive(Debug)]
-struct Found {
-    path: String,
-    code: &'static str,
-    severity: Severity,
-    start: usize,
-    /// The text under the diagnostic's range.
-    text: String,
-    message: String,
-    related: usize,
-}
-
-fn check(files: &[(&str, &str)]) -> Vec<Found> {
-    let outcome = check_changes(set_files(files), PathBuf::from("/"));
-    outcome
-        .diagnostics
-        .iter()
-        .map(|d| {
-            let entry = outcome.index.file(d.file).expect("file of a diagnostic");
-            Found {
-                path: entry.path.to_string_lossy().into_owned(),
-                code: d.code.name(),
-                severity: d.severity,
-                start: d.range.start as usize,
-                text: entry.text[d.range.start as usize..d.range.end as usize].to_owned(),
-                message: d.message.clone(),
-                related: d.related.len(),
-            }
-        })
-        .collect()
-}
 
 /// One SKILL.md at `/r/skills/<folder>/SKILL.md`.
 fn check_one(folder: &str, text: &str) -> Vec<Found> {
@@ -73,7 +48,7 @@ fn a_valid_skill_is_silent() {
 fn bom_crlf_and_host_fields_are_silent() {
     let text = "\u{feff}---\r\nname: pdf\r\ndescription: Reads PDFs.\r\nargument-hint: \"[file]\"\r\ndisable-model-invocation: true\r\nuser-invocable: false\r\nmodel: sonnet\r\ncontext: fork\r\nagent: Explore\r\nhooks:\r\n  on-activate: echo hi\r\ndependencies:\r\n  tools: [Read]\r\n---\r\nbody\r\n";
     let found = check_one("pdf", text);
-    assert!(found.is_empty(), "{found:#?}");
+    assert_silent(&found);
 }
 
 #[test]
@@ -83,22 +58,19 @@ fn no_frontmatter() {
         "skillmd.no-frontmatter",
         "# PDF skill",
     );
-    assert!(
-        message.contains("must start with a `---` line"),
-        "{message}"
-    );
+    assert_contains(&message, "must start with a `---` line");
     let message = assert_one(
         &check_one("pdf", "\n---\nname: pdf\ndescription: x\n---\n"),
         "skillmd.no-frontmatter",
         "",
     );
-    assert!(message.contains("blank lines"), "{message}");
+    assert_contains(&message, "blank lines");
     let message = assert_one(
         &check_one("pdf", "---yaml\nname: pdf\n---\n"),
         "skillmd.no-frontmatter",
         "---yaml",
     );
-    assert!(message.contains("exactly `---`"), "{message}");
+    assert_contains(&message, "exactly `---`");
     assert_one(&check_one("pdf", ""), "skillmd.no-frontmatter", "");
 }
 
@@ -140,7 +112,7 @@ fn duplicate_keys() {
     let text = "---\nname: pdf\ndescription: a\nname: pdf\n---\n";
     let found = check_one("pdf", text);
     assert_one(&found, "yaml.duplicate-key", "name");
-    assert_eq!(found[0].related, 1);
+    assert_eq!(found[0].related.len(), 1);
 }
 
 #[test]
@@ -150,7 +122,7 @@ fn not_a_mapping() {
         "skillmd.not-a-mapping",
         "---",
     );
-    assert!(message.contains("empty"), "{message}");
+    assert_contains(&message, "empty");
     assert_one(
         &check_one("pdf", "---\n# only a comment\n---\n"),
         "skillmd.not-a-mapping",
@@ -171,13 +143,13 @@ fn missing_fields() {
         "skillmd.missing-field",
         "---",
     );
-    assert!(message.contains("`name:`"), "{message}");
+    assert_contains(&message, "`name:`");
     let message = assert_one(
         &check_one("pdf", "---\nname: pdf\n---\n"),
         "skillmd.missing-field",
         "---",
     );
-    assert!(message.contains("`description:`"), "{message}");
+    assert_contains(&message, "`description:`");
     let found = check_one("pdf", "---\nlicense: MIT\n---\n");
     assert_eq!(
         codes(&found),
@@ -245,12 +217,9 @@ fn one_mistake_one_diagnostic_and_a_valid_fix() {
     assert_eq!(found.len(), 1, "{found:#?}");
     assert_eq!(found[0].code, "skillmd.name-format");
     assert_eq!(found[0].text, "Active Directory Attacks");
-    assert!(
-        found[0]
-            .message
-            .contains("write `name: active-directory-attacks`, the folder's name"),
-        "{}",
-        found[0].message
+    assert_contains(
+        &found[0].message,
+        "write `name: active-directory-attacks`, the folder's name",
     );
     // The suggestion, written, is silent.
     assert!(check_one(
@@ -270,9 +239,9 @@ fn yaml_errors_say_the_likely_cause_where_it_is() {
     let found = check_one("pdf", text);
     let message = assert_one(&found, "skillmd.yaml-parse", ":");
     assert_eq!(found[0].start, text.find("this:").unwrap() + 4);
-    assert!(
-        message.contains("quote the value: `description: \"Use this: when reading PDFs\"`"),
-        "{message}"
+    assert_contains(
+        &message,
+        "quote the value: `description: \"Use this: when reading PDFs\"`",
     );
     let fixed = "---\nname: pdf\ndescription: \"Use this: when reading PDFs\"\n---\n";
     assert!(check_one("pdf", fixed).is_empty());
@@ -281,10 +250,7 @@ fn yaml_errors_say_the_likely_cause_where_it_is() {
     let found = check_one("pdf", text);
     let message = assert_one(&found, "skillmd.yaml-parse", "\t");
     assert_eq!(found[0].start, text.find('\t').unwrap());
-    assert!(
-        message.contains("line 6 is indented with a tab"),
-        "{message}"
-    );
+    assert_contains(&message, "line 6 is indented with a tab");
 }
 
 #[test]
@@ -292,27 +258,16 @@ fn small_wordings() {
     let text = "---\nname: pdf\ndescription: d\nmetadata:\n  build: 2\n  version: 1.0\n---\n";
     let found = check_one("pdf", text);
     assert_eq!(found.len(), 2, "{found:#?}");
-    assert!(
-        found[0].message.contains("is an integer"),
-        "{}",
-        found[0].message
-    );
+    assert_contains(&found[0].message, "is an integer");
     assert!(
         !found[0].message.contains("becomes"),
         "{}",
         found[0].message
     );
-    assert!(
-        found[1].message.contains("(`1.0` becomes 1)"),
-        "{}",
-        found[1].message
-    );
+    assert_contains(&found[1].message, "(`1.0` becomes 1)");
     let found = check_one("pdf", "---\nname: pdf\ndescription: d\ntools: Read\n---\n");
     let message = assert_one(&found, "skillmd.unknown-field", "tools");
-    assert!(
-        message.contains("did you mean `allowed-tools`?"),
-        "{message}"
-    );
+    assert_contains(&message, "did you mean `allowed-tools`?");
 }
 
 #[test]
@@ -339,7 +294,7 @@ fn name_unicode_follows_skills_ref() {
     }
     // An NFD name matches an NFC folder.
     let found = check_one("café", "---\nname: cafe\u{301}\ndescription: d\n---\n");
-    assert!(found.is_empty(), "{found:#?}");
+    assert_silent(&found);
 }
 
 #[test]
@@ -350,7 +305,7 @@ fn name_mismatch() {
         "skillmd.name-mismatch",
         "postgresql-table-design",
     );
-    assert!(message.contains("`postgresql`"), "{message}");
+    assert_contains(&message, "`postgresql`");
     // Case-sensitive.
     let found = check_one("Upper2", "---\nname: upper2\ndescription: d\n---\n");
     assert_one(&found, "skillmd.name-mismatch", "upper2");
@@ -365,7 +320,7 @@ fn description_length() {
         "skillmd.description-length",
         "\"  \"",
     );
-    assert!(message.contains("empty"), "{message}");
+    assert_contains(&message, "empty");
     assert_one(
         &check_one("pdf", "---\nname: pdf\ndescription:\n---\n"),
         "skillmd.description-length",
@@ -381,7 +336,7 @@ fn description_length() {
         "skillmd.description-length",
         &over,
     );
-    assert!(message.contains("1025 characters"), "{message}");
+    assert_contains(&message, "1025 characters");
     // A `|` block keeps its final line break, which counts (as in skills-ref).
     let text = format!("---\nname: pdf\ndescription: |\n  {at_limit}\n---\n");
     let found = check_one("pdf", &text);
@@ -483,7 +438,7 @@ fn unknown_fields_strict_mode_follows_skills_ref() {
     assert_eq!(found[0].text, "version");
     assert_eq!(found[1].text, "model");
     assert!(found[1].message.contains("Claude Code"), "{found:#?}");
-    assert!(found.iter().all(|f| f.related == 1), "{found:#?}");
+    assert!(found.iter().all(|f| f.related.len() == 1), "{found:#?}");
     // The nearest config wins.
     let found = check(&[
         ("/r/skills/pdf/SKILL.md", text),
@@ -540,7 +495,9 @@ fn duplicate_name_under_one_root_reports_both() {
     assert_eq!(duplicates.len(), 2, "{found:#?}");
     assert_eq!(duplicates[0].path, "/r/skills/pdf/SKILL.md");
     assert_eq!(duplicates[1].path, "/r/skills/pdf-v2/SKILL.md");
-    assert!(duplicates.iter().all(|f| f.text == "pdf" && f.related == 1));
+    assert!(duplicates
+        .iter()
+        .all(|f| f.text == "pdf" && f.related.len() == 1));
     assert!(
         duplicates[0].message.contains("`pdf-v2/`"),
         "{duplicates:#?}"

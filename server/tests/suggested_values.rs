@@ -3,6 +3,10 @@
 //! Before, a name was lower-cased into a name still holding spaces, and a lone string was put
 //! in brackets into a flow list that YAML reads as a mapping or a comment.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
 mod support;
 
 use support::*;
@@ -26,6 +30,16 @@ fn problems(fixture: &str, prefixes: &[&str]) -> Vec<(&'static str, String)> {
         .collect()
 }
 
+/// What the one `code` diagnostic of a skill `c` (a name, a description, then `rest` in its
+/// frontmatter) proposes after `lead`.
+#[track_caller]
+fn proposal_for(rest: &str, code: &str, lead: &str) -> String {
+    let fixture = skill_md("c", &format!("name: c\ndescription: d\n{rest}"));
+    let (_, found) = diagnostics_of(&fixture, code);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    proposed(&found[0].message, lead).to_owned()
+}
+
 fn skill_md(folder: &str, frontmatter: &str) -> String {
     format!("//- /r/skills/{folder}/SKILL.md\n---\n{frontmatter}---\n# Body\n")
 }
@@ -38,8 +52,8 @@ fn a_name_in_capitals_with_spaces_is_told_what_is_wrong_and_one_valid_name() {
         assert_eq!(found.len(), 1, "{found:#?}");
         let message = &found[0].message;
         // What is wrong, and no lower-cased name that is still invalid.
-        assert!(message.contains("the name must be lowercase"), "{message}");
-        assert!(message.contains("space"), "{message}");
+        assert_contains(message, "the name must be lowercase");
+        assert_contains(message, "space");
         assert!(!message.contains("`active directory attacks`"), "{message}");
         let name = proposed(message, "write `name: ");
         assert_eq!(name, "active-directory-attacks");
@@ -82,13 +96,11 @@ fn a_lone_chain_string_is_the_portable_form_and_reads_as_its_entries() {
 
 #[test]
 fn a_lone_dependencies_string_is_proposed_as_a_list_yaml_reads_as_strings() {
-    let fixture = skill_md(
-        "c",
-        "name: c\ndescription: d\ndependencies:\n  tools: \"get_order: v2\"\n",
+    let list = proposal_for(
+        "dependencies:\n  tools: \"get_order: v2\"\n",
+        "skillmd.dependencies-shape",
+        "write `",
     );
-    let (_, found) = diagnostics_of(&fixture, "skillmd.dependencies-shape");
-    assert_eq!(found.len(), 1, "{found:#?}");
-    let list = proposed(&found[0].message, "write `");
     assert_eq!(list, "tools: [\"get_order: v2\"]");
     let fixed = skill_md(
         "c",
@@ -105,13 +117,11 @@ fn a_lone_dependencies_string_is_proposed_as_a_list_yaml_reads_as_strings() {
 
 #[test]
 fn a_metadata_value_to_quote_is_shown_under_a_key_that_stays_one_key() {
-    let fixture = skill_md(
-        "c",
-        "name: c\ndescription: d\nmetadata:\n  \"build: id\": 7\n",
+    let entry = proposal_for(
+        "metadata:\n  \"build: id\": 7\n",
+        "skillmd.metadata-shape",
+        "quote it: `",
     );
-    let (_, found) = diagnostics_of(&fixture, "skillmd.metadata-shape");
-    assert_eq!(found.len(), 1, "{found:#?}");
-    let entry = proposed(&found[0].message, "quote it: `");
     assert_eq!(entry, "\"build: id\": \"7\"");
     let fixed = skill_md(
         "c",

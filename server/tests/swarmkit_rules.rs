@@ -2,6 +2,10 @@
 //! covers), plus near misses where it must stay silent. The baseline workspace from
 //! `support` is clean, which covers silence on valid input for every code at once.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
 mod support;
 
 use support::*;
@@ -78,26 +82,11 @@ fn extra_artifacts_of_every_helper_are_clean() {
 
 #[test]
 fn yaml_duplicate_key_on_the_second_key_with_the_first_related() {
-    let fixture = with_baseline(
-        r#"
-        //- /ws/skills/fetch.yaml
-        apiVersion: swarmkit/v1
-        kind: Skill
-        metadata:
-          id: fetch
-          name: Fetch
-          name: Fetch again
-          description: Fetches a document.
-        category: capability
-        implementation:
-          type: mcp_tool
-          server: tools
-          tool: fetch
-        provenance:
-          authored_by: human
-          version: 1.0.0
-        "#,
-    );
+    let fixture = with_baseline(&baseline_edited(
+        "/ws/skills/fetch.yaml",
+        "  name: Fetch\n",
+        "  name: Fetch\n  name: Fetch again\n",
+    ));
     assert_eq!(
         check(&fixture),
         vec![d("skills/fetch.yaml", "yaml.duplicate-key", "name")]
@@ -184,20 +173,11 @@ fn workspace_kind_mismatch_on_the_kind_value() {
 
 #[test]
 fn workspace_kind_mismatch_in_the_manifest() {
-    let fixture = with_baseline(
-        r#"
-        //- /ws/workspace.yaml
-        apiVersion: swarmkit/v1
-        kind: Workspaces
-        metadata:
-          id: ws
-          name: Test workspace
-        mcp_servers:
-          - id: tools
-            transport: stdio
-            command: ["tools-server"]
-        "#,
-    );
+    let fixture = with_baseline(&baseline_edited(
+        "/ws/workspace.yaml",
+        "kind: Workspace\n",
+        "kind: Workspaces\n",
+    ));
     assert_eq!(
         check(&fixture),
         vec![d("workspace.yaml", "workspace.kind-mismatch", "Workspaces")]
@@ -356,11 +336,7 @@ fn agent_unknown_archetype_on_the_value_with_a_suggestion() {
         )]
     );
     let (_, found) = diagnostics_of(&fixture, "agent.unknown-archetype");
-    assert!(
-        found[0].message.contains("did you mean `worker`?"),
-        "{}",
-        found[0].message
-    );
+    assert_contains(&found[0].message, "did you mean `worker`?");
 }
 
 #[test]
@@ -381,22 +357,6 @@ fn agent_unknown_archetype_still_checks_the_agents_own_skills() {
         ]
     );
 }
-
-const FUNNEL_REVIEW: &str = r#"
-//- /ws/funnels/review.yaml
-apiVersion: swarmkit/v1
-kind: Funnel
-metadata:
-  id: review
-  name: Review
-approve:
-  rules:
-    - scope: release:approve
-      roles: [lead]
-provenance:
-  authored_by: human
-  version: 1.0.0
-"#;
 
 #[test]
 fn agent_unknown_funnel_on_the_value() {
@@ -582,11 +542,7 @@ fn agent_depends_on_cycle_once_with_the_whole_loop() {
         vec![d("topologies/team.yaml", "agent.depends-on-cycle", "b")]
     );
     let (outcome, found) = diagnostics_of(&fixture, "agent.depends-on-cycle");
-    assert!(
-        found[0].message.contains("a → b → c → a"),
-        "{}",
-        found[0].message
-    );
+    assert_contains(&found[0].message, "a → b → c → a");
     let rel: Vec<String> = related(&outcome.index, &found[0])
         .into_iter()
         .map(|(_, text, message)| format!("{text}: {message}"))
@@ -687,16 +643,8 @@ fn unknown_skill_inherited_from_an_archetype_is_on_the_agents_archetype_value() 
             "the archetype's grant".to_owned()
         )]
     );
-    assert!(
-        found[0].message.contains("agent `one`"),
-        "{}",
-        found[0].message
-    );
-    assert!(
-        found[1].message.contains("agent `two`"),
-        "{}",
-        found[1].message
-    );
+    assert_contains(&found[0].message, "agent `one`");
+    assert_contains(&found[1].message, "agent `two`");
 }
 
 /// An archetype of many broken defaults inherited by several agents, at a small size: each
@@ -870,16 +818,8 @@ other grants or this one"
     assert!(found[3]
         .message
         .contains("already holds `s3` (from archetype wide)"));
-    assert!(
-        found[4].message.contains("already holds 26 skills"),
-        "{}",
-        found[4].message
-    );
-    assert!(
-        found[5].message.contains("already holds 26 skills"),
-        "{}",
-        found[5].message
-    );
+    assert_contains(&found[4].message, "already holds 26 skills");
+    assert_contains(&found[5].message, "already holds 26 skills");
     assert!(found[6]
         .message
         .contains("already holds `s28` (from server:tools grant)"));
@@ -974,36 +914,14 @@ fn agent_unknown_bulk_grant_on_the_id_after_the_prefix() {
         ]
     );
     let (_, found) = diagnostics_of(&fixture, "agent.unknown-bulk-grant");
-    assert!(
-        found[1].message.contains("did you mean `server:tools`?"),
-        "{}",
-        found[1].message
-    );
+    assert_contains(&found[1].message, "did you mean `server:tools`?");
 }
 
 #[test]
 fn server_and_pack_grants_that_resolve_are_fine() {
     let fixture = with_baseline(&format!(
-        r#"
-//- /ws/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: ws
-  name: Test workspace
-mcp_servers:
-  - id: tools
-    transport: stdio
-    command: ["tools-server"]
-command_packs:
-  - id: git
-    commands:
-      - id: log
-        argv: [git, log]
-        effects: read
-      - id: push
-        argv: [git, push]
-{}"#,
+        "{}{}",
+        manifest_with_git_log_and_push(),
         team(
             r#"
             root:
@@ -1024,41 +942,11 @@ command_packs:
 
 #[test]
 fn a_pack_grant_does_not_hand_out_write_commands() {
-    let fixture = with_baseline(
-        r#"
-//- /ws/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: ws
-  name: Test workspace
-mcp_servers:
-  - id: tools
-    transport: stdio
-    command: ["tools-server"]
-command_packs:
-  - id: git
-    commands:
-      - id: log
-        argv: [git, log]
-        effects: read
-      - id: push
-        argv: [git, push]
-//- /ws/topologies/team.yaml
-apiVersion: swarmkit/v1
-kind: Topology
-metadata:
-  name: team
-  version: 1.0.0
-agents:
-  root:
-    id: root
-    role: root
-    skills: [store, pack:git]
-    requires:
-      git-push: [git-log]
-"#,
-    );
+    let fixture = with_baseline(&format!(
+        "{}{}",
+        manifest_with_git_log_and_push(),
+        team("root:\n  id: root\n  role: root\n  skills: [store, pack:git]\n  requires:\n    git-push: [git-log]\n"),
+    ));
     assert_eq!(
         check(&fixture),
         vec![d(
@@ -1069,31 +957,9 @@ agents:
     );
 }
 
-const ABSTRACT_ARCHETYPE: &str = r#"
-//- /ws/archetypes/finder.yaml
-apiVersion: swarmkit/v1
-kind: Archetype
-metadata:
-  id: finder
-  name: Finder
-  description: Finds things.
-role: worker
-defaults:
-  model:
-    provider: anthropic
-    name: claude-sonnet-4-6
-  prompt:
-    system: Find.
-  skills:
-    - abstract: {category: capability, capability: CAPABILITY}
-provenance:
-  authored_by: human
-  version: 1.0.0
-"#;
-
 #[test]
 fn abstract_grant_matching_one_skill_is_fine() {
-    let fixture = with_baseline(&ABSTRACT_ARCHETYPE.replace("CAPABILITY", "fet"));
+    let fixture = with_baseline(&abstract_archetype("fet"));
     assert_eq!(check(&fixture), vec![]);
 }
 
@@ -1103,7 +969,7 @@ fn abstract_grant_matching_one_skill_is_fine() {
 fn agent_abstract_no_match_on_the_inheriting_agent() {
     let fixture = with_baseline(&format!(
         "{}{}",
-        ABSTRACT_ARCHETYPE.replace("CAPABILITY", "translate"),
+        abstract_archetype("translate"),
         team_with_children("- id: finder\n  role: worker\n  archetype: finder\n")
     ));
     assert_eq!(
@@ -1133,7 +999,7 @@ fn agent_abstract_ambiguous_names_the_candidates() {
     // `e` is in fetch, store and summarise.
     let fixture = with_baseline(&format!(
         "{}{}",
-        ABSTRACT_ARCHETYPE.replace("CAPABILITY", "e"),
+        abstract_archetype("e"),
         team_with_children("- id: finder\n  role: worker\n  archetype: finder\n")
     ));
     assert_eq!(
@@ -1145,11 +1011,7 @@ fn agent_abstract_ambiguous_names_the_candidates() {
         )]
     );
     let (_, found) = diagnostics_of(&fixture, "agent.abstract-ambiguous");
-    assert!(
-        found[0].message.contains("fetch, store, summarise"),
-        "{}",
-        found[0].message
-    );
+    assert_contains(&found[0].message, "fetch, store, summarise");
 }
 
 #[test]
@@ -1225,7 +1087,8 @@ fn bulk_grants_fixture() -> String {
 "#,
     );
     format!(
-        "{MANIFEST_WITH_GIT_LOG_AND_PUSH}{skills}{}{}",
+        "{}{skills}{}{}",
+        manifest_with_git_log_and_push(),
         archetype("bulk", &["fetch", "server:tools", "summarise"]),
         team_with_children(&children)
     )
@@ -1260,11 +1123,7 @@ fn bulk_grants_of_many_agents_are_judged_as_if_each_held_every_member() {
         ]
     );
     let (_, unknown) = diagnostics_of(&fixture, "agent.requires-unknown-skill");
-    assert!(
-        unknown[0].message.contains("did you mean `s4`?"),
-        "{}",
-        unknown[0].message
-    );
+    assert_contains(&unknown[0].message, "did you mean `s4`?");
     let (outcome, found) = diagnostics_of(&fixture, "agent.duplicate-grant");
     let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
     // The first `server:tools` of `twice` repeats `s3`, granted by id before it; `s5` after it
@@ -1277,10 +1136,9 @@ fn bulk_grants_of_many_agents_are_judged_as_if_each_held_every_member() {
     );
     // A target granted twice is one diagnostic, not one per skill it hands out (deliberately:
     // a server of 20,000 skills granted twice made 20,000).
-    assert!(
-        messages[2].contains("already holds every skill this grant (server:tools grant) hands out"),
-        "{}",
-        messages[2]
+    assert_contains(
+        messages[2],
+        "already holds every skill this grant (server:tools grant) hands out",
     );
     assert_eq!(
         related(&outcome.index, &found[2]),
@@ -1509,11 +1367,7 @@ fn agent_requires_cycle_once_with_the_whole_loop_and_each_edge() {
         vec![d("topologies/team.yaml", "agent.requires-cycle", "a")]
     );
     let (outcome, found) = diagnostics_of(&fixture, "agent.requires-cycle");
-    assert!(
-        found[0].message.contains("a → b → c → a"),
-        "{}",
-        found[0].message
-    );
+    assert_contains(&found[0].message, "a → b → c → a");
     let rel: Vec<String> = related(&outcome.index, &found[0])
         .into_iter()
         .map(|(_, text, message)| format!("{text}: {message}"))
@@ -1673,12 +1527,9 @@ fn agent_requires_unsatisfiable_when_blocked_by_a_cycle() {
         ]
     );
     let (_, found) = diagnostics_of(&fixture, "agent.requires-unsatisfiable");
-    assert!(
-        found[0]
-            .message
-            .contains("it requires a, which is caught in the requires cycle a → b → a"),
-        "{}",
-        found[0].message
+    assert_contains(
+        &found[0].message,
+        "it requires a, which is caught in the requires cycle a → b → a",
     );
 }
 
@@ -1729,7 +1580,8 @@ fn command_and_agent_guards_are_enforced() {
     // The pack is declared: a command skill on an undeclared pack stops the workspace loading
     // (`skill.unknown-command`).
     let fixture = with_baseline(&format!(
-        "{MANIFEST_WITH_PACK}{}{}{}",
+        "{}{}{}{}",
+        manifest_with_pack(),
         skill(
             "run",
             "capability",
@@ -1809,11 +1661,7 @@ fn agent_requires_parameterised_on_the_entry() {
         )]
     );
     let (_, found) = diagnostics_of(&fixture, "agent.requires-parameterised");
-    assert!(
-        found[0].message.contains("bare id `fetch`"),
-        "{}",
-        found[0].message
-    );
+    assert_contains(&found[0].message, "bare id `fetch`");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1875,11 +1723,7 @@ fn skill_composed_cycle_with_the_whole_loop_and_each_edge() {
                 .ends_with("c-one.yaml")
         })
         .unwrap();
-    assert!(
-        first.message.contains("c-one → c-two → c-three → c-one"),
-        "{}",
-        first.message
-    );
+    assert_contains(&first.message, "c-one → c-two → c-three → c-one");
     let rel: Vec<String> = related(&outcome.index, first)
         .into_iter()
         .map(|(path, text, _)| format!("{path}: {text}"))
@@ -1938,11 +1782,7 @@ fn skill_unknown_mcp_server_on_the_server_value() {
         ]
     );
     let (outcome, found) = diagnostics_of(&fixture, "skill.unknown-mcp-server");
-    assert!(
-        found[0].message.contains("did you mean `tools`?"),
-        "{}",
-        found[0].message
-    );
+    assert_contains(&found[0].message, "did you mean `tools`?");
     assert_eq!(related(&outcome.index, &found[0])[0].0, "workspace.yaml");
 }
 
@@ -2046,10 +1886,10 @@ fn two_requires_loops_through_one_skill_are_one_tangle_reported_once() {
     let (outcome, found) = diagnostics_of(&fixture, "agent.requires-cycle");
     assert_eq!(found.len(), 1);
     let message = &found[0].message;
-    assert!(message.contains("store → fetch → store"), "{message}");
-    assert!(
-        message.contains("one of several among 3 skills that require each other (store, fetch, a)"),
-        "{message}"
+    assert_contains(message, "store → fetch → store");
+    assert_contains(
+        message,
+        "one of several among 3 skills that require each other (store, fetch, a)",
     );
     let rel: Vec<String> = related(&outcome.index, &found[0])
         .into_iter()
@@ -2155,29 +1995,18 @@ fn archetype_executor_invalid_on_the_kind_or_the_ref() {
     );
 }
 
-const MANIFEST_WITH_GIT_PACK: &str = r#"
-//- /ws/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: ws
-  name: Test workspace
-mcp_servers:
-  - id: tools
-    transport: stdio
-    command: ["tools-server"]
-command_packs:
-  - id: git
-    commands:
-      - id: status
-        argv: [git, status]
-        effects: read
-"#;
+/// The manifest with a command pack `git` whose one command is `status`.
+fn manifest_with_git_pack() -> String {
+    manifest_with(
+        "command_packs:\n  - id: git\n    commands:\n      - id: status\n        argv: [git, status]\n        effects: read\n",
+    )
+}
 
 #[test]
 fn command_pack_id_collision_on_the_command() {
     let fixture = with_baseline(&format!(
-        "{MANIFEST_WITH_GIT_PACK}{}",
+        "{}{}",
+        manifest_with_git_pack(),
         mcp_skill("git-status", "tools")
     ));
     assert_eq!(
@@ -2186,7 +2015,8 @@ fn command_pack_id_collision_on_the_command() {
     );
     // Without the clash, the command is a skill agents can be granted.
     let fixture = with_baseline(&format!(
-        "{MANIFEST_WITH_GIT_PACK}{}",
+        "{}{}",
+        manifest_with_git_pack(),
         team("root:\n  id: root\n  role: root\n  skills: [store, git-status]\n")
     ));
     assert_eq!(check(&fixture), vec![]);
@@ -2203,19 +2033,8 @@ fn pack_commands_resolve_by_id_in_a_large_pack() {
             format!("      - {{id: k{i}, argv: [echo], effects: {effects}}}\n")
         })
         .collect();
-    let manifest = format!(
-        r#"
-//- /ws/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: ws
-  name: Test workspace
-mcp_servers:
-  - id: tools
-    transport: stdio
-    command: ["tools-server"]
-command_packs:
+    let manifest = manifest_with(&format!(
+        r#"command_packs:
   - id: big
     commands:
 {commands}  - id: a
@@ -2225,7 +2044,7 @@ command_packs:
     commands:
       - {{id: c, argv: [echo]}}
 "#
-    );
+    ));
     let fixture = with_baseline(&format!(
         "{manifest}{}{}",
         mcp_skill("big-k7", "tools"),
@@ -2311,27 +2130,9 @@ fn topology_skills_resolve_one_by_one_and_through_pack_workspace() {
 
 #[test]
 fn memory_disabled_but_bound_on_the_binding() {
-    let fixture = with_baseline(
-        r#"
-//- /ws/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: ws
-  name: Test workspace
-mcp_servers:
-  - id: tools
-    transport: stdio
-    command: ["tools-server"]
-memory:
-  enabled: false
-governance:
-  provider: mock
-  decision_skills:
-    - id: memory-reader
-      trigger: pre_input
-"#,
-    );
+    let fixture = with_baseline(&manifest_with(
+        "memory:\n  enabled: false\ngovernance:\n  provider: mock\n  decision_skills:\n    - id: memory-reader\n      trigger: pre_input\n",
+    ));
     assert_eq!(
         check(&fixture),
         vec![d(
@@ -2564,30 +2365,19 @@ fn bundled_memory_skills_are_llm_prompt_skills_for_requires() {
 // ---------------------------------------------------------------------------------------------
 // What `swarmkit run` refuses when it loads the workspace, though `swarmkit validate` passes.
 
-const MANIFEST_WITH_PACK: &str = r#"
-//- /ws/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: ws
-  name: Test workspace
-mcp_servers:
-  - id: tools
-    transport: stdio
-    command: ["tools-server"]
-command_packs:
-  - id: git
-    commands:
-      - id: log
-        argv: [git, log]
-        effects: read
-"#;
+/// The manifest with a command pack `git` whose one command is `log`.
+fn manifest_with_pack() -> String {
+    manifest_with(
+        "command_packs:\n  - id: git\n    commands:\n      - id: log\n        argv: [git, log]\n        effects: read\n",
+    )
+}
 
 #[test]
 fn skill_unknown_command_for_a_missing_pack_or_command() {
     let fixture = format!(
-        "{}{MANIFEST_WITH_PACK}{}{}{}",
+        "{}{}{}{}{}",
         with_baseline(""),
+        manifest_with_pack(),
         skill(
             "run-log",
             "capability",
@@ -2619,11 +2409,7 @@ fn skill_unknown_command_for_a_missing_pack_or_command() {
         "{}",
         found[0].message
     );
-    assert!(
-        found[1].message.contains("did you mean `git`?"),
-        "{}",
-        found[1].message
-    );
+    assert_contains(&found[1].message, "did you mean `git`?");
 }
 
 #[test]
@@ -2656,16 +2442,8 @@ fn skill_unknown_agent_topology_unless_it_is_bundled() {
         )]
     );
     let (_, found) = diagnostics_of(&fixture, "skill.unknown-agent-topology");
-    assert!(
-        found[0].message.contains("refuses to start"),
-        "{}",
-        found[0].message
-    );
-    assert!(
-        found[0].message.contains("did you mean `team`?"),
-        "{}",
-        found[0].message
-    );
+    assert_contains(&found[0].message, "refuses to start");
+    assert_contains(&found[0].message, "did you mean `team`?");
 }
 
 #[test]
@@ -2687,7 +2465,7 @@ fn command_pack_reserved_id_workspace() {
     let fixture = format!(
         "{}{}",
         with_baseline(""),
-        MANIFEST_WITH_PACK.replace("  - id: git\n", "  - id: workspace\n")
+        manifest_with_pack().replace("  - id: git\n", "  - id: workspace\n")
     );
     assert_eq!(
         check(&fixture),
@@ -2695,7 +2473,7 @@ fn command_pack_reserved_id_workspace() {
     );
     // Any other id is fine.
     assert_eq!(
-        check(&format!("{}{MANIFEST_WITH_PACK}", with_baseline(""))),
+        check(&format!("{}{}", with_baseline(""), manifest_with_pack())),
         vec![]
     );
 }

@@ -2,6 +2,10 @@
 //! closest known id, a renamed name, a folder renamed to its skill's name), applied only within
 //! the paths given, one guess per folder.
 
+#[path = "support/text.rs"]
+mod text;
+use text::assert_contains;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -57,10 +61,7 @@ fn without_the_flag_the_guesses_are_counted_not_applied() {
     let before = texts(dir.path());
     let diff = skillgraph(dir.path(), &["check", "--diff", "."]);
     let said = stderr(&diff);
-    assert!(
-        said.contains("would fix 8 problems in 5 files (10 hidden fixes can be enabled with the `--unsafe-fixes` option)"),
-        "{said}"
-    );
+    assert_contains(&said, "would fix 8 problems in 5 files (10 hidden fixes can be enabled with the `--unsafe-fixes` option)");
     let shown = String::from_utf8(diff.stdout.clone()).unwrap();
     assert!(!shown.contains("+        archetype: greeter"), "{shown}");
     assert!(shown.contains("+description: \"Use when: the user asks for it\""));
@@ -97,25 +98,16 @@ fn the_guesses_are_shown_then_applied_and_a_folder_is_renamed() {
         assert!(shown.contains(expected), "{expected}\nnot in\n{shown}");
     }
     let said = stderr(&diff);
-    assert!(
-        said.contains("would rename skills/Bad_Name to skills/bad-name"),
-        "{said}"
-    );
-    assert!(
-        said.contains("would fix 18 problems in 10 files\n"),
-        "{said}"
-    );
+    assert_contains(&said, "would rename skills/Bad_Name to skills/bad-name");
+    assert_contains(&said, "would fix 18 problems in 10 files\n");
     assert!(!said.contains("hidden"), "{said}");
     // --diff wrote nothing.
     assert_eq!(texts(dir.path()), before);
 
     let fixed = skillgraph(dir.path(), &["check", "--fix", "--unsafe-fixes", "."]);
     let said = stderr(&fixed);
-    assert!(
-        said.contains("renamed skills/Bad_Name to skills/bad-name"),
-        "{said}"
-    );
-    assert!(said.contains("fixed 18 problems in 10 files"), "{said}");
+    assert_contains(&said, "renamed skills/Bad_Name to skills/bad-name");
+    assert_contains(&said, "fixed 18 problems in 10 files");
     let after = texts(dir.path());
     assert!(!dir.path().join("skills/Bad_Name").exists());
     assert_eq!(
@@ -190,7 +182,7 @@ fn conflicting_folder_guesses_rename_one_folder() {
     std::fs::create_dir_all(dir.path().join(".git")).unwrap();
     let fixed = skillgraph(dir.path(), &["check", "--fix", "--unsafe-fixes", "."]);
     let said = stderr(&fixed);
-    assert!(said.contains("fixed 1 problem in 1 file"), "{said}");
+    assert_contains(&said, "fixed 1 problem in 1 file");
     let after = texts(dir.path());
     let folders: Vec<String> = after
         .keys()

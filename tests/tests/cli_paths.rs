@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
-use skillgraph_e2e::{binary, copy_fixture};
+use skillgraph_e2e::{assert_contains, binary, fixture_copy};
 
 fn check(cwd: &Path, args: &[&str]) -> Output {
     Command::new(binary())
@@ -58,8 +58,7 @@ fn of_file<'a>(diagnostics: &'a [Value], file: &str) -> Vec<&'a Value> {
 
 #[test]
 fn a_file_gets_what_a_check_of_its_workspace_says_about_it() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let whole = check(dir.path(), &["--format", "json", "."]);
     let whole = json_diagnostics(&whole);
     let expected = of_file(&whole, "topologies/estate.yaml");
@@ -82,18 +81,14 @@ fn a_file_gets_what_a_check_of_its_workspace_says_about_it() {
     let topologies = dir.path().join("topologies");
     let sub = check(&topologies, &["."]);
     let stderr = String::from_utf8_lossy(&sub.stderr);
-    assert!(stderr.contains("checking . within"), "{stderr}");
+    assert_contains(&stderr, "checking . within");
     let stdout = String::from_utf8_lossy(&sub.stdout);
-    assert!(
-        stdout.contains(&format!("{} errors in 1 file", expected.len())),
-        "{stdout}"
-    );
+    assert_contains(&stdout, &format!("{} errors in 1 file", expected.len()));
 }
 
 #[test]
 fn a_missing_path_is_reported_and_the_others_are_checked() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let output = check(dir.path(), &["no-such-file.yaml", "topologies/estate.yaml"]);
     assert_eq!(
         output.status.code(),
@@ -101,10 +96,7 @@ fn a_missing_path_is_reported_and_the_others_are_checked() {
         "the existing file has errors"
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("no-such-file.yaml: no such file or directory"),
-        "{stderr}"
-    );
+    assert_contains(&stderr, "no-such-file.yaml: no such file or directory");
     assert!(String::from_utf8_lossy(&output.stdout).contains("agent.unknown-skill"));
     let none = check(dir.path(), &["no-such-file.yaml", "nor-this"]);
     assert_eq!(none.status.code(), Some(2));
@@ -112,8 +104,7 @@ fn a_missing_path_is_reported_and_the_others_are_checked() {
 
 #[test]
 fn stdin_is_checked_as_the_file_it_names() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let text = std::fs::read_to_string(dir.path().join("topologies/estate.yaml"))
         .unwrap()
         .replace("get-convension", "get-convention");
@@ -170,8 +161,7 @@ fn stdin_is_checked_as_the_file_it_names() {
 
 #[test]
 fn an_endless_stdin_is_read_as_far_as_the_size_cap() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     // Writes until the checker stops reading: a broken pipe is the expected end.
     let output = check_stdin(dir.path(), |mut stdin| {
         use std::io::Write;
@@ -189,8 +179,7 @@ fn an_endless_stdin_is_read_as_far_as_the_size_cap() {
 #[cfg(unix)]
 #[test]
 fn a_fifo_named_as_a_path_is_skipped_and_said() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let fifo = dir.path().join("skills/pipe.yaml");
     assert!(std::process::Command::new("mkfifo")
         .arg(&fifo)
@@ -199,7 +188,7 @@ fn a_fifo_named_as_a_path_is_skipped_and_said() {
         .success());
     let output = check(dir.path(), &["skills/pipe.yaml"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("not a regular file"), "{stderr}");
+    assert_contains(&stderr, "not a regular file");
     assert_eq!(output.status.code(), Some(2), "nothing else to check");
 }
 
@@ -208,8 +197,7 @@ fn a_fifo_named_as_a_path_is_skipped_and_said() {
 /// and it replaces the file on disk even when that one does not decode either.
 #[test]
 fn stdin_bytes_that_are_not_utf8_are_an_encoding_problem_whatever_their_decoded_length() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     // The disk's copy does not decode either, and must not be checked beside the buffer.
     std::fs::write(
         dir.path().join("topologies/estate.yaml"),

@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use skillgraph_e2e::{assert_binary_accepts, toml_strings};
+
 fn snippet() -> toml::Table {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../editors/helix/languages.toml");
     let text = std::fs::read_to_string(&path).expect("editors/helix/languages.toml exists");
@@ -14,25 +16,11 @@ fn names_the_real_binary_and_arguments() {
     let table = snippet();
     let server = &table["language-server"]["skillgraph"];
     assert_eq!(server["command"].as_str(), Some("skillgraph"));
-    let args: Vec<&str> = server["args"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap())
-        .collect();
+    let args = toml_strings(&server["args"]);
     assert_eq!(args, ["lsp"]);
     // The binary built by this workspace accepts exactly that command line: started with it
     // and given an empty stdin, the server ends cleanly instead of refusing the arguments.
-    let output = std::process::Command::new(skillgraph_e2e::binary())
-        .args(&args)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("the skillgraph binary runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        !stderr.contains("unrecognized") && !stderr.contains("Usage:"),
-        "`skillgraph lsp` was refused: {stderr}"
-    );
+    assert_binary_accepts(&args);
 }
 
 #[test]
@@ -44,12 +32,7 @@ fn adds_skillgraph_beside_the_default_servers() {
             .iter()
             .find(|l| l["name"].as_str() == Some(name))
             .unwrap_or_else(|| panic!("a [[language]] entry for {name}"));
-        let servers: Vec<&str> = language["language-servers"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s.as_str().unwrap())
-            .collect();
+        let servers = toml_strings(&language["language-servers"]);
         assert!(servers.contains(&"skillgraph"), "{name}: {servers:?}");
         assert!(
             servers.contains(&default_server),

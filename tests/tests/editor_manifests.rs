@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use skillgraph_e2e::{assert_binary_accepts, toml_strings};
 
 fn editors() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../editors")
@@ -94,22 +95,6 @@ fn covers(editor: &str, languages: &[Language], matches: impl Fn(&str) -> bool) 
     }
 }
 
-/// The binary accepts `args`: started with them and an empty stdin, it ends without refusing
-/// them.
-fn accepts(args: &[&str]) {
-    let output = std::process::Command::new(skillgraph_e2e::binary())
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("the skillgraph binary runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        !stderr.contains("unrecognized") && !stderr.contains("Usage:"),
-        "`skillgraph {}` was refused: {stderr}",
-        args.join(" ")
-    );
-}
-
 fn strings(value: &Value) -> Vec<&str> {
     value
         .as_array()
@@ -144,8 +129,8 @@ fn claude_code_plugin_declares_both_servers_for_our_files() {
     let mcp = &plugin["mcpServers"]["skillgraph"];
     assert_eq!(mcp["command"], "skillgraph");
     assert_eq!(strings(&mcp["args"]), ["mcp"]);
-    accepts(&["lsp"]);
-    accepts(&["mcp"]);
+    assert_binary_accepts(&["lsp"]);
+    assert_binary_accepts(&["mcp"]);
 
     let marketplace = json("claude-code/.claude-plugin/marketplace.json");
     assert!(marketplace["owner"]["name"].is_string());
@@ -222,12 +207,7 @@ fn zed_extension_starts_the_server_for_markdown_and_yaml() {
     let manifest: toml::Table = read("zed/extension.toml").parse().expect("TOML");
     assert_eq!(manifest["id"].as_str(), Some("skillgraph"));
     let server = &manifest["language_servers"]["skillgraph"];
-    let languages: Vec<&str> = server["languages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l.as_str().unwrap())
-        .collect();
+    let languages = toml_strings(&server["languages"]);
     // Zed's own languages by file suffix: `md` is Markdown, `yaml`/`yml` YAML.
     covers("Zed", &[Language::Markdown, Language::Yaml], |path| {
         let language = match extension(path) {

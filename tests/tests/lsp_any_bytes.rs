@@ -6,12 +6,11 @@
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{copy_fixture, file_uri, Client, TIMEOUT};
+use skillgraph_e2e::{file_uri, fixture_copy, Client, TIMEOUT};
 
 /// A server past `initialize`/`initialized` on the fixture, for raw bytes.
 fn raw_server() -> (Client, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let (client, _) = Client::start(dir.path(), json!({}));
     (client, dir)
 }
@@ -569,8 +568,7 @@ fn parameters_of_every_type_for_every_method_cost_only_that_message() {
 
 #[test]
 fn a_panic_outside_every_handler_is_answered_and_the_server_goes_on() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let uri = file_uri(dir.path());
     let (mut client, _) = Client::start_with_env(
         json!({"processId": null, "rootUri": uri, "capabilities": {},
@@ -628,8 +626,7 @@ fn an_initialized_without_parameters_still_indexes_the_workspace() {
         br#"{"jsonrpc":"2.0","method":"initialized","params":null}"#,
         br#"{"jsonrpc":"2.0","method":"initialized","params":[]}"#,
     ] {
-        let dir = tempfile::tempdir().unwrap();
-        copy_fixture("estate", dir.path());
+        let dir = fixture_copy("estate");
         let uri = file_uri(dir.path());
         let mut client = Client::spawn(&[], true);
         client.request(

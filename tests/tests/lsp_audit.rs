@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{file_uri, Client};
+use skillgraph_e2e::{assert_contains, copy_tree, file_uri, Client};
 
 /// A real log's folder: its workspace and `audit.sqlite`.
 fn real_log(scenario: &str) -> PathBuf {
@@ -17,23 +17,10 @@ fn real_log(scenario: &str) -> PathBuf {
         .join(scenario)
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// The `recover` scenario's workspace with its log where the runtime writes it.
 fn workspace(root: &Path) -> PathBuf {
     let ws = root.join("notes");
-    copy_dir(&real_log("recover").join("workspace"), &ws);
+    copy_tree(&real_log("recover").join("workspace"), &ws);
     std::fs::create_dir_all(ws.join(".swarmkit")).unwrap();
     std::fs::copy(
         real_log("recover").join("audit.sqlite"),
@@ -127,30 +114,25 @@ fn the_rules_show_what_the_log_observed_and_the_replay_follows_the_buffer() {
     let mut client = start(&ws, json!({}));
     let read = client.wait_for("the log read", is_read_message);
     let said = read["params"]["message"].as_str().unwrap();
-    assert!(
-        said.contains(".swarmkit/audit.sqlite read: 13 rows, 2 runs kept"),
-        "{said}"
-    );
-    let text = std::fs::read_to_string(&topology).unwrap();
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+    assert_contains(said, ".swarmkit/audit.sqlite read: 13 rows, 2 runs kept");
+    client.open(
+        &uri,
+        "yaml",
+        1,
+        &std::fs::read_to_string(&topology).unwrap(),
     );
 
     // The hover on the rule `get-note: [list-notes]` (line 15).
     let (took, hover) = hover_text(&mut client, &uri, 15, 8);
-    assert!(hover.contains("**Observed** in the audit log"), "{hover}");
+    assert_contains(&hover, "**Observed** in the audit log");
     assert!(
         hover.contains(
             "`reader` of `notes` ran in 2 runs; it called `get-note` in 2 runs (5 calls)"
         ),
         "{hover}"
     );
-    assert!(
-        hover.contains("- refused 3 · recovered 2 · gave up 0"),
-        "{hover}"
-    );
-    assert!(hover.contains("would refuse in 0 of 2 runs"), "{hover}");
+    assert_contains(&hover, "- refused 3 · recovered 2 · gave up 0");
+    assert_contains(&hover, "would refuse in 0 of 2 runs");
     // From memory: no read of the log on the way (a debug build, on a shared machine).
     assert!(took < Duration::from_secs(1), "the hover took {took:?}");
 
@@ -167,22 +149,10 @@ fn the_rules_show_what_the_log_observed_and_the_replay_follows_the_buffer() {
 
     // The log goes (the editor is not told): an edit is replayed from memory all the same.
     std::fs::remove_file(&log).unwrap();
-    client.notify(
-        "textDocument/didChange",
-        json!({
-            "textDocument": {"uri": uri, "version": 2},
-            "contentChanges": [{
-                "range": {"start": {"line": 16, "character": 19}, "end": {"line": 16, "character": 27}},
-                "text": "search-notes",
-            }],
-        }),
-    );
+    client.edit(&uri, 2, [16, 19, 16, 27], "search-notes");
     let (_, hover) = hover_text(&mut client, &uri, 16, 8);
-    assert!(
-        hover.contains("would refuse in 1 of 2 runs (first: run `"),
-        "{hover}"
-    );
-    assert!(hover.contains("missing `search-notes`"), "{hover}");
+    assert_contains(&hover, "would refuse in 1 of 2 runs (first: run `");
+    assert_contains(&hover, "missing `search-notes`");
     assert_eq!(
         rule_lenses(&mut client, &uri)[1],
         (
@@ -208,10 +178,7 @@ fn the_rules_show_what_the_log_observed_and_the_replay_follows_the_buffer() {
         "{read}"
     );
     let (_, hover) = hover_text(&mut client, &uri, 15, 8);
-    assert!(
-        hover.contains("- refused 1 · recovered 0 · gave up 1"),
-        "{hover}"
-    );
+    assert_contains(&hover, "- refused 1 · recovered 0 · gave up 1");
 
     // The lens off: the lenses go, the hover stays.
     client.notify(
@@ -220,7 +187,7 @@ fn the_rules_show_what_the_log_observed_and_the_replay_follows_the_buffer() {
     );
     assert!(rule_lenses(&mut client, &uri).is_empty());
     let (_, hover) = hover_text(&mut client, &uri, 15, 8);
-    assert!(hover.contains("**Observed**"), "{hover}");
+    assert_contains(&hover, "**Observed**");
 
     // Off altogether: no counts anywhere.
     client.notify(
@@ -243,13 +210,14 @@ fn turned_off_by_the_editor_the_log_is_never_read() {
     let topology = ws.join("topologies/notes.yaml");
     let uri = file_uri(&topology);
     let mut client = start(&ws, json!({"skillgraph": {"audit": {"enabled": false}}}));
-    let text = std::fs::read_to_string(&topology).unwrap();
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+    client.open(
+        &uri,
+        "yaml",
+        1,
+        &std::fs::read_to_string(&topology).unwrap(),
     );
     let (_, hover) = hover_text(&mut client, &uri, 15, 8);
-    assert!(hover.contains("get-note"), "{hover}");
+    assert_contains(&hover, "get-note");
     assert!(!hover.contains("**Observed**"), "{hover}");
     assert!(rule_lenses(&mut client, &uri).is_empty());
     assert!(!client.seen.iter().any(is_read_message));
@@ -306,13 +274,14 @@ fn a_workspace_with_no_log_yet_shows_nothing_until_its_first_run() {
             .ends_with(".swarmkit/audit.sqlite: none yet (no runs recorded)"),
         "{said}"
     );
-    let text = std::fs::read_to_string(&topology).unwrap();
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+    client.open(
+        &uri,
+        "yaml",
+        1,
+        &std::fs::read_to_string(&topology).unwrap(),
     );
     let (_, hover) = hover_text(&mut client, &uri, 15, 8);
-    assert!(hover.contains("get-note"), "{hover}");
+    assert_contains(&hover, "get-note");
     assert!(
         !hover.contains("Observed") && !hover.contains("Audit log"),
         "{hover}"
@@ -326,9 +295,6 @@ fn a_workspace_with_no_log_yet_shows_nothing_until_its_first_run() {
     );
     client.wait_for("the log read", is_read_message);
     let (_, hover) = hover_text(&mut client, &uri, 15, 8);
-    assert!(
-        hover.contains("- refused 3 · recovered 2 · gave up 0"),
-        "{hover}"
-    );
+    assert_contains(&hover, "- refused 3 · recovered 2 · gave up 0");
     client.shutdown();
 }

@@ -8,7 +8,9 @@
 use std::path::Path;
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{code_and_range, copy_fixture, file_uri, write_fixture, Client};
+use skillgraph_e2e::{
+    assert_contains, code_and_range, copy_fixture, file_uri, fixture_copy, write_fixture, Client,
+};
 
 const TOPOLOGY: &str = "topologies/estate.yaml";
 
@@ -42,32 +44,13 @@ fn d(code: &str, range: [u64; 4]) -> (String, [u64; 4]) {
 fn open(client: &mut Client, root: &Path, relative: &str, version: i64) -> String {
     let path = root.join(relative);
     let uri = file_uri(&path);
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {
-            "uri": uri,
-            "languageId": "yaml",
-            "version": version,
-            "text": std::fs::read_to_string(&path).unwrap(),
-        }}),
+    client.open(
+        &uri,
+        "yaml",
+        version,
+        &std::fs::read_to_string(&path).unwrap(),
     );
     uri
-}
-
-fn edit(client: &mut Client, uri: &str, version: i64, range: [u32; 4], text: &str) {
-    client.notify(
-        "textDocument/didChange",
-        json!({
-            "textDocument": {"uri": uri, "version": version},
-            "contentChanges": [{
-                "range": {
-                    "start": {"line": range[0], "character": range[1]},
-                    "end": {"line": range[2], "character": range[3]},
-                },
-                "text": text,
-            }],
-        }),
-    );
 }
 
 fn watched(client: &mut Client, uri: &str, kind: u32) {
@@ -96,9 +79,8 @@ implementation:
 
 #[test]
 fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let (mut client, init) = Client::start(root, vscode_capabilities());
     assert_eq!(init["capabilities"]["positionEncoding"], "utf-16");
     assert_eq!(init["capabilities"]["textDocumentSync"]["change"], 2);
@@ -180,7 +162,7 @@ fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
     // rules that named the skill the agent did not hold.
     let uri = open(&mut client, root, TOPOLOGY, 1);
     assert_eq!(uri, topology);
-    edit(&mut client, &uri, 2, [22, 43, 22, 57], "get-convention");
+    client.edit(&uri, 2, [22, 43, 22, 57], "get-convention");
     let (diagnostics, version) = client.diagnostics(&topology);
     assert_eq!(version, 2);
     assert_eq!(
@@ -220,42 +202,30 @@ fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
         ),
         "{text}"
     );
-    assert!(
-        text.contains("1. `list-conventions`\n2. `get-convention`\n3. `search-code`"),
-        "{text}"
+    assert_contains(
+        text,
+        "1. `list-conventions`\n2. `get-convention`\n3. `search-code`",
     );
     assert_eq!(
         hover["range"],
         json!({"start": {"line": 25, "character": 10}, "end": {"line": 25, "character": 21}})
     );
-    assert!(
-        text.contains("implementation: `mcp_tool conventions.search_code`"),
-        "{text}"
-    );
-    assert!(
-        text.contains("defined in `skills/search-code.yaml`"),
-        "{text}"
-    );
+    assert_contains(text, "implementation: `mcp_tool conventions.search_code`");
+    assert_contains(text, "defined in `skills/search-code.yaml`");
 
     // Hover on `requires:`: the agent's effective skills and all its rules.
     let hover = client.request("textDocument/hover", position(&uri, 24, 10));
     let text = hover["contents"]["value"].as_str().unwrap();
-    assert!(text.contains("**agent `engineer`**"), "{text}");
-    assert!(
-        text.contains("- `list-conventions` — from skills\n- `get-convention` — from skills"),
-        "{text}"
+    assert_contains(text, "**agent `engineer`**");
+    assert_contains(
+        text,
+        "- `list-conventions` — from skills\n- `get-convention` — from skills",
     );
-    assert!(
-        text.contains("- `search-code` requires `get-convention`, `list-conventions`\n- `get-convention` requires `list-conventions`"),
-        "{text}"
-    );
+    assert_contains(text, "- `search-code` requires `get-convention`, `list-conventions`\n- `get-convention` requires `list-conventions`");
 
     let hover = client.request("textDocument/hover", position(&uri, 26, 12));
     let text = hover["contents"]["value"].as_str().unwrap();
-    assert!(
-        text.contains("get-convention requires list-conventions, which has not been called in this session. Call list-conventions first, then retry."),
-        "{text}"
-    );
+    assert_contains(text, "get-convention requires list-conventions, which has not been called in this session. Call list-conventions first, then retry.");
 
     // Definition of a grant after the emoji: the skill file's `metadata.id`.
     let definition = client.request("textDocument/definition", position(&uri, 22, 50));
@@ -272,9 +242,8 @@ fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
 
 #[test]
 fn utf8_client_gets_byte_columns() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let (mut client, init) = Client::start(root, utf8_capabilities());
     assert_eq!(init["capabilities"]["positionEncoding"], "utf-8");
 
@@ -292,7 +261,7 @@ fn utf8_client_gets_byte_columns() {
     );
 
     let uri = open(&mut client, root, TOPOLOGY, 7);
-    edit(&mut client, &uri, 8, [22, 49, 22, 63], "get-convention");
+    client.edit(&uri, 8, [22, 49, 22, 63], "get-convention");
     let (diagnostics, version) = client.diagnostics(&topology);
     assert_eq!(version, 8);
     assert_eq!(
@@ -347,9 +316,8 @@ fn utf8_client_gets_byte_columns() {
 
 #[test]
 fn unknown_documents_and_positions_past_the_end_answer_null() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let (mut client, _) = Client::start(root, vscode_capabilities());
     let topology = file_uri(&root.join(TOPOLOGY));
     client.diagnostics(&topology);
@@ -375,7 +343,7 @@ fn unknown_documents_and_positions_past_the_end_answer_null() {
         Value::Null
     );
     // A change to a document that was never opened is ignored, not a crash.
-    edit(&mut client, &unknown, 3, [0, 0, 0, 0], "x");
+    client.edit(&unknown, 3, [0, 0, 0, 0], "x");
     assert_eq!(
         client.request("textDocument/hover", position(&unknown, 0, 0)),
         Value::Null
@@ -385,9 +353,8 @@ fn unknown_documents_and_positions_past_the_end_answer_null() {
 
 #[test]
 fn references_symbols_and_completion() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let (mut client, _) = Client::start(root, vscode_capabilities());
     let topology = file_uri(&root.join(TOPOLOGY));
     client.diagnostics(&topology);
@@ -481,27 +448,20 @@ fn references_symbols_and_completion() {
 
 #[test]
 fn rapid_keystrokes_apply_in_order() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let (mut client, _) = Client::start(root, vscode_capabilities());
     let topology = file_uri(&root.join(TOPOLOGY));
     client.diagnostics(&topology);
     let uri = open(&mut client, root, TOPOLOGY, 1);
 
     // Delete the misspelt id, then type the right one a character at a time, without waiting.
-    edit(&mut client, &uri, 2, [22, 43, 22, 57], "");
+    client.edit(&uri, 2, [22, 43, 22, 57], "");
     let mut version = 2;
     for (i, c) in "get-convention".chars().enumerate() {
         version += 1;
         let col = 43 + i as u32;
-        edit(
-            &mut client,
-            &uri,
-            version,
-            [22, col, 22, col],
-            &c.to_string(),
-        );
+        client.edit(&uri, version, [22, col, 22, col], &c.to_string());
     }
     // The last keystroke completes the id: the diagnostics that follow carry its version.
     let final_version = json!(version);
@@ -522,9 +482,8 @@ fn rapid_keystrokes_apply_in_order() {
 
 #[test]
 fn crlf_files_get_the_same_ranges() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let path = root.join(TOPOLOGY);
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, text.replace('\n', "\r\n")).unwrap();
@@ -541,9 +500,9 @@ fn crlf_files_get_the_same_ranges() {
     );
     // Joining two CRLF lines and splitting them again restores the text exactly.
     let uri = open(&mut client, root, TOPOLOGY, 1);
-    edit(&mut client, &uri, 2, [22, 71, 23, 0], "");
-    edit(&mut client, &uri, 3, [22, 71, 22, 71], "\r\n");
-    edit(&mut client, &uri, 4, [22, 43, 22, 57], "get-convention");
+    client.edit(&uri, 2, [22, 71, 23, 0], "");
+    client.edit(&uri, 3, [22, 71, 22, 71], "\r\n");
+    client.edit(&uri, 4, [22, 43, 22, 57], "get-convention");
     let message = client.wait_for("diagnostics after the fix", |m| {
         m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == 4
     });
@@ -600,9 +559,8 @@ fn workspace_folders_come_and_go_and_symbols_span_them() {
 
 #[test]
 fn a_file_opened_without_a_workspace_folder_brings_its_workspace() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let (mut client, _) = Client::start_with(json!({
         "processId": null,
         "rootUri": null,
@@ -624,9 +582,8 @@ fn a_file_opened_without_a_workspace_folder_brings_its_workspace() {
 
 #[test]
 fn settings_from_initialization_options_and_configuration_changes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let uri = file_uri(root);
     let (mut client, _) = Client::start_with(json!({
         "processId": null,
@@ -667,9 +624,8 @@ fn settings_from_initialization_options_and_configuration_changes() {
 
 #[test]
 fn a_panicking_handler_answers_an_error_and_the_server_keeps_answering() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let uri = file_uri(root);
     // Debug builds read SKILLGRAPH_TEST_PANIC: the first `hover` panics inside its handler.
     let (mut client, _) = Client::start_with_env(
@@ -719,7 +675,7 @@ fn a_panicking_handler_answers_an_error_and_the_server_keeps_answering() {
         file_uri(&root.join("skills/list-conventions.yaml"))
     );
     let opened = open(&mut client, root, TOPOLOGY, 1);
-    edit(&mut client, &opened, 2, [22, 43, 22, 57], "get-convention");
+    client.edit(&opened, 2, [22, 43, 22, 57], "get-convention");
     let (diagnostics, version) = client.diagnostics(&topology);
     assert_eq!(version, 2);
     assert_eq!(agent_diagnostics(&diagnostics).len(), 2);
@@ -728,25 +684,18 @@ fn a_panicking_handler_answers_an_error_and_the_server_keeps_answering() {
 
 #[test]
 fn changes_to_a_document_never_opened_leave_the_state_alone() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let (mut client, _) = Client::start(root, vscode_capabilities());
     let topology = file_uri(&root.join(TOPOLOGY));
     let (before, _) = client.diagnostics(&topology);
 
     // The client "fixes" the typo in a file it never opened, and sends edits past its end: the
     // server has no text to apply them to and keeps the disk's.
-    edit(
-        &mut client,
-        &topology,
-        2,
-        [22, 43, 22, 57],
-        "get-convention",
-    );
-    edit(&mut client, &topology, 3, [400, 0, 401, 7], "garbage");
+    client.edit(&topology, 2, [22, 43, 22, 57], "get-convention");
+    client.edit(&topology, 3, [400, 0, 401, 7], "garbage");
     let skill = file_uri(&root.join("skills/search-code.yaml"));
-    edit(&mut client, &skill, 1, [0, 0, 99, 0], "");
+    client.edit(&skill, 1, [0, 0, 99, 0], "");
     let hover = client.request("textDocument/hover", position(&topology, 22, 20));
     assert!(hover["contents"]["value"]
         .as_str()
@@ -766,7 +715,7 @@ fn changes_to_a_document_never_opened_leave_the_state_alone() {
     let uri = open(&mut client, root, TOPOLOGY, 5);
     // `skills_additional: [audit-log]` becomes `[get-convention]`: the unknown additional skill
     // goes, and so do the rules that named `get-convention` while the agent did not hold it.
-    edit(&mut client, &uri, 6, [23, 28, 23, 37], "get-convention");
+    client.edit(&uri, 6, [23, 28, 23, 37], "get-convention");
     let (after, version) = client.diagnostics(&topology);
     assert_eq!(version, 6);
     assert_eq!(
@@ -844,14 +793,13 @@ fn assert_rename_refused(client: &mut Client, params: Value, reason: &str) {
     let refused = client.request_raw("textDocument/rename", params);
     assert_eq!(refused["error"]["code"], -32803, "{refused:#}");
     let message = refused["error"]["message"].as_str().unwrap();
-    assert!(message.contains(reason), "{message}");
+    assert_contains(message, reason);
 }
 
 #[test]
 fn rename_in_utf16_and_utf8_clients() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     // VS Code: UTF-16 columns, file renames applied.
     let capabilities = renaming_vscode_capabilities();
     let (mut client, init) = Client::start(root, capabilities);
@@ -917,9 +865,8 @@ fn rename_in_utf16_and_utf8_clients() {
 
 #[test]
 fn highlights_inlay_hints_and_lenses_in_utf16_and_utf8_clients() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let topology = file_uri(&root.join(TOPOLOGY));
     // (client capabilities, the UTF-16 or UTF-8 end column of `search-code` on line 22, after
     // CJK and an emoji)
@@ -1051,9 +998,8 @@ fn code_actions_fix_in_utf16_and_utf8_and_rename_only_when_the_client_can() {
             true,
         ),
     ] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = fixture_copy("estate");
         let root = dir.path();
-        copy_fixture("estate", root);
         let skill = root.join("agent-skills/mismatched/SKILL.md");
         std::fs::create_dir_all(skill.parent().unwrap()).unwrap();
         std::fs::write(&skill, MISMATCHED_SKILL).unwrap();
@@ -1088,8 +1034,7 @@ fn code_actions_fix_in_utf16_and_utf8_and_rename_only_when_the_client_can() {
         assert_eq!(edits.len(), 1);
         assert_eq!(range_of(&edits[0]["range"]), typo_range);
         assert_eq!(edits[0]["newText"], "get-convention");
-        edit(
-            &mut client,
+        client.edit(
             &uri,
             2,
             range_of(&edits[0]["range"]),
@@ -1139,9 +1084,8 @@ fn code_actions_fix_in_utf16_and_utf8_and_rename_only_when_the_client_can() {
 
 #[test]
 fn pull_diagnostics_replace_push_in_utf16_and_utf8_clients() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let topology = file_uri(&root.join(TOPOLOGY));
     // A client that does not pull is not offered it (and gets pushes, as the tests above show).
     let (client, init) = Client::start(root, vscode_capabilities());
@@ -1201,12 +1145,7 @@ fn pull_diagnostics_replace_push_in_utf16_and_utf8_clients() {
         // Defining `audit-log` in another file changes the topology's result: the server asks
         // for a pull again, and the next one says so.
         let skill = root.join("skills/audit-log.yaml");
-        client.notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {
-                "uri": file_uri(&skill), "languageId": "yaml", "version": 1, "text": AUDIT_LOG_SKILL,
-            }}),
-        );
+        client.open(&file_uri(&skill), "yaml", 1, AUDIT_LOG_SKILL);
         client.wait_for("a second refresh", |m| {
             m["method"] == "workspace/diagnostic/refresh"
         });
@@ -1235,9 +1174,8 @@ fn pull_diagnostics_replace_push_in_utf16_and_utf8_clients() {
 /// error and the server goes on answering.
 #[test]
 fn ordering_graph_command_answers_mermaid_and_refuses_bad_arguments() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let (mut client, init) = Client::start(root, vscode_capabilities());
     assert_eq!(
         init["capabilities"]["executeCommandProvider"]["commands"],
@@ -1256,21 +1194,15 @@ fn ordering_graph_command_answers_mermaid_and_refuses_bad_arguments() {
         .as_str()
         .unwrap_or_else(|| panic!("{whole}"));
     assert!(text.starts_with("flowchart LR\n"), "{text}");
-    assert!(
-        text.contains("[\"topology estate (topologies/estate.yaml)\"]"),
-        "{text}"
-    );
-    assert!(text.contains("[\"root<br>agent\"]"), "{text}");
+    assert_contains(text, "[\"topology estate (topologies/estate.yaml)\"]");
+    assert_contains(text, "[\"root<br>agent\"]");
     // The one rule whose skills the agent holds, in call order.
-    assert!(
-        text.contains("[\"1. list-conventions<br>mcp_tool\"]"),
-        "{text}"
-    );
-    assert!(text.contains("[\"2. search-code<br>mcp_tool\"]"), "{text}");
+    assert_contains(text, "[\"1. list-conventions<br>mcp_tool\"]");
+    assert_contains(text, "[\"2. search-code<br>mcp_tool\"]");
 
     let one = graph(&mut client, json!({"uri": topology, "agent": "engineer"}));
     let text = one["result"].as_str().unwrap_or_else(|| panic!("{one}"));
-    assert!(text.contains("requires: of agent engineer"), "{text}");
+    assert_contains(text, "requires: of agent engineer");
     assert!(!text.contains("[\"root<br>agent\"]"), "{text}");
 
     let refused = |response: &Value| response["error"]["code"] == json!(-32602);
@@ -1387,9 +1319,8 @@ const FLOW_MODEL: &str = "        model: {name: \"技能🚀\", }";
 
 #[test]
 fn completion_places_in_utf16_and_utf8_clients() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = fixture_copy("estate");
     let root = dir.path();
-    copy_fixture("estate", root);
     let topology = file_uri(&root.join(TOPOLOGY));
     let labels = |result: &Value| -> Vec<String> {
         result
@@ -1409,8 +1340,7 @@ fn completion_places_in_utf16_and_utf8_clients() {
         let (mut client, _) = Client::start(root, capabilities);
         open(&mut client, root, TOPOLOGY, 1);
         client.diagnostics(&topology);
-        edit(
-            &mut client,
+        client.edit(
             &topology,
             2,
             [27, 0, 27, 0],
@@ -1507,9 +1437,8 @@ fn counts(diagnostics: &[Value]) -> std::collections::BTreeMap<String, usize> {
 fn document_links_and_every_offered_fix_in_utf16_and_utf8_clients() {
     // (capabilities, where the link's path ends on line 27: UTF-16 units, or bytes)
     for (capabilities, link_end) in [(vscode_capabilities(), 36), (utf8_capabilities(), 46)] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = fixture_copy("estate");
         let root = dir.path();
-        copy_fixture("estate", root);
         let path = root.join(TOPOLOGY);
         let original = std::fs::read_to_string(&path).unwrap()
             + "        output_schema: \"模式/出力🚀.json\"\n";

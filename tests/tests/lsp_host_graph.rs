@@ -7,7 +7,7 @@
 //! judges the same tree, and a `/plugin:command` goes to the command's file.
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{file_uri, write_fixture, Client};
+use skillgraph_e2e::{assert_codes, file_uri, fixture_dir, link_targets, Client};
 
 fn capabilities() -> Value {
     json!({
@@ -21,10 +21,7 @@ fn capabilities() -> Value {
 
 #[test]
 fn a_mention_in_claude_md_goes_to_the_skill_and_a_slip_is_published() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
-    write_fixture(
-        root,
+    let dir = fixture_dir(
         "//- /.claude/skills/release-notes/SKILL.md
 ---
 name: release-notes
@@ -44,16 +41,13 @@ skills: [release-notes]
 Use /release-notes.
 ",
     );
+    let root = dir.path();
     let (mut client, _) = Client::start(root, capabilities());
     let claude_md = file_uri(&root.join("CLAUDE.md"));
     let skill = file_uri(&root.join(".claude/skills/release-notes/SKILL.md"));
 
     let (diagnostics, _) = client.diagnostics(&claude_md);
-    let codes: Vec<&str> = diagnostics
-        .iter()
-        .map(|d| d["code"].as_str().unwrap_or_default())
-        .collect();
-    assert_eq!(codes, ["skillmd.mention-near-miss"], "{diagnostics:?}");
+    assert_codes(&diagnostics, &["skillmd.mention-near-miss"]);
     assert_eq!(diagnostics[0]["range"]["start"]["line"], 2);
 
     let definition = client.request(
@@ -133,10 +127,7 @@ Use /release-notes.
 
 #[test]
 fn a_plugin_manifest_is_checked_and_its_paths_are_links() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
-    write_fixture(
-        root,
+    let dir = fixture_dir(
         "//- /p/.claude-plugin/plugin.json
 {\"name\": \"p\", \"skills\": [\"./more\", \"./empty\"]}
 //- /p/more/a/SKILL.md
@@ -149,23 +140,16 @@ Body.
 {\"name\": \"q\",}
 ",
     );
+    let root = dir.path();
     let (mut client, _) = Client::start(root, capabilities());
     let manifest_path = root.join("p/.claude-plugin/plugin.json");
     let manifest = file_uri(&manifest_path);
     let (diagnostics, _) = client.diagnostics(&manifest);
-    let codes: Vec<&str> = diagnostics
-        .iter()
-        .map(|d| d["code"].as_str().unwrap_or_default())
-        .collect();
-    assert_eq!(codes, ["plugin.missing-path"], "{diagnostics:?}");
+    assert_codes(&diagnostics, &["plugin.missing-path"]);
     assert_eq!(diagnostics[0]["range"]["start"]["character"], 35);
     let broken = file_uri(&root.join("q/.claude-plugin/plugin.json"));
     let (diagnostics, _) = client.diagnostics(&broken);
-    let codes: Vec<&str> = diagnostics
-        .iter()
-        .map(|d| d["code"].as_str().unwrap_or_default())
-        .collect();
-    assert_eq!(codes, ["plugin.json-parse"], "{diagnostics:?}");
+    assert_codes(&diagnostics, &["plugin.json-parse"]);
 
     client.notify(
         "textDocument/didOpen",
@@ -176,16 +160,7 @@ Body.
             "text": std::fs::read_to_string(&manifest_path).unwrap(),
         }}),
     );
-    let links = client.request(
-        "textDocument/documentLink",
-        json!({"textDocument": {"uri": manifest}}),
-    );
-    let targets: Vec<&str> = links
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|l| l["target"].as_str())
-        .collect();
+    let (targets, links) = link_targets(&mut client, &manifest);
     assert_eq!(
         targets,
         [

@@ -7,7 +7,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{copy_fixture, file_uri, write_fixture, Client, TIMEOUT};
+use skillgraph_e2e::{
+    assert_contains, copy_fixture, file_uri, fixture_copy, write_fixture, Client, TIMEOUT,
+};
 
 /// "Exits within 1 s", measured with room for a loaded machine.
 const EXIT_BOUND: Duration = Duration::from_secs(5);
@@ -31,13 +33,7 @@ fn helix_initialize(root: Option<&Path>, process_id: Value) -> Value {
 
 fn open(client: &mut Client, path: &Path) -> String {
     let uri = file_uri(path);
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {
-            "uri": uri, "languageId": "yaml", "version": 1,
-            "text": std::fs::read_to_string(path).unwrap(),
-        }}),
-    );
+    client.open(&uri, "yaml", 1, &std::fs::read_to_string(path).unwrap());
     uri
 }
 
@@ -68,8 +64,7 @@ fn assert_definition_in_skill_file(definition: &Value) {
 #[test]
 fn twenty_fresh_servers_answer_requests_sent_right_after_opening() {
     for attempt in 0..20 {
-        let dir = tempfile::tempdir().unwrap();
-        copy_fixture("estate", dir.path());
+        let dir = fixture_copy("estate");
         let (mut client, _) = Client::start(dir.path(), json!({}));
         let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
         // No wait of any kind: the requests go out right behind didOpen.
@@ -87,8 +82,7 @@ fn twenty_fresh_servers_answer_requests_sent_right_after_opening() {
 
 #[test]
 fn helix_with_only_a_root_path_inside_the_workspace_indexes_the_workspace() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     // Started from a sub-folder: the workspace around it is what gets indexed.
     let root = dir.path().join("topologies");
     let (mut client, _) = Client::start_with(helix_initialize(Some(&root), Value::Null));
@@ -100,8 +94,7 @@ fn helix_with_only_a_root_path_inside_the_workspace_indexes_the_workspace() {
 
 #[test]
 fn no_root_at_all_indexes_the_workspace_around_the_opened_file() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let (mut client, _) = Client::start_with(helix_initialize(None, Value::Null));
     let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
     assert_settled_hover(&client.request("textDocument/hover", at(&uri, 25, 14)));
@@ -157,8 +150,7 @@ fn silent_client_capabilities(root: &Path) -> Value {
 
 #[test]
 fn a_client_that_never_answers_still_gets_answers_and_an_exit() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let mut client = Client::spawn(&[], false);
     client.request("initialize", silent_client_capabilities(dir.path()));
     client.notify("initialized", json!({}));
@@ -187,8 +179,7 @@ fn a_client_that_never_answers_still_gets_answers_and_an_exit() {
 
 #[test]
 fn the_end_of_input_ends_the_server_whatever_is_pending() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let mut client = Client::spawn(&[], false);
     client.request("initialize", silent_client_capabilities(dir.path()));
     client.notify("initialized", json!({}));
@@ -217,8 +208,7 @@ fn start_with_hook(root: &std::path::Path, hook: (&str, &str)) -> Client {
 
 #[test]
 fn stdin_closed_mid_indexing_ends_the_server() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     // Enough skills that indexing is still going when the input ends.
     for i in 0..3000 {
         std::fs::write(
@@ -239,8 +229,7 @@ fn stdin_closed_mid_indexing_ends_the_server() {
 
 #[test]
 fn the_end_of_input_ends_the_server_during_a_long_analysis() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     // Debug builds read SKILLGRAPH_TEST_STALL: the analysis of every didChange takes a minute
     // while it holds the server's state, as a pathological document's would.
     let mut client = start_with_hook(dir.path(), ("SKILLGRAPH_TEST_STALL", "didChange"));
@@ -250,16 +239,7 @@ fn the_end_of_input_ends_the_server_during_a_long_analysis() {
     }
     let doc = open(&mut client, &dir.path().join("topologies/estate.yaml"));
     for version in 2..6 {
-        client.notify(
-            "textDocument/didChange",
-            json!({
-                "textDocument": {"uri": doc, "version": version},
-                "contentChanges": [{
-                    "range": {"start": {"line": 25, "character": 10}, "end": {"line": 25, "character": 10}},
-                    "text": "x",
-                }],
-            }),
-        );
+        client.edit(&doc, version, [25, 10, 25, 10], "x");
     }
     std::thread::sleep(Duration::from_millis(300));
     client.close_stdin();
@@ -274,8 +254,7 @@ fn a_process_id_that_does_not_exist_ends_the_server() {
     let mut gone = std::process::Command::new("true").spawn().unwrap();
     let pid = gone.id();
     gone.wait().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let mut client = Client::spawn(&[], true);
     client.request("initialize", helix_initialize(Some(dir.path()), json!(pid)));
     client.notify("initialized", json!({}));
@@ -292,8 +271,7 @@ fn an_editor_that_dies_takes_the_server_with_it() {
         .arg("60")
         .spawn()
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let (mut client, _) =
         Client::start_with(helix_initialize(Some(dir.path()), json!(editor.id())));
     let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
@@ -308,8 +286,7 @@ fn an_editor_that_dies_takes_the_server_with_it() {
 
 #[test]
 fn watched_file_events_outside_the_roots_are_ignored() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let elsewhere = tempfile::tempdir().unwrap();
     copy_fixture("estate", elsewhere.path());
     std::fs::write(
@@ -334,8 +311,7 @@ fn watched_file_events_outside_the_roots_are_ignored() {
 
 #[test]
 fn a_client_without_file_watching_sees_changes_on_disk() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let (mut client, _) = Client::start(dir.path(), json!({}));
     client.request("workspace/symbol", json!({"query": ""}));
     let broken = dir.path().join("skills/broken.yaml");
@@ -361,8 +337,7 @@ fn a_client_without_file_watching_sees_changes_on_disk() {
 
 #[test]
 fn an_edit_whose_analysis_panics_leaves_the_index_as_it_was() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     // Debug builds read SKILLGRAPH_TEST_PANIC: the first didChange panics after its analysis,
     // before the new index would be swapped in.
     let mut client = start_with_hook(dir.path(), ("SKILLGRAPH_TEST_PANIC", "didChange"));
@@ -373,16 +348,7 @@ fn an_edit_whose_analysis_panics_leaves_the_index_as_it_was() {
     let topology = dir.path().join("topologies/estate.yaml");
     let doc = open(&mut client, &topology);
     let edit = |client: &mut Client, version: i64, text: &str| {
-        client.notify(
-            "textDocument/didChange",
-            json!({
-                "textDocument": {"uri": doc, "version": version},
-                "contentChanges": [{
-                    "range": {"start": {"line": 25, "character": 10}, "end": {"line": 25, "character": 21}},
-                    "text": text,
-                }],
-            }),
-        );
+        client.edit(&doc, version, [25, 10, 25, 21], text);
     };
     // Rename the rule's skill: the panicking analysis must not leave a half-applied index.
     edit(&mut client, 2, "search-kode");
@@ -393,7 +359,7 @@ fn an_edit_whose_analysis_panics_leaves_the_index_as_it_was() {
                 .is_some_and(|t| t.contains("panicked") || t.contains("SKILLGRAPH_TEST_PANIC"))
     });
     let message = log["params"]["message"].as_str().unwrap();
-    assert!(message.contains("estate.yaml"), "{message}");
+    assert_contains(message, "estate.yaml");
     assert_settled_hover(&client.request("textDocument/hover", at(&doc, 25, 14)));
     // The next edit applies the editor's whole text, the first edit included.
     edit(&mut client, 3, "search-code");
@@ -405,20 +371,10 @@ fn edits_made_while_the_workspace_is_indexed_survive_the_indexing() {
     // The initial indexing is analysed without the state lock; what the editor does meanwhile
     // is applied again on top of it, so the editor's latest text is what the index holds.
     for attempt in 0..5 {
-        let dir = tempfile::tempdir().unwrap();
-        copy_fixture("estate", dir.path());
+        let dir = fixture_copy("estate");
         let (mut client, _) = Client::start(dir.path(), json!({}));
         let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
-        client.notify(
-            "textDocument/didChange",
-            json!({
-                "textDocument": {"uri": uri, "version": 2},
-                "contentChanges": [{
-                    "range": {"start": {"line": 25, "character": 10}, "end": {"line": 25, "character": 21}},
-                    "text": "search-kode",
-                }],
-            }),
-        );
+        client.edit(&uri, 2, [25, 10, 25, 21], "search-kode");
         let symbols = client.request(
             "textDocument/documentSymbol",
             json!({"textDocument": {"uri": uri}}),
@@ -450,8 +406,7 @@ fn edits_made_while_the_workspace_is_indexed_survive_the_indexing() {
 fn an_agent_hover_and_the_outline_answer_while_the_workspace_is_still_indexed() {
     // A client that never answers `window/workDoneProgress/create` holds the initial indexing
     // for the server's answer timeout: it is certainly still running when these requests come.
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let mut client = Client::spawn(&[], false);
     client.request("initialize", silent_client_capabilities(dir.path()));
     client.notify("initialized", json!({}));
@@ -511,8 +466,7 @@ fn a_silent_client_holds_neither_indexing_nor_diagnostics_back() {
         ("any request", |_| false),
     ];
     for (silent_to, answers) in cases {
-        let dir = tempfile::tempdir().unwrap();
-        copy_fixture("estate", dir.path());
+        let dir = fixture_copy("estate");
         let mut client = Client::spawn_answering(&[], answers);
         client.request("initialize", silent_client_capabilities(dir.path()));
         client.notify("initialized", json!({}));
@@ -553,8 +507,7 @@ fn a_silent_client_holds_neither_indexing_nor_diagnostics_back() {
 /// indexing end as promptly as one that answers: the refresh is sent, never waited for.
 #[test]
 fn a_refresh_never_answered_holds_nothing_back() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_fixture("estate", dir.path());
+    let dir = fixture_copy("estate");
     let mut client = Client::spawn_answering(&[], |m| m != "workspace/diagnostic/refresh");
     let uri = file_uri(dir.path());
     client.request(

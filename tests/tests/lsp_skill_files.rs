@@ -3,20 +3,15 @@
 //! definition.
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{file_uri, write_fixture, Client};
+use skillgraph_e2e::{
+    assert_codes, assert_contains, completion, file_uri, link_targets, write_fixture, Client,
+};
 
 fn capabilities() -> Value {
     json!({
         "general": {"positionEncodings": ["utf-16"]},
         "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}},
     })
-}
-
-fn codes(diagnostics: &[Value]) -> Vec<String> {
-    diagnostics
-        .iter()
-        .map(|d| d["code"].as_str().unwrap_or_default().to_owned())
-        .collect()
 }
 
 #[test]
@@ -43,11 +38,7 @@ See [api](references/api.md) and [forms](references/forms.md).
     );
     let skill = file_uri(&skill_dir.join("SKILL.md"));
     let (diagnostics, _) = client.diagnostics(&skill);
-    assert_eq!(
-        codes(&diagnostics),
-        ["skillmd.broken-link"],
-        "{diagnostics:?}"
-    );
+    assert_codes(&diagnostics, &["skillmd.broken-link"]);
 
     // The file appears: the watcher's creation event lists the folder again.
     let api = skill_dir.join("references/api.md");
@@ -60,22 +51,14 @@ See [api](references/api.md) and [forms](references/forms.md).
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
 
     // Both links lead somewhere now.
-    let links = client.request(
-        "textDocument/documentLink",
-        json!({"textDocument": {"uri": skill}}),
-    );
-    let targets: Vec<&str> = links
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["target"].as_str().unwrap())
-        .collect();
+    let (targets, links) = link_targets(&mut client, &skill);
     assert_eq!(
         targets,
         [
             file_uri(&api),
             file_uri(&skill_dir.join("references/forms.md"))
-        ]
+        ],
+        "{links:#}"
     );
     let definition = client.request(
         "textDocument/definition",
@@ -90,11 +73,7 @@ See [api](references/api.md) and [forms](references/forms.md).
         json!({"changes": [{"uri": file_uri(&api), "type": 3}]}),
     );
     let (diagnostics, _) = client.diagnostics(&skill);
-    assert_eq!(
-        codes(&diagnostics),
-        ["skillmd.broken-link"],
-        "{diagnostics:?}"
-    );
+    assert_codes(&diagnostics, &["skillmd.broken-link"]);
     client.shutdown();
 }
 
@@ -128,16 +107,7 @@ metadata:
     let utf16 = |s: &str| s.encode_utf16().count() as u64;
     let word_start = utf16(&tool_line[..tool_line.find("get_o").unwrap()]);
     let cursor = word_start + utf16("get_o");
-    let items = client.request(
-        "textDocument/completion",
-        json!({"textDocument": {"uri": skill}, "position": {"line": 4, "character": cursor}}),
-    );
-    let items = items
-        .as_array()
-        .or_else(|| items["items"].as_array())
-        .unwrap()
-        .clone();
-    let labels: Vec<&str> = items.iter().map(|i| i["label"].as_str().unwrap()).collect();
+    let (items, labels) = completion(&mut client, &skill, 4, cursor);
     assert_eq!(labels, ["get_order", "get_status"], "{items:#?}");
     let order = &items[0];
     assert_eq!(
@@ -145,6 +115,6 @@ metadata:
         json!({"start": {"line": 4, "character": word_start}, "end": {"line": 4, "character": cursor}})
     );
     let documentation = order["documentation"].to_string();
-    assert!(documentation.contains("skillgraph.toml"), "{documentation}");
+    assert_contains(&documentation, "skillgraph.toml");
     client.shutdown();
 }

@@ -3,7 +3,7 @@
 //! becomes, and completion after `$` offers the declared arguments before the skills.
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{file_uri, write_fixture, Client};
+use skillgraph_e2e::{assert_contains, completion, file_uri, fixture_dir, write_fixture, Client};
 
 fn capabilities() -> Value {
     json!({
@@ -21,10 +21,7 @@ fn hover_text(hover: &Value) -> String {
 
 #[test]
 fn load_cost_argument_hover_and_argument_completion() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
-    write_fixture(
-        root,
+    let dir = fixture_dir(
         "//- /.claude/skills/fix/SKILL.md
 ---
 name: fix
@@ -48,6 +45,7 @@ description: Triages.
 Body.
 ",
     );
+    let root = dir.path();
     let (mut client, _) = Client::start(root, capabilities());
     let skill = file_uri(&root.join(".claude/skills/fix/SKILL.md"));
     client.diagnostics(&skill);
@@ -57,7 +55,7 @@ Body.
         json!({"textDocument": {"uri": skill}, "position": {"line": 1, "character": 7}}),
     );
     let text = hover_text(&hover);
-    assert!(text.contains("listing: 15 of 1,536 characters"), "{text}");
+    assert_contains(&text, "listing: 15 of 1,536 characters");
     assert!(
         text.contains("tokens (an estimate: 4 characters a token") && text.contains("2 lines"),
         "{text}"
@@ -68,7 +66,7 @@ Body.
         .expect(&text);
     let run = text.find("`scripts/run.sh`: 9 bytes").expect(&text);
     assert!(api < run, "{text}");
-    assert!(text.contains("bundled files: 2 (31 bytes)"), "{text}");
+    assert_contains(&text, "bundled files: 2 (31 bytes)");
 
     // `$1` on line 6 is the argument at index 1, declared as `branch`.
     let hover = client.request(
@@ -81,16 +79,7 @@ Body.
         "{text}"
     );
 
-    let items = client.request(
-        "textDocument/completion",
-        json!({"textDocument": {"uri": skill}, "position": {"line": 7, "character": 10}}),
-    );
-    let items = items
-        .as_array()
-        .or_else(|| items["items"].as_array())
-        .unwrap()
-        .clone();
-    let labels: Vec<&str> = items.iter().map(|i| i["label"].as_str().unwrap()).collect();
+    let (items, labels) = completion(&mut client, &skill, 7, 10);
     assert_eq!(
         labels,
         ["issue", "branch", "ARGUMENTS", "fix", "issue-triage"],
@@ -206,9 +195,9 @@ Refund it.
         &text,
         rewrite["edit"]["changes"][&plain].as_array().unwrap(),
     );
-    assert!(
-        portable.contains("  chain: \"verify\"\n  dependencies: \"tools: get_order\"\n"),
-        "{portable}"
+    assert_contains(
+        &portable,
+        "  chain: \"verify\"\n  dependencies: \"tools: get_order\"\n",
     );
     client.shutdown();
 }

@@ -273,6 +273,47 @@ impl Client {
         );
     }
 
+    /// Sends `textDocument/didOpen`: the editor opened `uri` (in the language `language_id`)
+    /// holding `text`, as its `version`.
+    pub fn open(&mut self, uri: &str, language_id: &str, version: i64, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {
+                "uri": uri, "languageId": language_id, "version": version, "text": text,
+            }}),
+        );
+    }
+
+    /// Sends `textDocument/didChange` for the open document `uri`, now at `version`: `range`
+    /// (start line, start character, end line, end character) replaced by `text`.
+    pub fn edit(&mut self, uri: &str, version: i64, range: [u32; 4], text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [{
+                    "range": {
+                        "start": {"line": range[0], "character": range[1]},
+                        "end": {"line": range[2], "character": range[3]},
+                    },
+                    "text": text,
+                }],
+            }),
+        );
+    }
+
+    /// The server's peak resident set size in KiB (`VmHWM` in /proc/<pid>/status; 0 where there
+    /// is no such file).
+    pub fn peak_rss_kib(&self) -> u64 {
+        let status =
+            std::fs::read_to_string(format!("/proc/{}/status", self.pid())).unwrap_or_default();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap_or(0)
+    }
+
     /// Sends a request without waiting; its id.
     pub fn send_request(&mut self, method: &str, params: Value) -> i64 {
         let id = self.next_id();

@@ -91,6 +91,15 @@ pub fn diagnostics_of(fixture: &str, code: &str) -> (CheckOutcome, Vec<Diagnosti
     (outcome, found)
 }
 
+/// The diagnostics of an outcome with the code `code`, in its order.
+pub fn of_code<'a>(outcome: &'a CheckOutcome, code: &str) -> Vec<&'a Diagnostic> {
+    outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == code)
+        .collect()
+}
+
 /// The related places of a diagnostic as (path, ranged text, message).
 pub fn related(index: &Index, d: &Diagnostic) -> Vec<(String, String, String)> {
     d.related
@@ -216,28 +225,61 @@ agents:
         archetype: worker
 "#;
 
+/// `//- /ws/workspace.yaml`: the baseline's manifest with `rest` (more top-level keys, written
+/// at column 0) after its own.
+pub fn manifest_with(rest: &str) -> String {
+    let mut manifest = parse_fixture(BASELINE).remove(0);
+    manifest.text.push_str(rest);
+    render_fixture(&[manifest])
+}
+
+/// The baseline's file at `path` with its one `from` written as `to`, as a fixture file that
+/// replaces it.
+pub fn baseline_edited(path: &str, from: &str, to: &str) -> String {
+    let mut file = parse_fixture(BASELINE)
+        .into_iter()
+        .find(|f| f.path == path)
+        .unwrap_or_else(|| panic!("no {path} in the baseline"));
+    assert_eq!(file.text.matches(from).count(), 1, "{from:?} in {path}");
+    file.text = file.text.replace(from, to);
+    render_fixture(&[file])
+}
+
 /// The baseline's manifest with a command pack `git` added (commands `log` and `push`), for the
 /// skills `pack:git` grants.
-pub const MANIFEST_WITH_GIT_LOG_AND_PUSH: &str = r#"
-//- /ws/workspace.yaml
+pub fn manifest_with_git_log_and_push() -> String {
+    manifest_with(
+        "command_packs:\n  - id: git\n    commands:\n      - id: log\n        argv: [git, log]\n        effects: read\n      - id: push\n        argv: [git, push]\n",
+    )
+}
+
+/// `//- /ws/funnels/review.yaml`: a funnel `review` approving `release:approve` for `lead`.
+pub const FUNNEL_REVIEW: &str = r#"
+//- /ws/funnels/review.yaml
 apiVersion: swarmkit/v1
-kind: Workspace
+kind: Funnel
 metadata:
-  id: ws
-  name: Test workspace
-mcp_servers:
-  - id: tools
-    transport: stdio
-    command: ["tools-server"]
-command_packs:
-  - id: git
-    commands:
-      - id: log
-        argv: [git, log]
-        effects: read
-      - id: push
-        argv: [git, push]
+  id: review
+  name: Review
+approve:
+  rules:
+    - scope: release:approve
+      roles: [lead]
+provenance:
+  authored_by: human
+  version: 1.0.0
 "#;
+
+/// `//- /ws/archetypes/finder.yaml`: an archetype `finder` whose one default skill is the
+/// abstract grant of a capability skill named like `capability`.
+pub fn abstract_archetype(capability: &str) -> String {
+    archetype(
+        "finder",
+        &[&format!(
+            "abstract: {{category: capability, capability: {capability}}}"
+        )],
+    )
+}
 
 /// The baseline with `overrides` applied: a file of `overrides` replaces the baseline file of
 /// the same path, other files are added. Order: baseline files first, then new ones.
@@ -319,14 +361,7 @@ pub fn team(agents: &str) -> String {
 
 /// `//- /ws/topologies/<name>.yaml` whose `agents:` block is `agents`, written at column 0.
 pub fn topology(name: &str, agents: &str) -> String {
-    let mut body = String::new();
-    for line in trim_indent(agents).lines() {
-        if !line.is_empty() {
-            body.push_str("  ");
-            body.push_str(line);
-        }
-        body.push('\n');
-    }
+    let body = indented(agents, "  ");
     format!(
         "//- /ws/topologies/{name}.yaml\n\
          apiVersion: swarmkit/v1\n\
@@ -339,12 +374,7 @@ pub fn topology(name: &str, agents: &str) -> String {
 /// `//- /ws/archetypes/<id>.yaml` whose `defaults.skills` lists `skills` (block style, one a line,
 /// written verbatim after `- `).
 pub fn archetype(id: &str, skills: &[&str]) -> String {
-    let mut list = String::new();
-    for s in skills {
-        list.push_str("    - ");
-        list.push_str(s);
-        list.push('\n');
-    }
+    let list: String = skills.iter().map(|s| format!("    - {s}\n")).collect();
     format!(
         "//- /ws/archetypes/{id}.yaml\n\
          apiVersion: swarmkit/v1\n\
@@ -359,15 +389,35 @@ pub fn archetype(id: &str, skills: &[&str]) -> String {
 /// The root agent holding `store`, with `children` (a YAML list at column 0) below it. Most
 /// agent tests need only the children to differ.
 pub fn team_with_children(children: &str) -> String {
-    let mut indented = String::new();
-    for line in trim_indent(children).lines() {
-        if !line.is_empty() {
-            indented.push_str("    ");
-            indented.push_str(line);
-        }
-        indented.push('\n');
-    }
+    let children = indented(children, "    ");
     team(&format!(
-        "root:\n  id: root\n  role: root\n  skills: [store]\n  children:\n{indented}"
+        "root:\n  id: root\n  role: root\n  skills: [store]\n  children:\n{children}"
     ))
+}
+
+/// The root agent holding `store`, with a worker child for each `(id, depends_on)`.
+pub fn team_depending(children: &[(String, Vec<String>)]) -> String {
+    let mut block =
+        String::from("root:\n  id: root\n  role: root\n  skills: [store]\n  children:\n");
+    for (id, depends_on) in children {
+        block.push_str(&format!(
+            "    - id: {id}\n      role: worker\n      depends_on: [{}]\n",
+            depends_on.join(", ")
+        ));
+    }
+    team(&block)
+}
+
+/// `text` with its common indentation taken away, then `by` put before each line that is not
+/// empty.
+fn indented(text: &str, by: &str) -> String {
+    let mut out = String::new();
+    for line in trim_indent(text).lines() {
+        if !line.is_empty() {
+            out.push_str(by);
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
 }
