@@ -253,3 +253,50 @@ fn editing_a_plugin_subagent_rechecks_only_what_it_changes() {
     replay.remove("/r/deploy/.claude-plugin/plugin.json");
     replay.assert_consistent("the manifest removed");
 }
+
+#[test]
+fn a_plugin_command_named_like_the_plugins_skill_is_shadowed() {
+    // `/deploy:ship` runs the skill: the command `commands/ship.md` of the same plugin is never
+    // used. A skill `ship` of another plugin, or of the project, does not shadow it.
+    let command = "/r/deploy/commands/ship.md";
+    let fixture = format!("{PLUGIN}//- {command}\nShip by hand.\n");
+    let found: Vec<(String, String, String)> = snapshot(&index_of(&fixture))
+        .into_iter()
+        .filter(|f| f.1 == codes::COMMAND_SHADOWED_BY_SKILL.name())
+        .map(|f| {
+            let related = f.5.first().map(|r| r.0.clone()).unwrap_or_default();
+            (f.0, f.4, related)
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, command);
+    assert!(
+        found[0]
+            .1
+            .starts_with("`/deploy:ship` runs the skill `ship` of the plugin `deploy`"),
+        "{}",
+        found[0].1
+    );
+    assert_eq!(found[0].2, "/r/deploy/skills/ship/SKILL.md");
+    let elsewhere = concat!(
+        "//- /r/other/.claude-plugin/plugin.json\n{\"name\": \"other\"}\n",
+        "//- /r/other/commands/ship.md\nShip by hand.\n",
+    );
+    let shadowed = |text: &str| {
+        codes_of(text)
+            .into_iter()
+            .filter(|f| f.1 == codes::COMMAND_SHADOWED_BY_SKILL.name())
+            .count()
+    };
+    assert_eq!(shadowed(&format!("{PLUGIN}{elsewhere}")), 0);
+    // Incrementally: the skill's removal clears it, and batch agrees at each step.
+    let mut replay = Replay::new();
+    replay.apply(skillgraph::testing::changes(&fixture));
+    replay.assert_consistent("a plugin command named like its skill");
+    replay.remove("/r/deploy/skills/ship/SKILL.md");
+    replay.assert_consistent("the skill removed");
+    assert!(replay
+        .snapshot()
+        .iter()
+        .all(|f| f.1 != codes::COMMAND_SHADOWED_BY_SKILL.name()));
+}

@@ -168,6 +168,9 @@ pub fn check_file(lookup: &Lookup<'_>, file: FileId) -> Vec<Diagnostic> {
         }
         (FileRole::PluginProse { kind, .. }, Content::Prose(prose)) => {
             subagents::check_prose(lookup, entry, *kind, prose, &mut out);
+            if *kind == crate::model::hosts::prose::ProseKind::Command {
+                commands::check(lookup, entry, &mut out);
+            }
             mentions::check_prose(lookup, entry, prose, &mut out);
         }
         (FileRole::Config, Content::Config(config)) => {
