@@ -121,7 +121,9 @@ pub(crate) fn artifact_definitions(
 mod tests {
     use std::sync::LazyLock;
 
-    use super::super::test_support::{cursor_at, fixture, topology_w, workspace_w, Fixture};
+    use super::super::test_support::{
+        cursor_at, fixture, mcp_tool_skill_w, topology_w, workspace_w, Fixture,
+    };
     use super::*;
 
     fn check(text: &str, expected: &[(&str, &str)]) {
@@ -150,17 +152,8 @@ mod tests {
     static WS: LazyLock<String> = LazyLock::new(|| {
         [
             workspace_w(&["conventions"]),
-            r#"//- /w/skills/get.yaml
-apiVersion: swarmkit/v1
-kind: Skill
-metadata:
-  id: get-thing
-category: capability
-implementation:
-  type: mcp_tool
-  server: conv$1entions
-  tool: get
-//- /w/archetypes/eng.yaml
+            mcp_tool_skill_w("get", "get-thing", "conv$1entions", "get"),
+            r#"//- /w/archetypes/eng.yaml
 apiVersion: swarmkit/v1
 kind: Archetype
 metadata:

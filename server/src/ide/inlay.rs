@@ -172,43 +172,16 @@ fn hint(offset: u32, id: &str, standing: Standing) -> InlayHint {
 mod tests {
     use std::sync::LazyLock;
 
-    use super::super::test_support::{fixture, topology_w, workspace_w};
+    use super::super::test_support::{fixture, mcp_tool_skill_w, topology_w, workspace_w};
     use super::*;
 
     static WS: LazyLock<String> = LazyLock::new(|| {
         [
             workspace_w(&["s"]),
-            r#"//- /w/skills/a.yaml
-apiVersion: swarmkit/v1
-kind: Skill
-metadata:
-  id: a
-category: capability
-implementation:
-  type: mcp_tool
-  server: s
-  tool: a
-//- /w/skills/b.yaml
-apiVersion: swarmkit/v1
-kind: Skill
-metadata:
-  id: b
-category: capability
-implementation:
-  type: mcp_tool
-  server: s
-  tool: b
-//- /w/skills/c.yaml
-apiVersion: swarmkit/v1
-kind: Skill
-metadata:
-  id: c
-category: capability
-implementation:
-  type: mcp_tool
-  server: s
-  tool: c
-//- /w/skills/p.yaml
+            mcp_tool_skill_w("a", "a", "s", "a"),
+            mcp_tool_skill_w("b", "b", "s", "b"),
+            mcp_tool_skill_w("c", "c", "s", "c"),
+            r#"//- /w/skills/p.yaml
 apiVersion: swarmkit/v1
 kind: Skill
 metadata:

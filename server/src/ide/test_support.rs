@@ -46,6 +46,14 @@ pub(crate) fn topology_w(file: &str, name: &str) -> String {
     )
 }
 
+/// Skill `id` of workspace `w`, in `skills/<file>.yaml`: a capability that is the tool `tool`
+/// of the MCP server `server`.
+pub(crate) fn mcp_tool_skill_w(file: &str, id: &str, server: &str, tool: &str) -> String {
+    format!(
+        "//- /w/skills/{file}.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: {id}\ncategory: capability\nimplementation:\n  type: mcp_tool\n  server: {server}\n  tool: {tool}\n"
+    )
+}
+
 /// A skill with named arguments (`$issue`, `$branch`), an argument hint naming a third, and a
 /// body using them, by name and by number, and `$ARGUMENTS`; `` `$bogus` `` names none.
 pub(crate) const FIX_SKILL: &str = "//- /p/.claude/skills/fix/SKILL.md
