@@ -122,7 +122,7 @@ mod tests {
     use std::sync::LazyLock;
 
     use super::super::test_support::{
-        cursor_at, fixture, mcp_tool_skill_w, topology_w, workspace_w, Fixture,
+        artifact_w, cursor_at, fixture, mcp_tool_skill_w, topology_w, workspace_w, Fixture,
     };
     use super::*;
 
@@ -153,21 +153,10 @@ mod tests {
         [
             workspace_w(&["conventions"]),
             mcp_tool_skill_w("get", "get-thing", "conv$1entions", "get"),
-            r#"//- /w/archetypes/eng.yaml
-apiVersion: swarmkit/v1
-kind: Archetype
-metadata:
-  id: eng
-defaults:
-  skills: [get-th$2ing]
-//- /w/triggers/t.yaml
-apiVersion: swarmkit/v1
-kind: Trigger
-metadata:
-  id: t
-targets: [es$3tate]
-"#
-            .to_owned(),
+            artifact_w("archetypes/eng.yaml", "Archetype", "eng"),
+            "defaults:\n  skills: [get-th$2ing]\n".to_owned(),
+            artifact_w("triggers/t.yaml", "Trigger", "t"),
+            "targets: [es$3tate]\n".to_owned(),
             topology_w("estate", "estate"),
             r#"    id: root
     role: root

@@ -172,7 +172,9 @@ fn hint(offset: u32, id: &str, standing: Standing) -> InlayHint {
 mod tests {
     use std::sync::LazyLock;
 
-    use super::super::test_support::{fixture, mcp_tool_skill_w, topology_w, workspace_w};
+    use super::super::test_support::{
+        artifact_w, fixture, mcp_tool_skill_w, topology_w, workspace_w,
+    };
     use super::*;
 
     static WS: LazyLock<String> = LazyLock::new(|| {
@@ -181,16 +183,8 @@ mod tests {
             mcp_tool_skill_w("a", "a", "s", "a"),
             mcp_tool_skill_w("b", "b", "s", "b"),
             mcp_tool_skill_w("c", "c", "s", "c"),
-            r#"//- /w/skills/p.yaml
-apiVersion: swarmkit/v1
-kind: Skill
-metadata:
-  id: p
-category: capability
-implementation:
-  type: llm_prompt
-"#
-            .to_owned(),
+            artifact_w("skills/p.yaml", "Skill", "p"),
+            "category: capability\nimplementation:\n  type: llm_prompt\n".to_owned(),
             topology_w("t", "t"),
             r#"    id: root$0
     role: root
