@@ -121,7 +121,9 @@ pub(crate) fn artifact_definitions(
 mod tests {
     use std::sync::LazyLock;
 
-    use super::super::test_support::{cursor_at, fixture, topology_w, workspace_w, Fixture};
+    use super::super::test_support::{
+        artifact_w, cursor_at, fixture, mcp_tool_skill_w, topology_w, workspace_w, Fixture,
+    };
     use super::*;
 
     fn check(text: &str, expected: &[(&str, &str)]) {
@@ -150,31 +152,11 @@ mod tests {
     static WS: LazyLock<String> = LazyLock::new(|| {
         [
             workspace_w(&["conventions"]),
-            r#"//- /w/skills/get.yaml
-apiVersion: swarmkit/v1
-kind: Skill
-metadata:
-  id: get-thing
-category: capability
-implementation:
-  type: mcp_tool
-  server: conv$1entions
-  tool: get
-//- /w/archetypes/eng.yaml
-apiVersion: swarmkit/v1
-kind: Archetype
-metadata:
-  id: eng
-defaults:
-  skills: [get-th$2ing]
-//- /w/triggers/t.yaml
-apiVersion: swarmkit/v1
-kind: Trigger
-metadata:
-  id: t
-targets: [es$3tate]
-"#
-            .to_owned(),
+            mcp_tool_skill_w("get", "get-thing", "conv$1entions", "get"),
+            artifact_w("archetypes/eng.yaml", "Archetype", "eng"),
+            "defaults:\n  skills: [get-th$2ing]\n".to_owned(),
+            artifact_w("triggers/t.yaml", "Trigger", "t"),
+            "targets: [es$3tate]\n".to_owned(),
             topology_w("estate", "estate"),
             r#"    id: root
     role: root

@@ -172,52 +172,19 @@ fn hint(offset: u32, id: &str, standing: Standing) -> InlayHint {
 mod tests {
     use std::sync::LazyLock;
 
-    use super::super::test_support::{fixture, topology_w, workspace_w};
+    use super::super::test_support::{
+        artifact_w, fixture, mcp_tool_skill_w, topology_w, workspace_w,
+    };
     use super::*;
 
     static WS: LazyLock<String> = LazyLock::new(|| {
         [
             workspace_w(&["s"]),
-            r#"//- /w/skills/a.yaml
-apiVersion: swarmkit/v1
-kind: Skill
-metadata:
-  id: a
-category: capability
-implementation:
-  type: mcp_tool
-  server: s
-  tool: a
-//- /w/skills/b.yaml
-apiVersion: swarmkit/v1
-kind: Skill
-metadata:
-  id: b
-category: capability
-implementation:
-  type: mcp_tool
-  server: s
-  tool: b
-//- /w/skills/c.yaml
-apiVersion: swarmkit/v1
-kind: Skill
-metadata:
-  id: c
-category: capability
-implementation:
-  type: mcp_tool
-  server: s
-  tool: c
-//- /w/skills/p.yaml
-apiVersion: swarmkit/v1
-kind: Skill
-metadata:
-  id: p
-category: capability
-implementation:
-  type: llm_prompt
-"#
-            .to_owned(),
+            mcp_tool_skill_w("a", "a", "s", "a"),
+            mcp_tool_skill_w("b", "b", "s", "b"),
+            mcp_tool_skill_w("c", "c", "s", "c"),
+            artifact_w("skills/p.yaml", "Skill", "p"),
+            "category: capability\nimplementation:\n  type: llm_prompt\n".to_owned(),
             topology_w("t", "t"),
             r#"    id: root$0
     role: root

@@ -275,37 +275,35 @@ mod tests {
     fn recording() -> Recording {
         // (skill, policy_decision, policy_reason, result) per call, by run.
         type Row<'a> = (&'a str, &'a str, Option<&'a str>, Option<&'a str>);
+        // Each run starts refused, and recovers once the listing succeeds.
+        const REFUSED_GET: Row<'static> = ("get-note", "deny", Some(REFUSAL), None);
+        const LISTED: Row<'static> = (
+            "list-notes",
+            "allow",
+            None,
+            Some("Available notes: N-1, N-2"),
+        );
         let calls: &[(&str, &[Row<'_>])] = &[
             (
                 "run-1",
                 &[
-                    ("get-note", "deny", Some(REFUSAL), None),
-                    (
-                        "list-notes",
-                        "allow",
-                        None,
-                        Some("Available notes: N-1, N-2"),
-                    ),
+                    REFUSED_GET,
+                    LISTED,
                     ("get-note", "allow", None, Some("N-1: use the RF pattern")),
                 ],
             ),
             (
                 "run-2",
                 &[
-                    ("get-note", "deny", Some(REFUSAL), None),
+                    REFUSED_GET,
                     (
                         "list-notes",
                         "allow",
                         None,
                         Some("Error executing tool list_notes: listing notes failed"),
                     ),
-                    ("get-note", "deny", Some(REFUSAL), None),
-                    (
-                        "list-notes",
-                        "allow",
-                        None,
-                        Some("Available notes: N-1, N-2"),
-                    ),
+                    REFUSED_GET,
+                    LISTED,
                     ("get-note", "allow", None, Some("N-2: tag releases")),
                     ("note-stats", "allow", None, Some("4 words")),
                 ],
@@ -460,14 +458,13 @@ mod tests {
         text.push_str("//- /skillgraph.toml\n[audit]\nlog = \"logs/audit.sqlite\"\n");
         let mut index = index_of(&text);
         let manifest = index.file_id(Path::new("/ws/workspace.yaml")).unwrap();
-        assert_eq!(
-            audit_settings(&index, manifest),
-            AuditSettings {
-                enabled: true,
-                log: Some(("logs/audit.sqlite".to_owned(), PathBuf::from("/"))),
-                lens: true,
-            }
-        );
+        // The log stays the file's, relative to the file's folder; the editor may turn it off.
+        let with_the_files_log = |enabled| AuditSettings {
+            enabled,
+            log: Some(("logs/audit.sqlite".to_owned(), PathBuf::from("/"))),
+            lens: true,
+        };
+        assert_eq!(audit_settings(&index, manifest), with_the_files_log(true));
         let (editor, _) = crate::model::config::Config::parse(
             FileId(u32::MAX),
             "[audit]\nenabled = false\nlog = \"other.sqlite\"\n",
@@ -475,14 +472,7 @@ mod tests {
         let mut settings = index.settings.clone();
         settings.config = Some(editor);
         index.set_settings(settings);
-        assert_eq!(
-            audit_settings(&index, manifest),
-            AuditSettings {
-                enabled: false,
-                log: Some(("logs/audit.sqlite".to_owned(), PathBuf::from("/"))),
-                lens: true,
-            }
-        );
+        assert_eq!(audit_settings(&index, manifest), with_the_files_log(false));
     }
 
     #[test]

@@ -46,6 +46,19 @@ pub(crate) fn topology_w(file: &str, name: &str) -> String {
     )
 }
 
+/// The head of the SwarmKit file `<path>` of workspace `w`: its kind and `metadata.id`, the
+/// fields of its kind to follow.
+pub(crate) fn artifact_w(path: &str, kind: &str, id: &str) -> String {
+    format!("//- /w/{path}\napiVersion: swarmkit/v1\nkind: {kind}\nmetadata:\n  id: {id}\n")
+}
+
+/// Skill `id` of workspace `w`, in `skills/<file>.yaml`: a capability that is the tool `tool`
+/// of the MCP server `server`.
+pub(crate) fn mcp_tool_skill_w(file: &str, id: &str, server: &str, tool: &str) -> String {
+    artifact_w(&format!("skills/{file}.yaml"), "Skill", id)
+        + &format!("category: capability\nimplementation:\n  type: mcp_tool\n  server: {server}\n  tool: {tool}\n")
+}
+
 /// A skill with named arguments (`$issue`, `$branch`), an argument hint naming a third, and a
 /// body using them, by name and by number, and `$ARGUMENTS`; `` `$bogus` `` names none.
 pub(crate) const FIX_SKILL: &str = "//- /p/.claude/skills/fix/SKILL.md

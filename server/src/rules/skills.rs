@@ -4,10 +4,11 @@
 
 use super::rule_doc::RuleDoc;
 use super::SwarmKitScope;
-use crate::diagnostic::{codes, Diagnostic, FileId};
+use crate::diagnostic::{codes, Code, Diagnostic, FileId};
 use crate::graph::path;
 use crate::index::Key;
 use crate::model::swarmkit::{ArtifactKind, ImplementationType, Skill};
+use crate::model::SpannedStr;
 
 /// The runtime version skills' `requires_runtime` floors are compared with: the swarmkit-runtime
 /// release this checker's behaviour was taken from.
@@ -136,16 +137,30 @@ pub fn check(scope: &SwarmKitScope<'_>, skill: &Skill, out: &mut Vec<Diagnostic>
     }
 }
 
-/// What ends the message about an unknown name: the closest known name, else `otherwise`.
-fn hint_for(closest: Option<&str>, otherwise: &str) -> String {
-    match closest {
-        Some(best) => format!("did you mean `{best}`?"),
-        None => otherwise.to_owned(),
-    }
-}
-
 /// The message every load-time refusal starts with.
 const REFUSES: &str = "`swarmkit run` refuses to start this workspace";
+
+/// The load-time refusal of the unknown name `name`: `what` is wrong with it, then the closest
+/// known name as a question, else what to do (`otherwise`).
+fn unknown_name(
+    code: Code,
+    scope: &SwarmKitScope<'_>,
+    name: &SpannedStr,
+    what: String,
+    closest: Option<&str>,
+    otherwise: &str,
+) -> Diagnostic {
+    let hint = match closest {
+        Some(best) => format!("did you mean `{best}`?"),
+        None => otherwise.to_owned(),
+    };
+    Diagnostic::new(
+        code,
+        scope.file,
+        name.range,
+        format!("{REFUSES}: {what}; {hint}"),
+    )
+}
 
 /// `find_missing_command_packs`: the pack and the command must both be declared.
 fn check_command(scope: &SwarmKitScope<'_>, skill: &Skill, out: &mut Vec<Diagnostic>) {
@@ -156,18 +171,16 @@ fn check_command(scope: &SwarmKitScope<'_>, skill: &Skill, out: &mut Vec<Diagnos
     let Some(pack) = w.command_packs.iter().find(|p| p.id.value == pack_id.value) else {
         let declared = w.command_packs.iter().map(|p| p.id.value.as_str());
         let closest = super::suggest::closest(&pack_id.value, declared);
-        let hint = hint_for(
-            closest,
-            "declare it under `command_packs` in workspace.yaml",
-        );
-        out.push(Diagnostic::new(
+        out.push(unknown_name(
             codes::SKILL_UNKNOWN_COMMAND,
-            scope.file,
-            pack_id.range,
+            scope,
+            pack_id,
             format!(
-                "{REFUSES}: `{}` is not a command pack of this workspace; {hint}",
+                "`{}` is not a command pack of this workspace",
                 pack_id.value
             ),
+            closest,
+            "declare it under `command_packs` in workspace.yaml",
         ));
         return;
     };
@@ -179,16 +192,17 @@ fn check_command(scope: &SwarmKitScope<'_>, skill: &Skill, out: &mut Vec<Diagnos
     }
     let declared = pack.commands.iter().map(|c| c.id.value.as_str());
     let closest = super::suggest::closest(&command.value, declared);
-    let hint = hint_for(closest, "add it to the pack's `commands` in workspace.yaml");
     out.push(
-        Diagnostic::new(
+        unknown_name(
             codes::SKILL_UNKNOWN_COMMAND,
-            scope.file,
-            command.range,
+            scope,
+            command,
             format!(
-                "{REFUSES}: pack `{}` has no command `{}`; {hint}",
+                "pack `{}` has no command `{}`",
                 pack.id.value, command.value
             ),
+            closest,
+            "add it to the pack's `commands` in workspace.yaml",
         )
         .with_related(
             manifest,
@@ -202,7 +216,7 @@ fn check_command(scope: &SwarmKitScope<'_>, skill: &Skill, out: &mut Vec<Diagnos
 /// authoring topology (`swarmkit:author:…`, resolved when a run starts).
 fn check_agent_topology(
     scope: &SwarmKitScope<'_>,
-    topology: &crate::model::SpannedStr,
+    topology: &SpannedStr,
     out: &mut Vec<Diagnostic>,
 ) {
     if topology.value.starts_with("swarmkit:author:") {
@@ -220,26 +234,20 @@ fn check_agent_topology(
         .lookup
         .sorted_ids(scope.workspace, ArtifactKind::Topology);
     let closest = super::suggest::closest_in(&topology.value, topologies);
-    let hint = hint_for(
-        closest,
-        "add a topology with that `metadata.name`, or fix the name",
-    );
-    out.push(Diagnostic::new(
+    out.push(unknown_name(
         codes::SKILL_UNKNOWN_AGENT_TOPOLOGY,
-        scope.file,
-        topology.range,
+        scope,
+        topology,
         format!(
-            "{REFUSES}: this agent skill runs the topology `{}`, which the workspace does not have; {hint}",
+            "this agent skill runs the topology `{}`, which the workspace does not have",
             topology.value
         ),
+        closest,
+        "add a topology with that `metadata.name`, or fix the name",
     ));
 }
 
-fn check_mcp_server(
-    scope: &SwarmKitScope<'_>,
-    server: &crate::model::SpannedStr,
-    out: &mut Vec<Diagnostic>,
-) {
+fn check_mcp_server(scope: &SwarmKitScope<'_>, server: &SpannedStr, out: &mut Vec<Diagnostic>) {
     let Some((manifest, w)) = scope.manifest() else {
         return;
     };

@@ -139,6 +139,14 @@ fn labels_of(text: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The labels offered in skill `s` of workspace `w` (its head written, then `body` with the
+/// cursor), the files `before` it.
+fn skill_labels(before: &str, body: &str) -> Vec<String> {
+    labels_of(&format!(
+        "{before}//- /w/skills/s.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: s\n{body}"
+    ))
+}
+
 const WORKSPACE: &str =
     "//- /w/workspace.yaml\napiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: w\n";
 
@@ -174,11 +182,7 @@ fn decision_binding_ids_offer_decision_skills_and_memory_hooks() {
 
 #[test]
 fn enum_values_in_swarmkit_files() {
-    let skill = |body: &str| {
-        labels_of(&format!(
-            "{WORKSPACE}//- /w/skills/s.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: s\n{body}"
-        ))
-    };
+    let skill = |body: &str| skill_labels(WORKSPACE, body);
     assert_eq!(
         skill("category: $0\n"),
         ["capability", "decision", "coordination", "persistence"]
@@ -300,11 +304,7 @@ fn agent_keys_from_the_schema_with_their_descriptions() {
 
 #[test]
 fn keys_of_the_implementation_written() {
-    let skill = |body: &str| {
-        labels_of(&format!(
-            "{WORKSPACE}//- /w/skills/s.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: s\n{body}"
-        ))
-    };
+    let skill = |body: &str| skill_labels(WORKSPACE, body);
     assert_eq!(
         skill("implementation:\n  type: mcp_tool\n  $0\n"),
         ["server", "tool", "arguments"]
@@ -320,11 +320,7 @@ fn keys_of_the_implementation_written() {
 
 #[test]
 fn every_enum_and_boolean_of_the_schemas() {
-    let skill = |body: &str| {
-        labels_of(&format!(
-            "{WORKSPACE}//- /w/skills/s.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: s\n{body}"
-        ))
-    };
+    let skill = |body: &str| skill_labels(WORKSPACE, body);
     assert_eq!(
         skill("implementation:\n  type: composed\n  strategy: $0\n"),
         ["parallel-consensus", "sequential", "custom"]
@@ -361,11 +357,7 @@ fn packs_commands_topologies_executors_and_funnel_references() {
     let base = format!(
         "{WORKSPACE}command_packs:\n  - id: git\n    commands:\n      - id: status\n        effects: read\n      - id: push\n//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nagents:\n  root:\n    id: root\n    role: root\n//- /w/adapters/aider.yaml\napiVersion: swarmkit/v1\nkind: ExecutorAdapter\nmetadata:\n  id: aider\n//- /w/archetypes/rev.yaml\napiVersion: swarmkit/v1\nkind: Archetype\nmetadata:\n  id: rev\nrole: worker\n//- /w/skills/judge.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: judge\ncategory: decision\n//- /w/skills/other.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: other\ncategory: capability\n"
     );
-    let skill = |body: &str| {
-        labels_of(&format!(
-            "{base}//- /w/skills/s.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: s\n{body}"
-        ))
-    };
+    let skill = |body: &str| skill_labels(&base, body);
     assert_eq!(
         skill("implementation:\n  type: command\n  pack: $0\n"),
         ["git"]
@@ -695,11 +687,9 @@ fn precondition_ops_and_chain_option_keys_from_the_tables() {
 
 #[test]
 fn flow_mappings_answer_as_block_mappings_do() {
-    let skill = |body: &str| {
-        labels_of(&format!(
-            "{WORKSPACE}command_packs:\n  - id: git\n    commands:\n      - id: status\n//- /w/skills/s.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: s\n{body}"
-        ))
-    };
+    let before =
+        format!("{WORKSPACE}command_packs:\n  - id: git\n    commands:\n      - id: status\n");
+    let skill = |body: &str| skill_labels(&before, body);
     assert_eq!(
         skill("implementation: {type: $0}\n"),
         ["mcp_tool", "llm_prompt", "composed", "command", "agent"]

@@ -117,6 +117,19 @@ fn one_agent(skills: &[(&str, &str)], requires: &str) -> Index {
     index_of(&text)
 }
 
+/// The SKILL.md of skill `name` in `/skills/<name>/`, with the `metadata` lines given (none:
+/// no `metadata`).
+fn skill_md(name: &str, metadata: &str) -> String {
+    let metadata = if metadata.is_empty() {
+        String::new()
+    } else {
+        format!("metadata:\n{metadata}")
+    };
+    format!(
+        "//- /skills/{name}/SKILL.md\n---\nname: {name}\ndescription: Does {name}. Use when asked.\n{metadata}---\n"
+    )
+}
+
 fn node<'g>(graph: &'g OrderingGraph, kind: NodeKind, name: &str) -> &'g GraphNode {
     graph
         .nodes
@@ -411,37 +424,14 @@ fn every_rule_written_is_drawn_and_its_missing_ends_carry_their_code() {
 #[test]
 fn a_chain_with_async_and_a_sequential_chain() {
     let index = index_of(
-        "//- /skills/release/SKILL.md
----
-name: release
-description: Releases. Use when asked.
-metadata:
-  chain: [checks, publish]
----
-//- /skills/checks/SKILL.md
----
-name: checks
-description: All checks at once. Use before a release.
-metadata:
-  chain: [lint, test]
-  async: true
----
-//- /skills/lint/SKILL.md
----
-name: lint
-description: Lints. Use always.
----
-//- /skills/test/SKILL.md
----
-name: test
-description: Tests. Use always.
----
-//- /skills/publish/SKILL.md
----
-name: publish
-description: Publishes. Use last.
----
-",
+        &[
+            skill_md("release", "  chain: [checks, publish]\n"),
+            skill_md("checks", "  chain: [lint, test]\n  async: true\n"),
+            skill_md("lint", ""),
+            skill_md("test", ""),
+            skill_md("publish", ""),
+        ]
+        .concat(),
     );
     let graph = everything(&index);
     let edges: Vec<String> = graph
@@ -483,28 +473,12 @@ description: Publishes. Use last.
 #[test]
 fn a_chain_reaching_a_loop_is_blocked_and_the_loop_is_a_cycle() {
     let index = index_of(
-        "//- /skills/top/SKILL.md
----
-name: top
-description: Top. Use first.
-metadata:
-  chain: [ping]
----
-//- /skills/ping/SKILL.md
----
-name: ping
-description: Ping. Use often.
-metadata:
-  chain: [pong]
----
-//- /skills/pong/SKILL.md
----
-name: pong
-description: Pong. Use often.
-metadata:
-  chain: [ping]
----
-",
+        &[
+            skill_md("top", "  chain: [ping]\n"),
+            skill_md("ping", "  chain: [pong]\n"),
+            skill_md("pong", "  chain: [ping]\n"),
+        ]
+        .concat(),
     );
     let graph = everything(&index);
     assert!(node(&graph, NodeKind::SkillMd, "top").state.blocked);
@@ -907,6 +881,14 @@ fn mermaid_parser_accepts_the_output() {
         eprintln!("skipped: no Mermaid parser (run `npm ci` in .ci/mermaid)");
         return;
     }
+    // The parser's verdict on the files `paths`.
+    let parse = |paths: &[PathBuf]| {
+        Command::new("node")
+            .arg(folder.join("parse.mjs"))
+            .args(paths)
+            .output()
+            .unwrap()
+    };
     let dir = tempfile::tempdir().unwrap();
     let mut paths = Vec::new();
     for (name, text) in [
@@ -929,11 +911,7 @@ fn mermaid_parser_accepts_the_output() {
         std::fs::write(&path, text).unwrap();
         paths.push(path);
     }
-    let output = Command::new("node")
-        .arg(folder.join("parse.mjs"))
-        .args(&paths)
-        .output()
-        .unwrap();
+    let output = parse(&paths);
     assert!(
         output.status.success(),
         "{}{}",
@@ -944,11 +922,7 @@ fn mermaid_parser_accepts_the_output() {
     // the renderer makes its ids up).
     let bad = dir.path().join("bad.mmd");
     std::fs::write(&bad, "flowchart LR\n  end --> n1\n").unwrap();
-    let output = Command::new("node")
-        .arg(folder.join("parse.mjs"))
-        .arg(&bad)
-        .output()
-        .unwrap();
+    let output = parse(&[bad]);
     assert!(
         !output.status.success(),
         "the parser accepted a bad caption"

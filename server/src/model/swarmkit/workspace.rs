@@ -92,21 +92,19 @@ pub const MEMORY_HOOKS: &[&str] = &["memory-reader", "memory-writer"];
 /// `governance.decision_skills` of a workspace or topology root, in written order. Entries
 /// without an `id` are left to the schema check.
 pub(crate) fn decision_bindings(root: Node<'_>) -> Vec<DecisionBinding> {
-    list(
+    lower_items(
         root.get("governance")
             .and_then(|g| g.get("decision_skills")),
+        |entry| {
+            Some(DecisionBinding {
+                id: field(entry, "id")?,
+                trigger: field(entry, "trigger"),
+                enabled: entry
+                    .get("enabled")
+                    .is_none_or(|e| e.value() != ScalarValue::Bool(false)),
+            })
+        },
     )
-    .into_iter()
-    .filter_map(|entry| {
-        Some(DecisionBinding {
-            id: field(entry, "id")?,
-            trigger: field(entry, "trigger"),
-            enabled: entry
-                .get("enabled")
-                .is_none_or(|e| e.value() != ScalarValue::Bool(false)),
-        })
-    })
-    .collect()
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -142,8 +140,13 @@ impl Default for Workspace {
     }
 }
 
-fn list(node: Option<Node<'_>>) -> Vec<Node<'_>> {
-    node.into_iter().flat_map(|n| n.items()).collect()
+/// The items of the list `node` that `lower` turns into a `T`, in written order; an item it
+/// cannot lower (one without an `id`, say) is left to the schema check.
+fn lower_items<'a, T>(node: Option<Node<'a>>, lower: impl FnMut(Node<'a>) -> Option<T>) -> Vec<T> {
+    node.into_iter()
+        .flat_map(|n| n.items())
+        .filter_map(lower)
+        .collect()
 }
 
 impl Workspace {
@@ -151,43 +154,31 @@ impl Workspace {
         let mut workspace = Workspace {
             id: metadata_id(root, "id"),
             name: root.get("metadata").and_then(|m| field(m, "name")),
-            mcp_servers: list(root.get("mcp_servers"))
-                .into_iter()
-                .filter_map(|entry| {
-                    Some(McpServer {
-                        id: field(entry, "id")?,
-                        range: entry.range(),
-                        transport: field(entry, "transport"),
-                    })
+            mcp_servers: lower_items(root.get("mcp_servers"), |entry| {
+                Some(McpServer {
+                    id: field(entry, "id")?,
+                    range: entry.range(),
+                    transport: field(entry, "transport"),
                 })
-                .collect(),
-            command_packs: list(root.get("command_packs"))
-                .into_iter()
-                .filter_map(|pack| {
-                    Some(CommandPack {
-                        id: field(pack, "id")?,
-                        commands: list(pack.get("commands"))
-                            .into_iter()
-                            .filter_map(|command| {
-                                Some(PackCommand {
-                                    id: field(command, "id")?,
-                                    read_only: command.get("effects").and_then(|e| e.scalar())
-                                        == Some("read"),
-                                })
-                            })
-                            .collect(),
-                        requires: list(pack.get("requires"))
-                            .into_iter()
-                            .filter_map(|requirement| {
-                                Some(BinaryRequirement {
-                                    binary: field(requirement, "binary")?,
-                                    version: field(requirement, "version"),
-                                })
-                            })
-                            .collect(),
-                    })
+            }),
+            command_packs: lower_items(root.get("command_packs"), |pack| {
+                Some(CommandPack {
+                    id: field(pack, "id")?,
+                    commands: lower_items(pack.get("commands"), |command| {
+                        Some(PackCommand {
+                            id: field(command, "id")?,
+                            read_only: command.get("effects").and_then(|e| e.scalar())
+                                == Some("read"),
+                        })
+                    }),
+                    requires: lower_items(pack.get("requires"), |requirement| {
+                        Some(BinaryRequirement {
+                            binary: field(requirement, "binary")?,
+                            version: field(requirement, "version"),
+                        })
+                    }),
                 })
-                .collect(),
+            }),
             memory_enabled: root
                 .get("memory")
                 .and_then(|m| m.get("enabled"))
