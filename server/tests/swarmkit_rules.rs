@@ -6,6 +6,10 @@
 mod text;
 use text::assert_contains;
 
+#[path = "support/found.rs"]
+mod found;
+use found::codes_on;
+
 mod support;
 
 use support::*;
@@ -2286,24 +2290,17 @@ fn editing_the_property_file_or_the_environment_re_checks_the_references() {
     let team = index
         .file_id(std::path::Path::new("/ws/topologies/team.yaml"))
         .unwrap();
-    let codes_of = |index: &Index| -> Vec<&'static str> {
-        index
-            .diagnostics(team)
-            .iter()
-            .map(|d| d.code.name())
-            .collect()
-    };
-    assert_eq!(codes_of(&index), Vec::<&str>::new());
+    assert_eq!(codes_on(&index, team), Vec::<&str>::new());
     let touched = index.apply(changes(
         "//- /ws/workspace.env.yaml\nteam:\n  skill: nope\n",
     ));
     assert!(touched.contains(&team));
-    assert!(codes_of(&index).contains(&"agent.unknown-skill"));
+    assert!(codes_on(&index, team).contains(&"agent.unknown-skill"));
     // Removing the file: the reference stays as written.
     index.apply(vec![Change::Remove {
         path: "/ws/workspace.env.yaml".into(),
     }]);
-    assert!(codes_of(&index).contains(&"schema.pattern-mismatch"));
+    assert!(codes_on(&index, team).contains(&"schema.pattern-mismatch"));
     // The environment answers now.
     let mut settings = index.settings.clone();
     settings.environment = std::sync::Arc::new(
@@ -2312,7 +2309,7 @@ fn editing_the_property_file_or_the_environment_re_checks_the_references() {
             .collect(),
     );
     index.set_settings(settings);
-    assert_eq!(codes_of(&index), Vec::<&str>::new());
+    assert_eq!(codes_on(&index, team), Vec::<&str>::new());
 }
 
 #[test]
