@@ -93,12 +93,9 @@ fn a_long_depends_on_loop_is_one_bounded_diagnostic() {
         "agent.depends-on-cycle",
     );
     assert_eq!(found.len(), 1);
-    assert!(
-        found[0].message.contains(
-            "a0 → a1 → a2 → a3 → a4 → a5 → … 1,990 more … → a1996 → a1997 → a1998 → a1999 → a0"
-        ),
-        "{}",
-        found[0].message
+    assert_contains(
+        &found[0].message,
+        "a0 → a1 → a2 → a3 → a4 → a5 → … 1,990 more … → a1996 → a1997 → a1998 → a1999 → a0",
     );
     assert_eq!(found[0].related.len(), MAX_RELATED);
     assert_bounded(&outcome.diagnostics);
@@ -135,17 +132,8 @@ fn requires_cycle_at_the_end_of_a_long_chain() {
     // Every skill before the loop is blocked by it, each said once and briefly.
     let blocked = of_code(&outcome, "agent.requires-unsatisfiable");
     assert_eq!(blocked.len(), n - 2);
-    let first = blocked
-        .iter()
-        .find(|d| d.message.contains("can never call s0:"))
-        .expect("s0 is blocked");
-    assert!(
-        first.message.contains(
-            "it requires s1, which requires s2, which requires s3, which requires s4, which requires s5, which requires s6, which requires s7, which requires s8, … 989 more …, which requires s998, which is caught in the requires cycle s998 → s999 → s998"
-        ),
-        "{}",
-        first.message
-    );
+    let first = saying(&blocked, "can never call s0:");
+    assert_contains(&first.message, "it requires s1, which requires s2, which requires s3, which requires s4, which requires s5, which requires s6, which requires s7, which requires s8, … 989 more …, which requires s998, which is caught in the requires cycle s998 → s999 → s998");
     assert_bounded(&outcome.diagnostics);
 }
 
@@ -168,10 +156,7 @@ fn a_long_requires_chain_ending_in_an_llm_prompt_names_the_root_cause_briefly() 
             d.message
         );
     }
-    let first = blocked
-        .iter()
-        .find(|d| d.message.contains("can never call s0:"))
-        .expect("s0 is blocked");
+    let first = saying(&blocked, "can never call s0:");
     assert_contains(&first.message, "… 591 more …");
     // The shown hops, then the root cause's implementation type.
     assert_eq!(first.related.len(), 10);
@@ -204,28 +189,27 @@ fn every_member_of_a_long_composed_loop_reports_it_briefly() {
         .collect();
     let (outcome, found) = diagnostics_of(&with_baseline(&fixture), "skill.composed-cycle");
     assert_eq!(found.len(), n);
-    let from_c250 = found
-        .iter()
-        .find(|d| d.message.contains("`c250` is part of a loop"))
-        .expect("c250 reports the loop");
-    assert!(
-        from_c250.message.contains(
-            "c250 → c251 → c252 → c253 → c254 → c255 → … 490 more … → c246 → c247 → c248 → c249 → c250"
-        ),
-        "{}",
-        from_c250.message
+    let from_c250 = saying(&found, "`c250` is part of a loop");
+    assert_contains(
+        &from_c250.message,
+        "c250 → c251 → c252 → c253 → c254 → c255 → … 490 more … → c246 → c247 → c248 → c249 → c250",
     );
     assert_eq!(from_c250.related.len(), MAX_RELATED);
     assert_bounded(&outcome.diagnostics);
 }
 
-#[test]
-fn a_grant_of_a_composed_skill_above_a_long_chain_with_a_missing_part_is_refused() {
-    let n = 400;
+/// Composed skills `c0` to `c{n-1}`, each composing the next, the last composing `last`.
+fn composed_chain(n: usize, last: &str) -> String {
     let mut fixture: String = (0..n - 1)
         .map(|i| composed_skill(&format!("c{i}"), &[&format!("c{}", i + 1)]))
         .collect();
-    fixture.push_str(&composed_skill(&format!("c{}", n - 1), &["missing"]));
+    fixture.push_str(&composed_skill(&format!("c{}", n - 1), &[last]));
+    fixture
+}
+
+#[test]
+fn a_grant_of_a_composed_skill_above_a_long_chain_with_a_missing_part_is_refused() {
+    let mut fixture = composed_chain(400, "missing");
     fixture.push_str(&team(
         "root:\n  id: root\n  role: root\n  skills: [store, c0]\n",
     ));
@@ -241,17 +225,23 @@ fn a_grant_of_a_composed_skill_above_a_long_chain_with_a_missing_part_is_refused
 
 #[test]
 fn composing_a_long_chain_into_a_loop_reports_the_loop_only_on_its_members() {
-    let n = 400;
-    let mut fixture: String = (0..n - 1)
-        .map(|i| composed_skill(&format!("c{i}"), &[&format!("c{}", i + 1)]))
-        .collect();
-    fixture.push_str(&composed_skill(
-        &format!("c{}", n - 1),
-        &[&format!("c{}", n - 2)],
-    ));
+    let fixture = composed_chain(400, "c398");
     let (outcome, found) = diagnostics_of(&with_baseline(&fixture), "skill.composed-cycle");
     assert_eq!(found.len(), 2);
     assert_bounded(&outcome.diagnostics);
+}
+
+/// The first diagnostic of `found` whose message says `part`.
+#[track_caller]
+fn saying<'a, D: std::borrow::Borrow<Diagnostic> + 'a>(
+    found: impl IntoIterator<Item = &'a D>,
+    part: &str,
+) -> &'a Diagnostic {
+    found
+        .into_iter()
+        .map(|d| d.borrow())
+        .find(|d| d.message.contains(part))
+        .unwrap_or_else(|| panic!("no diagnostic says {part:?}"))
 }
 
 /// SKILL.md files `/r/s/<name>/SKILL.md`, each calling the next names in its chain.
@@ -311,10 +301,7 @@ fn a_long_chain_nests_too_deep_at_every_level_above_max_depth() {
     let found = chained_skills(&chains);
     // s000 nests 299 deep, …, s288 nests 11 deep; s289 nests 10, the default limit.
     assert_eq!(count(&found, "skillmd.chain-depth"), 289);
-    let top = found
-        .iter()
-        .find(|d| d.message.contains("299 levels"))
-        .expect("the top chain");
+    let top = saying(&found, "299 levels");
     assert_contains(&top.message, "(s000 → s001 → s002 → s003 → s004 → s005 → … 289 more … → s295 → s296 → s297 → s298 → s299)");
     assert_eq!(top.related.len(), MAX_RELATED - 1);
     assert_bounded(&found);
@@ -330,10 +317,7 @@ fn a_long_chain_into_a_loop_never_ends_and_says_so_briefly() {
     let found = chained_skills(&chains);
     assert_eq!(count(&found, "skillmd.chain-cycle"), 1);
     assert_eq!(count(&found, "skillmd.chain-depth"), n - 2);
-    let top = found
-        .iter()
-        .find(|d| d.message.contains("s000 →"))
-        .expect("the top chain");
+    let top = saying(&found, "s000 →");
     assert_contains(&top.message, "s000 → s001 → s002 → s003 → s004 → s005 → … 288 more … → s294 → s295 → s296 → s297 → s298 reaches a loop");
     assert_bounded(&found);
 }
