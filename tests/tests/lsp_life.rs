@@ -190,11 +190,14 @@ fn the_end_of_input_ends_the_server_whatever_is_pending() {
     eprintln!("exit at the end of input: {took:?}");
 }
 
-/// A server rooted at `root`, started with one of the debug-only test hooks set
-/// (`SKILLGRAPH_TEST_STALL`, `SKILLGRAPH_TEST_PANIC`).
-fn start_with_hook(root: &std::path::Path, hook: (&str, &str)) -> Client {
-    let uri = file_uri(root);
-    let (client, _) = Client::start_with_env(
+/// The estate fixture under a server started with one of the debug-only test hooks set
+/// (`SKILLGRAPH_TEST_STALL`, `SKILLGRAPH_TEST_PANIC`), its topology open: the fixture, the
+/// client and the topology's URI. `None` when the server under test is a release build, which
+/// reads no hook.
+fn estate_with_hook(hook: (&str, &str)) -> Option<(tempfile::TempDir, Client, String)> {
+    let dir = fixture_copy("estate");
+    let uri = file_uri(dir.path());
+    let (mut client, _) = Client::start_with_env(
         json!({
             "processId": null,
             "rootUri": uri,
@@ -203,7 +206,15 @@ fn start_with_hook(root: &std::path::Path, hook: (&str, &str)) -> Client {
         }),
         &[hook],
     );
-    client
+    if !cfg!(debug_assertions) {
+        eprintln!(
+            "the server under test is a release build: no {} to provoke",
+            hook.0
+        );
+        return None;
+    }
+    let doc = open(&mut client, &dir.path().join("topologies/estate.yaml"));
+    Some((dir, client, doc))
 }
 
 #[test]
@@ -229,15 +240,12 @@ fn stdin_closed_mid_indexing_ends_the_server() {
 
 #[test]
 fn the_end_of_input_ends_the_server_during_a_long_analysis() {
-    let dir = fixture_copy("estate");
     // Debug builds read SKILLGRAPH_TEST_STALL: the analysis of every didChange takes a minute
     // while it holds the server's state, as a pathological document's would.
-    let mut client = start_with_hook(dir.path(), ("SKILLGRAPH_TEST_STALL", "didChange"));
-    if !cfg!(debug_assertions) {
-        eprintln!("the server under test is a release build: no stall to provoke");
+    let Some((_dir, mut client, doc)) = estate_with_hook(("SKILLGRAPH_TEST_STALL", "didChange"))
+    else {
         return;
-    }
-    let doc = open(&mut client, &dir.path().join("topologies/estate.yaml"));
+    };
     for version in 2..6 {
         client.edit(&doc, version, [25, 10, 25, 10], "x");
     }
@@ -337,16 +345,12 @@ fn a_client_without_file_watching_sees_changes_on_disk() {
 
 #[test]
 fn an_edit_whose_analysis_panics_leaves_the_index_as_it_was() {
-    let dir = fixture_copy("estate");
     // Debug builds read SKILLGRAPH_TEST_PANIC: the first didChange panics after its analysis,
     // before the new index would be swapped in.
-    let mut client = start_with_hook(dir.path(), ("SKILLGRAPH_TEST_PANIC", "didChange"));
-    if !cfg!(debug_assertions) {
-        eprintln!("the server under test is a release build: no panic to provoke");
+    let Some((_dir, mut client, doc)) = estate_with_hook(("SKILLGRAPH_TEST_PANIC", "didChange"))
+    else {
         return;
-    }
-    let topology = dir.path().join("topologies/estate.yaml");
-    let doc = open(&mut client, &topology);
+    };
     let edit = |client: &mut Client, version: i64, text: &str| {
         client.edit(&doc, version, [25, 10, 25, 21], text);
     };
