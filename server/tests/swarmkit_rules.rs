@@ -1062,16 +1062,7 @@ fn agent_duplicate_grant_on_the_second_grant() {
 /// Many agents granting one server and one pack, at a small size: each agent holds the shared
 /// member list, and what it holds, repeats and is told to mean is as if every member were its own.
 fn bulk_grants_fixture() -> String {
-    let skills: String = (0..12)
-        .map(|i| mcp_skill(&format!("s{i}"), "tools"))
-        .collect();
-    let mut children = String::new();
-    for i in 0..10 {
-        children.push_str(&format!(
-            "- id: a{i}\n  role: worker\n  skills: [server:tools]\n  requires:\n    s{i}: [s{}]\n",
-            i + 1
-        ));
-    }
+    let (skills, mut children) = chained_tools_skills(12, 10, "server:tools", |_| String::new());
     children.push_str(
         r#"- id: typo
   role: worker
