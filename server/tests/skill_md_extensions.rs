@@ -296,21 +296,15 @@ fn chain_resolution_prefers_the_same_parent_then_the_shallowest_deeper_folder() 
 
 #[test]
 fn chain_unknown_skill_is_an_error_unless_validate_on_load_is_off() {
-    let found = check(&[
-        (
-            "/r/skills/chain/SKILL.md",
-            &skill("chain", "metadata:\n  chain: [test-unti, nowhere]\n"),
-        ),
-        ("/r/skills/test-unit/SKILL.md", &skill("test-unit", "")),
-    ]);
+    let found = check_chain("metadata:\n  chain: [test-unti, nowhere]\n", &["test-unit"]);
     let unknown = of(&found, "skillmd.chain-unknown-skill");
     assert_eq!(texts(&unknown), ["test-unti", "nowhere"], "{found:#?}");
     assert!(unknown[0].message.contains("did you mean `test-unit`"));
     assert_eq!(unknown[0].severity, Severity::Error);
 
-    let found = check_skill(
-        "chain",
+    let found = check_chain(
         "metadata:\n  chain: [nowhere]\n  validate_on_load: false\n",
+        &[],
     );
     let unknown = of(&found, "skillmd.chain-unknown-skill");
     assert_eq!(texts(&unknown), ["nowhere"]);
