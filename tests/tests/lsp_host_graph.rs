@@ -7,7 +7,7 @@
 //! judges the same tree, and a `/plugin:command` goes to the command's file.
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{assert_codes, file_uri, fixture_dir, link_targets, Client};
+use skillgraph_e2e::{assert_codes, file_uri, fixture_dir, link_targets, write_fixture, Client};
 
 fn capabilities() -> Value {
     json!({
