@@ -69,10 +69,7 @@ fn depends_on_cycle_behind_a_ladder() {
 #[test]
 fn depends_on_cycle_at_the_end_of_a_long_chain() {
     let n = 460;
-    let mut children: Vec<(String, Vec<String>)> = (0..n - 1)
-        .map(|i| (format!("a{i}"), vec![format!("a{}", i + 1)]))
-        .collect();
-    children.push((format!("a{}", n - 1), vec![format!("a{}", n - 2)]));
+    let children = chain_of(n, |i| format!("a{i}"), Some(n - 2));
     let (outcome, found) = diagnostics_of(
         &with_baseline(&team_depending(&children)),
         "agent.depends-on-cycle",
@@ -85,9 +82,7 @@ fn depends_on_cycle_at_the_end_of_a_long_chain() {
 #[test]
 fn a_long_depends_on_loop_is_one_bounded_diagnostic() {
     let n = 2_000;
-    let children: Vec<(String, Vec<String>)> = (0..n)
-        .map(|i| (format!("a{i}"), vec![format!("a{}", (i + 1) % n)]))
-        .collect();
+    let children = chain_of(n, |i| format!("a{i}"), Some(0));
     let (outcome, found) = diagnostics_of(
         &with_baseline(&team_depending(&children)),
         "agent.depends-on-cycle",
@@ -231,6 +226,21 @@ fn composing_a_long_chain_into_a_loop_reports_the_loop_only_on_its_members() {
     assert_bounded(&outcome.diagnostics);
 }
 
+/// `n` members named `name(0)`, `name(1)`, …, each naming the next; the last names
+/// `name(last)`, or nothing.
+fn chain_of(
+    n: usize,
+    name: impl Fn(usize) -> String,
+    last: Option<usize>,
+) -> Vec<(String, Vec<String>)> {
+    (0..n)
+        .map(|i| {
+            let next = if i + 1 < n { Some(i + 1) } else { last };
+            (name(i), next.map(&name).into_iter().collect())
+        })
+        .collect()
+}
+
 /// The first diagnostic of `found` whose message says `part`.
 #[track_caller]
 fn saying<'a, D: std::borrow::Borrow<Diagnostic> + 'a>(
@@ -268,9 +278,7 @@ fn chained_skills(chains: &[(String, Vec<String>)]) -> Vec<Diagnostic> {
 #[test]
 fn a_chain_loop_longer_than_any_old_cap_is_one_cycle() {
     let n = 2_500;
-    let chains: Vec<(String, Vec<String>)> = (0..n)
-        .map(|i| (format!("s{i:04}"), vec![format!("s{:04}", (i + 1) % n)]))
-        .collect();
+    let chains = chain_of(n, |i| format!("s{i:04}"), Some(0));
     let found = chained_skills(&chains);
     assert_eq!(
         count(&found, "skillmd.chain-cycle"),
@@ -288,16 +296,7 @@ fn a_chain_loop_longer_than_any_old_cap_is_one_cycle() {
 #[test]
 fn a_long_chain_nests_too_deep_at_every_level_above_max_depth() {
     let n = 300;
-    let chains: Vec<(String, Vec<String>)> = (0..n)
-        .map(|i| {
-            let calls = if i + 1 < n {
-                vec![format!("s{:03}", i + 1)]
-            } else {
-                vec![]
-            };
-            (format!("s{i:03}"), calls)
-        })
-        .collect();
+    let chains = chain_of(n, |i| format!("s{i:03}"), None);
     let found = chained_skills(&chains);
     // s000 nests 299 deep, …, s288 nests 11 deep; s289 nests 10, the default limit.
     assert_eq!(count(&found, "skillmd.chain-depth"), 289);
@@ -310,10 +309,7 @@ fn a_long_chain_nests_too_deep_at_every_level_above_max_depth() {
 #[test]
 fn a_long_chain_into_a_loop_never_ends_and_says_so_briefly() {
     let n = 300;
-    let mut chains: Vec<(String, Vec<String>)> = (0..n - 1)
-        .map(|i| (format!("s{i:03}"), vec![format!("s{:03}", i + 1)]))
-        .collect();
-    chains.push((format!("s{:03}", n - 1), vec![format!("s{:03}", n - 2)]));
+    let chains = chain_of(n, |i| format!("s{i:03}"), Some(n - 2));
     let found = chained_skills(&chains);
     assert_eq!(count(&found, "skillmd.chain-cycle"), 1);
     assert_eq!(count(&found, "skillmd.chain-depth"), n - 2);
