@@ -98,15 +98,15 @@ fn a_long_depends_on_loop_is_one_bounded_diagnostic() {
 
 /// The root agent holding every mcp_tool skill of server `tools` and `summarise` (an
 /// llm_prompt skill), with `rules` as its `requires:` block.
-fn requiring(skills: usize, rules: &[(String, String)]) -> String {
+fn requiring(skills: usize, rules: &[(String, Vec<String>)]) -> String {
     let mut fixture: String = (0..skills)
         .map(|i| mcp_skill(&format!("s{i}"), "tools"))
         .collect();
     let mut block = String::from(
         "root:\n  id: root\n  role: root\n  skills: [store, server:tools, summarise]\n  requires:\n",
     );
-    for (guarded, prerequisite) in rules {
-        block.push_str(&format!("    {guarded}: [{prerequisite}]\n"));
+    for (guarded, prerequisites) in rules {
+        block.push_str(&format!("    {guarded}: [{}]\n", prerequisites.join(", ")));
     }
     fixture.push_str(&team(&block));
     with_baseline(&fixture)
@@ -115,10 +115,7 @@ fn requiring(skills: usize, rules: &[(String, String)]) -> String {
 #[test]
 fn requires_cycle_at_the_end_of_a_long_chain() {
     let n = 1_000;
-    let mut rules: Vec<(String, String)> = (0..n - 1)
-        .map(|i| (format!("s{i}"), format!("s{}", i + 1)))
-        .collect();
-    rules.push((format!("s{}", n - 1), format!("s{}", n - 2)));
+    let rules = chain_of(n, |i| format!("s{i}"), Some(n - 2));
     let fixture = requiring(n, &rules);
     let outcome = run(&fixture);
     let cycles = of_code(&outcome, "agent.requires-cycle");
@@ -135,10 +132,8 @@ fn requires_cycle_at_the_end_of_a_long_chain() {
 #[test]
 fn a_long_requires_chain_ending_in_an_llm_prompt_names_the_root_cause_briefly() {
     let n = 600;
-    let mut rules: Vec<(String, String)> = (0..n - 1)
-        .map(|i| (format!("s{i}"), format!("s{}", i + 1)))
-        .collect();
-    rules.push((format!("s{}", n - 1), "summarise".to_owned()));
+    let mut rules = chain_of(n, |i| format!("s{i}"), None);
+    rules[n - 1].1.push("summarise".to_owned());
     let outcome = run(&requiring(n, &rules));
     let blocked = of_code(&outcome, "agent.requires-unsatisfiable");
     assert_eq!(blocked.len(), n);
@@ -392,8 +387,8 @@ fn many_requires_rules_naming_unheld_skills_each_get_their_suggestion() {
     // 900 held skills and 900 rules guarding ids the agent does not hold (under the cap of
     // diagnostics per file).
     let n = 900;
-    let rules: Vec<(String, String)> = (0..n)
-        .map(|i| (format!("s{i}x"), format!("s{i}")))
+    let rules: Vec<(String, Vec<String>)> = (0..n)
+        .map(|i| (format!("s{i}x"), vec![format!("s{i}")]))
         .collect();
     let (outcome, found) = diagnostics_of(&requiring(n, &rules), "agent.requires-unknown-skill");
     assert_eq!(found.len(), n);
