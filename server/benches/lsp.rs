@@ -435,6 +435,11 @@ fn main() {
     let large = measure(10_000, 500);
     let ms = |d: Duration| format!("{:.2} ms", d.as_secs_f64() * 1000.0);
     let ratio = |a: Duration, b: Duration| format!("{:.2}x", b.as_secs_f64() / a.as_secs_f64());
+    // A row of one duration: both sizes' and how much the large one costs more.
+    let timed = |name, figure: fn(&Figures) -> Duration| {
+        let (a, b) = (figure(&small), figure(&large));
+        (name, ms(a), ms(b), ratio(a, b))
+    };
     println!("skillgraph lsp, medians of {SAMPLES} samples (didChange, hover, definition each)\n");
     println!(
         "| measure                          | 100 skills / 50 agents | 10,000 skills / 500 agents | ratio |"
@@ -449,36 +454,11 @@ fn main() {
             large.files.to_string(),
             String::new(),
         ),
-        (
-            "initial index (initialize → end)",
-            ms(small.initial_index),
-            ms(large.initial_index),
-            ratio(small.initial_index, large.initial_index),
-        ),
-        (
-            "didChange → publishDiagnostics",
-            ms(small.change_to_publish),
-            ms(large.change_to_publish),
-            ratio(small.change_to_publish, large.change_to_publish),
-        ),
-        (
-            "  typing half (unknown skill)",
-            ms(small.typo_to_publish),
-            ms(large.typo_to_publish),
-            ratio(small.typo_to_publish, large.typo_to_publish),
-        ),
-        (
-            "  fixing half (resolved)",
-            ms(small.fix_to_publish),
-            ms(large.fix_to_publish),
-            ratio(small.fix_to_publish, large.fix_to_publish),
-        ),
-        (
-            "  server CPU time per edit (mean)",
-            ms(small.cpu_per_edit),
-            ms(large.cpu_per_edit),
-            ratio(small.cpu_per_edit, large.cpu_per_edit),
-        ),
+        timed("initial index (initialize → end)", |f| f.initial_index),
+        timed("didChange → publishDiagnostics", |f| f.change_to_publish),
+        timed("  typing half (unknown skill)", |f| f.typo_to_publish),
+        timed("  fixing half (resolved)", |f| f.fix_to_publish),
+        timed("  server CPU time per edit (mean)", |f| f.cpu_per_edit),
         (
             "  minor page faults per edit",
             format!("{:.1}", small.faults_per_edit),
@@ -488,18 +468,8 @@ fn main() {
                 large.faults_per_edit / small.faults_per_edit.max(0.1)
             ),
         ),
-        (
-            "hover",
-            ms(small.hover),
-            ms(large.hover),
-            ratio(small.hover, large.hover),
-        ),
-        (
-            "definition",
-            ms(small.definition),
-            ms(large.definition),
-            ratio(small.definition, large.definition),
-        ),
+        timed("hover", |f| f.hover),
+        timed("definition", |f| f.definition),
         (
             "peak RSS (VmHWM)",
             format!("{:.1} MiB", small.peak_rss_kib as f64 / 1024.0),

@@ -347,17 +347,24 @@ fn billion_laughs() -> String {
     text
 }
 
+/// The baseline with the MCP skill `id` (`/ws/skills/<id>.yaml`) given the `inputs:` block
+/// `inputs`.
+fn with_inputs(id: &str, inputs: &str) -> Vec<Change> {
+    let skill = parse_fixture(&mcp_skill(id, "tools")).remove(0);
+    with_file(
+        &format!("/ws/skills/{id}.yaml"),
+        &format!("{}inputs:\n{inputs}", skill.text),
+    )
+}
+
 fn indented(text: &str) -> String {
     text.lines().map(|l| format!("  {l}\n")).collect()
 }
 
 #[test]
 fn an_alias_bomb_in_an_unused_field_costs_nothing() {
-    let skill = parse_fixture(&mcp_skill("laughs", "tools")).remove(0);
-    let text = format!("{}inputs:\n{}", skill.text, indented(&billion_laughs()));
-    let found = within(5 * SECOND, || {
-        check_changes_resolution(with_file("/ws/skills/laughs.yaml", &text))
-    });
+    let skill = with_inputs("laughs", &indented(&billion_laughs()));
+    let found = within(5 * SECOND, || check_changes_resolution(skill));
     // The first alias past the document's budget is reported, once; nothing else is.
     assert_eq!(
         codes_and_paths(&found),
@@ -386,16 +393,10 @@ fn an_alias_bomb_where_grants_requires_and_depends_on_are_read() {
 /// all of them together are not.
 #[test]
 fn a_wide_alias_bomb_gets_one_diagnostic() {
-    let skill = parse_fixture(&mcp_skill("wide", "tools")).remove(0);
     let base = vec!["x"; 5_000].join(", ");
     let uses = "    - *base\n".repeat(600);
-    let text = format!(
-        "{}inputs:\n  base: &base [{base}]\n  uses:\n{uses}",
-        skill.text
-    );
-    let found = within(5 * SECOND, || {
-        check_changes_resolution(with_file("/ws/skills/wide.yaml", &text))
-    });
+    let skill = with_inputs("wide", &format!("  base: &base [{base}]\n  uses:\n{uses}"));
+    let found = within(5 * SECOND, || check_changes_resolution(skill));
     assert_eq!(
         codes_and_paths(&found),
         [("skills/wide.yaml", "yaml.alias-expansion")],
@@ -407,15 +408,12 @@ fn a_wide_alias_bomb_gets_one_diagnostic() {
 /// Anchors chained through complex keys: flat text, deep expansion.
 #[test]
 fn aliases_chained_through_complex_keys_get_one_depth_diagnostic() {
-    let skill = parse_fixture(&mcp_skill("deep", "tools")).remove(0);
     let mut chain = String::from("  ? &a1 [x]\n  : v\n");
     for i in 2..=2_000 {
         chain.push_str(&format!("  ? &a{i} [*a{}]\n  : v\n", i - 1));
     }
-    let text = format!("{}inputs:\n{chain}  x: *a2000\n", skill.text);
-    let found = within(5 * SECOND, || {
-        check_changes_all(with_file("/ws/skills/deep.yaml", &text))
-    });
+    let skill = with_inputs("deep", &format!("{chain}  x: *a2000\n"));
+    let found = within(5 * SECOND, || check_changes_all(skill));
     let depth: Vec<_> = found
         .iter()
         .filter(|(_, c, _)| *c == "yaml.alias-depth")
@@ -427,12 +425,10 @@ fn aliases_chained_through_complex_keys_get_one_depth_diagnostic() {
 
 #[test]
 fn aliases_within_the_limits_are_silent() {
-    let skill = parse_fixture(&mcp_skill("shared", "tools")).remove(0);
-    let text = format!(
-        "{}inputs:\n  base: &base {{type: object, properties: {{a: {{type: string}}}}}}\n  again: *base\n  more: [*base, *base]\n",
-        skill.text
-    );
-    let found = check_changes_all(with_file("/ws/skills/shared.yaml", &text));
+    let found = check_changes_all(with_inputs(
+        "shared",
+        "  base: &base {type: object, properties: {a: {type: string}}}\n  again: *base\n  more: [*base, *base]\n",
+    ));
     assert!(
         found.iter().all(|(_, c, _)| !c.starts_with("yaml.")),
         "{found:?}"
@@ -507,24 +503,24 @@ fn the_size_cap_is_on_the_files_bytes_not_its_decoded_text() {
     // Binary bytes under the cap are binary, not too large.
     let mut binary = vec![0u8; 100];
     binary.extend(std::iter::repeat_n(0xFE, 2_000_000));
-    let found = check_changes_all(vec![Change::from_bytes(
-        "/r/skills/b/SKILL.md".into(),
-        &binary,
-    )]);
     assert_eq!(
-        found.iter().map(|(_, code, _)| *code).collect::<Vec<_>>(),
+        codes_of_bytes("/r/skills/b/SKILL.md", &binary),
         ["file.encoding"]
     );
     // One byte over the cap, whatever the bytes, is too large.
     let over = vec![b'#'; cap + 1];
-    let found = check_changes_all(vec![Change::from_bytes(
-        "/r/skills/o/SKILL.md".into(),
-        &over,
-    )]);
     assert_eq!(
-        found.iter().map(|(_, code, _)| *code).collect::<Vec<_>>(),
+        codes_of_bytes("/r/skills/o/SKILL.md", &over),
         ["file.too-large"]
     );
+}
+
+/// The codes of a check of one file, at `path`, of raw `bytes`.
+fn codes_of_bytes(path: &str, bytes: &[u8]) -> Vec<&'static str> {
+    check_changes_all(vec![Change::from_bytes(path.into(), bytes)])
+        .into_iter()
+        .map(|(_, code, _)| code)
+        .collect()
 }
 
 #[test]

@@ -17,10 +17,45 @@ fn set(path: &str, text: &str) -> Change {
     }
 }
 
+fn remove(path: &str) -> Change {
+    Change::Remove {
+        path: PathBuf::from(path),
+    }
+}
+
+/// A skillgraph.toml at `path` setting `skill.unknown-mcp-server` to `level`.
+fn level_config(path: &str, level: &str) -> Change {
+    set(
+        path,
+        &format!("[rules]\n\"skill.unknown-mcp-server\" = \"{level}\"\n"),
+    )
+}
+
+/// The levels of the skill's one `skill.unknown-mcp-server` diagnostic, at `severity`.
+fn unknown_server(severity: Severity) -> [(&'static str, Severity); 1] {
+    [("skill.unknown-mcp-server", severity)]
+}
+
+/// An index of the manifest and the skill `fetch` (on a server the manifest does not declare)
+/// below `/r/ws`, with `more`.
+fn fetch_workspace(more: Vec<Change>) -> Index {
+    let mut index = Index::new(&skillgraph::rules::CHECKS);
+    let mut all = vec![
+        set("/r/ws/workspace.yaml", MANIFEST),
+        set("/r/ws/skills/fetch.yaml", SKILL),
+    ];
+    all.extend(more);
+    index.apply(all);
+    index
+}
+
 fn levels(index: &Index) -> Vec<(&'static str, Severity)> {
-    let id = index
-        .file_id(&PathBuf::from("/r/ws/skills/fetch.yaml"))
-        .unwrap();
+    levels_of(index, "/r/ws/skills/fetch.yaml")
+}
+
+/// (code, level) of each diagnostic on the file at `path`.
+fn levels_of(index: &Index, path: &str) -> Vec<(&'static str, Severity)> {
+    let id = index.file_id(&PathBuf::from(path)).unwrap();
     index
         .diagnostics(id)
         .into_iter()
@@ -30,20 +65,10 @@ fn levels(index: &Index) -> Vec<(&'static str, Severity)> {
 
 #[test]
 fn config_levels_apply_below_it_and_follow_edits() {
-    let mut index = Index::new(&skillgraph::rules::CHECKS);
-    index.apply(vec![
-        set("/r/ws/workspace.yaml", MANIFEST),
-        set("/r/ws/skills/fetch.yaml", SKILL),
-    ]);
-    assert_eq!(
-        levels(&index),
-        [("skill.unknown-mcp-server", Severity::Error)]
-    );
+    let mut index = fetch_workspace(vec![]);
+    assert_eq!(levels(&index), unknown_server(Severity::Error));
 
-    let affected = index.apply(vec![set(
-        "/r/skillgraph.toml",
-        "[rules]\n\"skill.unknown-mcp-server\" = \"warning\"\n",
-    )]);
+    let affected = index.apply(vec![level_config("/r/skillgraph.toml", "warning")]);
     let skill = index
         .file_id(&PathBuf::from("/r/ws/skills/fetch.yaml"))
         .unwrap();
@@ -51,56 +76,26 @@ fn config_levels_apply_below_it_and_follow_edits() {
         affected.contains(&skill),
         "the skill's diagnostics must be republished"
     );
-    assert_eq!(
-        levels(&index),
-        [("skill.unknown-mcp-server", Severity::Warning)]
-    );
+    assert_eq!(levels(&index), unknown_server(Severity::Warning));
 
-    index.apply(vec![set(
-        "/r/skillgraph.toml",
-        "[rules]\n\"skill.unknown-mcp-server\" = \"off\"\n",
-    )]);
+    index.apply(vec![level_config("/r/skillgraph.toml", "off")]);
     assert_eq!(levels(&index), []);
 
-    let affected = index.apply(vec![Change::Remove {
-        path: PathBuf::from("/r/skillgraph.toml"),
-    }]);
+    let affected = index.apply(vec![remove("/r/skillgraph.toml")]);
     assert!(affected.contains(&skill));
-    assert_eq!(
-        levels(&index),
-        [("skill.unknown-mcp-server", Severity::Error)]
-    );
+    assert_eq!(levels(&index), unknown_server(Severity::Error));
 }
 
 /// The nearest config is remembered per directory; a nearer one appearing or going away must
 /// still take over or hand back.
 #[test]
 fn a_nearer_config_takes_over_and_hands_back() {
-    let mut index = Index::new(&skillgraph::rules::CHECKS);
-    index.apply(vec![
-        set("/r/ws/workspace.yaml", MANIFEST),
-        set("/r/ws/skills/fetch.yaml", SKILL),
-        set(
-            "/r/skillgraph.toml",
-            "[rules]\n\"skill.unknown-mcp-server\" = \"warning\"\n",
-        ),
-    ]);
-    assert_eq!(
-        levels(&index),
-        [("skill.unknown-mcp-server", Severity::Warning)]
-    );
-    index.apply(vec![set(
-        "/r/ws/skillgraph.toml",
-        "[rules]\n\"skill.unknown-mcp-server\" = \"off\"\n",
-    )]);
+    let mut index = fetch_workspace(vec![level_config("/r/skillgraph.toml", "warning")]);
+    assert_eq!(levels(&index), unknown_server(Severity::Warning));
+    index.apply(vec![level_config("/r/ws/skillgraph.toml", "off")]);
     assert_eq!(levels(&index), []);
-    index.apply(vec![Change::Remove {
-        path: PathBuf::from("/r/ws/skillgraph.toml"),
-    }]);
-    assert_eq!(
-        levels(&index),
-        [("skill.unknown-mcp-server", Severity::Warning)]
-    );
+    index.apply(vec![remove("/r/ws/skillgraph.toml")]);
+    assert_eq!(levels(&index), unknown_server(Severity::Warning));
 }
 
 /// A copy of the index shares the per-directory answers with its original (copying them would
@@ -108,61 +103,34 @@ fn a_nearer_config_takes_over_and_hands_back() {
 /// must not show in the other, whichever of the two asked first.
 #[test]
 fn a_copy_keeps_its_configs_when_the_original_gains_one() {
-    let mut original = Index::new(&skillgraph::rules::CHECKS);
-    original.apply(vec![
-        set("/r/ws/workspace.yaml", MANIFEST),
-        set("/r/ws/skills/fetch.yaml", SKILL),
-    ]);
+    let mut original = fetch_workspace(vec![]);
     // Both have answered for the skill's directories before the copy is taken.
-    assert_eq!(
-        levels(&original),
-        [("skill.unknown-mcp-server", Severity::Error)]
-    );
+    assert_eq!(levels(&original), unknown_server(Severity::Error));
     let copy = original.clone();
-    original.apply(vec![set(
-        "/r/ws/skillgraph.toml",
-        "[rules]\n\"skill.unknown-mcp-server\" = \"warning\"\n",
-    )]);
+    original.apply(vec![level_config("/r/ws/skillgraph.toml", "warning")]);
     assert_eq!(
         levels(&copy),
-        [("skill.unknown-mcp-server", Severity::Error)],
+        unknown_server(Severity::Error),
         "the original's new config showed in the copy"
     );
-    assert_eq!(
-        levels(&original),
-        [("skill.unknown-mcp-server", Severity::Warning)]
-    );
+    assert_eq!(levels(&original), unknown_server(Severity::Warning));
 
     // And the other way round: the copy gains a config the original never had, and answers
     // first.
     let mut copy = original.clone();
-    copy.apply(vec![set(
-        "/r/ws/skills/skillgraph.toml",
-        "[rules]\n\"skill.unknown-mcp-server\" = \"off\"\n",
-    )]);
+    copy.apply(vec![level_config("/r/ws/skills/skillgraph.toml", "off")]);
     assert_eq!(levels(&copy), []);
     assert_eq!(
         levels(&original),
-        [("skill.unknown-mcp-server", Severity::Warning)],
+        unknown_server(Severity::Warning),
         "the copy's new config showed in the original"
     );
 }
 
 #[test]
 fn a_config_elsewhere_changes_nothing() {
-    let mut index = Index::new(&skillgraph::rules::CHECKS);
-    index.apply(vec![
-        set("/r/ws/workspace.yaml", MANIFEST),
-        set("/r/ws/skills/fetch.yaml", SKILL),
-        set(
-            "/other/skillgraph.toml",
-            "[rules]\n\"skill.unknown-mcp-server\" = \"off\"\n",
-        ),
-    ]);
-    assert_eq!(
-        levels(&index),
-        [("skill.unknown-mcp-server", Severity::Error)]
-    );
+    let index = fetch_workspace(vec![level_config("/other/skillgraph.toml", "off")]);
+    assert_eq!(levels(&index), unknown_server(Severity::Error));
 }
 
 /// The editor's settings act as the config of files with no skillgraph.toml above them, and
@@ -209,9 +177,7 @@ fn editor_settings_apply_where_no_config_file_does() {
     assert!(index.diagnostics(id).is_empty());
 
     // Without a file, back to the editor's settings; clearing them is back to the defaults.
-    index.apply(vec![Change::Remove {
-        path: PathBuf::from("/r/skillgraph.toml"),
-    }]);
+    index.apply(vec![remove("/r/skillgraph.toml")]);
     assert_eq!(index.diagnostics(id).len(), 1);
     index.set_settings(Settings::default());
     assert!(index.diagnostics(id).is_empty());
@@ -220,16 +186,10 @@ fn editor_settings_apply_where_no_config_file_does() {
 /// A workspace of two skills, `fetch` and `other`, on a server the manifest does not declare
 /// (one `skill.unknown-mcp-server` each), below `/r`.
 fn workspace_of_fetch_and_other() -> Index {
-    let mut index = Index::new(&skillgraph::rules::CHECKS);
-    index.apply(vec![
-        set("/r/ws/workspace.yaml", MANIFEST),
-        set("/r/ws/skills/fetch.yaml", SKILL),
-        set(
-            "/r/ws/skills/other.yaml",
-            &SKILL.replace("id: fetch", "id: other"),
-        ),
-    ]);
-    index
+    fetch_workspace(vec![set(
+        "/r/ws/skills/other.yaml",
+        &SKILL.replace("id: fetch", "id: other"),
+    )])
 }
 
 /// `[[overrides]]` sets levels for the files its globs match, relative to the config's folder;
@@ -246,15 +206,10 @@ fn overrides_apply_to_matching_paths_only() {
         .unwrap();
     assert!(affected.contains(&fetch));
     assert_eq!(levels(&index), []);
-    let other = index
-        .file_id(&PathBuf::from("/r/ws/skills/other.yaml"))
-        .unwrap();
-    let codes: Vec<_> = index
-        .diagnostics(other)
-        .iter()
-        .map(|d| d.code.name())
-        .collect();
-    assert_eq!(codes, ["skill.unknown-mcp-server"]);
+    assert_eq!(
+        levels_of(&index, "/r/ws/skills/other.yaml"),
+        unknown_server(Severity::Error)
+    );
 }
 
 #[test]
@@ -272,19 +227,11 @@ fn thousands_of_rules_and_overrides_give_each_file_its_levels() {
     }
     config.push_str("[[overrides]]\npaths = [\"ws/skills/fetch.yaml\"]\nrules = { \"skill.unknown-mcp-server\" = \"hint\" }\n");
     index.apply(vec![set("/r/skillgraph.toml", &config)]);
+    assert_eq!(levels(&index), unknown_server(Severity::Hint));
     assert_eq!(
-        levels(&index),
-        [("skill.unknown-mcp-server", Severity::Hint)]
+        levels_of(&index, "/r/ws/skills/other.yaml"),
+        unknown_server(Severity::Info)
     );
-    let other = index
-        .file_id(&PathBuf::from("/r/ws/skills/other.yaml"))
-        .unwrap();
-    let found: Vec<_> = index
-        .diagnostics(other)
-        .iter()
-        .map(|d| (d.code.name(), d.severity))
-        .collect();
-    assert_eq!(found, [("skill.unknown-mcp-server", Severity::Info)]);
 }
 
 /// A suppression comment silences its code on the next line, in CLI and editor alike (both read

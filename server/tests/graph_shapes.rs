@@ -69,10 +69,7 @@ fn depends_on_cycle_behind_a_ladder() {
 #[test]
 fn depends_on_cycle_at_the_end_of_a_long_chain() {
     let n = 460;
-    let mut children: Vec<(String, Vec<String>)> = (0..n - 1)
-        .map(|i| (format!("a{i}"), vec![format!("a{}", i + 1)]))
-        .collect();
-    children.push((format!("a{}", n - 1), vec![format!("a{}", n - 2)]));
+    let children = chain_of(n, |i| format!("a{i}"), Some(n - 2));
     let (outcome, found) = diagnostics_of(
         &with_baseline(&team_depending(&children)),
         "agent.depends-on-cycle",
@@ -85,20 +82,15 @@ fn depends_on_cycle_at_the_end_of_a_long_chain() {
 #[test]
 fn a_long_depends_on_loop_is_one_bounded_diagnostic() {
     let n = 2_000;
-    let children: Vec<(String, Vec<String>)> = (0..n)
-        .map(|i| (format!("a{i}"), vec![format!("a{}", (i + 1) % n)]))
-        .collect();
+    let children = chain_of(n, |i| format!("a{i}"), Some(0));
     let (outcome, found) = diagnostics_of(
         &with_baseline(&team_depending(&children)),
         "agent.depends-on-cycle",
     );
     assert_eq!(found.len(), 1);
-    assert!(
-        found[0].message.contains(
-            "a0 → a1 → a2 → a3 → a4 → a5 → … 1,990 more … → a1996 → a1997 → a1998 → a1999 → a0"
-        ),
-        "{}",
-        found[0].message
+    assert_contains(
+        &found[0].message,
+        "a0 → a1 → a2 → a3 → a4 → a5 → … 1,990 more … → a1996 → a1997 → a1998 → a1999 → a0",
     );
     assert_eq!(found[0].related.len(), MAX_RELATED);
     assert_bounded(&outcome.diagnostics);
@@ -106,15 +98,15 @@ fn a_long_depends_on_loop_is_one_bounded_diagnostic() {
 
 /// The root agent holding every mcp_tool skill of server `tools` and `summarise` (an
 /// llm_prompt skill), with `rules` as its `requires:` block.
-fn requiring(skills: usize, rules: &[(String, String)]) -> String {
+fn requiring(skills: usize, rules: &[(String, Vec<String>)]) -> String {
     let mut fixture: String = (0..skills)
         .map(|i| mcp_skill(&format!("s{i}"), "tools"))
         .collect();
     let mut block = String::from(
         "root:\n  id: root\n  role: root\n  skills: [store, server:tools, summarise]\n  requires:\n",
     );
-    for (guarded, prerequisite) in rules {
-        block.push_str(&format!("    {guarded}: [{prerequisite}]\n"));
+    for (guarded, prerequisites) in rules {
+        block.push_str(&format!("    {guarded}: [{}]\n", prerequisites.join(", ")));
     }
     fixture.push_str(&team(&block));
     with_baseline(&fixture)
@@ -123,10 +115,7 @@ fn requiring(skills: usize, rules: &[(String, String)]) -> String {
 #[test]
 fn requires_cycle_at_the_end_of_a_long_chain() {
     let n = 1_000;
-    let mut rules: Vec<(String, String)> = (0..n - 1)
-        .map(|i| (format!("s{i}"), format!("s{}", i + 1)))
-        .collect();
-    rules.push((format!("s{}", n - 1), format!("s{}", n - 2)));
+    let rules = chain_of(n, |i| format!("s{i}"), Some(n - 2));
     let fixture = requiring(n, &rules);
     let outcome = run(&fixture);
     let cycles = of_code(&outcome, "agent.requires-cycle");
@@ -135,27 +124,16 @@ fn requires_cycle_at_the_end_of_a_long_chain() {
     // Every skill before the loop is blocked by it, each said once and briefly.
     let blocked = of_code(&outcome, "agent.requires-unsatisfiable");
     assert_eq!(blocked.len(), n - 2);
-    let first = blocked
-        .iter()
-        .find(|d| d.message.contains("can never call s0:"))
-        .expect("s0 is blocked");
-    assert!(
-        first.message.contains(
-            "it requires s1, which requires s2, which requires s3, which requires s4, which requires s5, which requires s6, which requires s7, which requires s8, … 989 more …, which requires s998, which is caught in the requires cycle s998 → s999 → s998"
-        ),
-        "{}",
-        first.message
-    );
+    let first = saying(&blocked, "can never call s0:");
+    assert_contains(&first.message, "it requires s1, which requires s2, which requires s3, which requires s4, which requires s5, which requires s6, which requires s7, which requires s8, … 989 more …, which requires s998, which is caught in the requires cycle s998 → s999 → s998");
     assert_bounded(&outcome.diagnostics);
 }
 
 #[test]
 fn a_long_requires_chain_ending_in_an_llm_prompt_names_the_root_cause_briefly() {
     let n = 600;
-    let mut rules: Vec<(String, String)> = (0..n - 1)
-        .map(|i| (format!("s{i}"), format!("s{}", i + 1)))
-        .collect();
-    rules.push((format!("s{}", n - 1), "summarise".to_owned()));
+    let mut rules = chain_of(n, |i| format!("s{i}"), None);
+    rules[n - 1].1.push("summarise".to_owned());
     let outcome = run(&requiring(n, &rules));
     let blocked = of_code(&outcome, "agent.requires-unsatisfiable");
     assert_eq!(blocked.len(), n);
@@ -168,10 +146,7 @@ fn a_long_requires_chain_ending_in_an_llm_prompt_names_the_root_cause_briefly() 
             d.message
         );
     }
-    let first = blocked
-        .iter()
-        .find(|d| d.message.contains("can never call s0:"))
-        .expect("s0 is blocked");
+    let first = saying(&blocked, "can never call s0:");
     assert_contains(&first.message, "… 591 more …");
     // The shown hops, then the root cause's implementation type.
     assert_eq!(first.related.len(), 10);
@@ -204,28 +179,27 @@ fn every_member_of_a_long_composed_loop_reports_it_briefly() {
         .collect();
     let (outcome, found) = diagnostics_of(&with_baseline(&fixture), "skill.composed-cycle");
     assert_eq!(found.len(), n);
-    let from_c250 = found
-        .iter()
-        .find(|d| d.message.contains("`c250` is part of a loop"))
-        .expect("c250 reports the loop");
-    assert!(
-        from_c250.message.contains(
-            "c250 → c251 → c252 → c253 → c254 → c255 → … 490 more … → c246 → c247 → c248 → c249 → c250"
-        ),
-        "{}",
-        from_c250.message
+    let from_c250 = saying(&found, "`c250` is part of a loop");
+    assert_contains(
+        &from_c250.message,
+        "c250 → c251 → c252 → c253 → c254 → c255 → … 490 more … → c246 → c247 → c248 → c249 → c250",
     );
     assert_eq!(from_c250.related.len(), MAX_RELATED);
     assert_bounded(&outcome.diagnostics);
 }
 
-#[test]
-fn a_grant_of_a_composed_skill_above_a_long_chain_with_a_missing_part_is_refused() {
-    let n = 400;
+/// Composed skills `c0` to `c{n-1}`, each composing the next, the last composing `last`.
+fn composed_chain(n: usize, last: &str) -> String {
     let mut fixture: String = (0..n - 1)
         .map(|i| composed_skill(&format!("c{i}"), &[&format!("c{}", i + 1)]))
         .collect();
-    fixture.push_str(&composed_skill(&format!("c{}", n - 1), &["missing"]));
+    fixture.push_str(&composed_skill(&format!("c{}", n - 1), &[last]));
+    fixture
+}
+
+#[test]
+fn a_grant_of_a_composed_skill_above_a_long_chain_with_a_missing_part_is_refused() {
+    let mut fixture = composed_chain(400, "missing");
     fixture.push_str(&team(
         "root:\n  id: root\n  role: root\n  skills: [store, c0]\n",
     ));
@@ -241,17 +215,38 @@ fn a_grant_of_a_composed_skill_above_a_long_chain_with_a_missing_part_is_refused
 
 #[test]
 fn composing_a_long_chain_into_a_loop_reports_the_loop_only_on_its_members() {
-    let n = 400;
-    let mut fixture: String = (0..n - 1)
-        .map(|i| composed_skill(&format!("c{i}"), &[&format!("c{}", i + 1)]))
-        .collect();
-    fixture.push_str(&composed_skill(
-        &format!("c{}", n - 1),
-        &[&format!("c{}", n - 2)],
-    ));
+    let fixture = composed_chain(400, "c398");
     let (outcome, found) = diagnostics_of(&with_baseline(&fixture), "skill.composed-cycle");
     assert_eq!(found.len(), 2);
     assert_bounded(&outcome.diagnostics);
+}
+
+/// `n` members named `name(0)`, `name(1)`, …, each naming the next; the last names
+/// `name(last)`, or nothing.
+fn chain_of(
+    n: usize,
+    name: impl Fn(usize) -> String,
+    last: Option<usize>,
+) -> Vec<(String, Vec<String>)> {
+    (0..n)
+        .map(|i| {
+            let next = if i + 1 < n { Some(i + 1) } else { last };
+            (name(i), next.map(&name).into_iter().collect())
+        })
+        .collect()
+}
+
+/// The first diagnostic of `found` whose message says `part`.
+#[track_caller]
+fn saying<'a, D: std::borrow::Borrow<Diagnostic> + 'a>(
+    found: impl IntoIterator<Item = &'a D>,
+    part: &str,
+) -> &'a Diagnostic {
+    found
+        .into_iter()
+        .map(|d| d.borrow())
+        .find(|d| d.message.contains(part))
+        .unwrap_or_else(|| panic!("no diagnostic says {part:?}"))
 }
 
 /// SKILL.md files `/r/s/<name>/SKILL.md`, each calling the next names in its chain.
@@ -278,9 +273,7 @@ fn chained_skills(chains: &[(String, Vec<String>)]) -> Vec<Diagnostic> {
 #[test]
 fn a_chain_loop_longer_than_any_old_cap_is_one_cycle() {
     let n = 2_500;
-    let chains: Vec<(String, Vec<String>)> = (0..n)
-        .map(|i| (format!("s{i:04}"), vec![format!("s{:04}", (i + 1) % n)]))
-        .collect();
+    let chains = chain_of(n, |i| format!("s{i:04}"), Some(0));
     let found = chained_skills(&chains);
     assert_eq!(
         count(&found, "skillmd.chain-cycle"),
@@ -298,23 +291,11 @@ fn a_chain_loop_longer_than_any_old_cap_is_one_cycle() {
 #[test]
 fn a_long_chain_nests_too_deep_at_every_level_above_max_depth() {
     let n = 300;
-    let chains: Vec<(String, Vec<String>)> = (0..n)
-        .map(|i| {
-            let calls = if i + 1 < n {
-                vec![format!("s{:03}", i + 1)]
-            } else {
-                vec![]
-            };
-            (format!("s{i:03}"), calls)
-        })
-        .collect();
+    let chains = chain_of(n, |i| format!("s{i:03}"), None);
     let found = chained_skills(&chains);
     // s000 nests 299 deep, …, s288 nests 11 deep; s289 nests 10, the default limit.
     assert_eq!(count(&found, "skillmd.chain-depth"), 289);
-    let top = found
-        .iter()
-        .find(|d| d.message.contains("299 levels"))
-        .expect("the top chain");
+    let top = saying(&found, "299 levels");
     assert_contains(&top.message, "(s000 → s001 → s002 → s003 → s004 → s005 → … 289 more … → s295 → s296 → s297 → s298 → s299)");
     assert_eq!(top.related.len(), MAX_RELATED - 1);
     assert_bounded(&found);
@@ -323,17 +304,11 @@ fn a_long_chain_nests_too_deep_at_every_level_above_max_depth() {
 #[test]
 fn a_long_chain_into_a_loop_never_ends_and_says_so_briefly() {
     let n = 300;
-    let mut chains: Vec<(String, Vec<String>)> = (0..n - 1)
-        .map(|i| (format!("s{i:03}"), vec![format!("s{:03}", i + 1)]))
-        .collect();
-    chains.push((format!("s{:03}", n - 1), vec![format!("s{:03}", n - 2)]));
+    let chains = chain_of(n, |i| format!("s{i:03}"), Some(n - 2));
     let found = chained_skills(&chains);
     assert_eq!(count(&found, "skillmd.chain-cycle"), 1);
     assert_eq!(count(&found, "skillmd.chain-depth"), n - 2);
-    let top = found
-        .iter()
-        .find(|d| d.message.contains("s000 →"))
-        .expect("the top chain");
+    let top = saying(&found, "s000 →");
     assert_contains(&top.message, "s000 → s001 → s002 → s003 → s004 → s005 → … 288 more … → s294 → s295 → s296 → s297 → s298 reaches a loop");
     assert_bounded(&found);
 }
@@ -412,8 +387,8 @@ fn many_requires_rules_naming_unheld_skills_each_get_their_suggestion() {
     // 900 held skills and 900 rules guarding ids the agent does not hold (under the cap of
     // diagnostics per file).
     let n = 900;
-    let rules: Vec<(String, String)> = (0..n)
-        .map(|i| (format!("s{i}x"), format!("s{i}")))
+    let rules: Vec<(String, Vec<String>)> = (0..n)
+        .map(|i| (format!("s{i}x"), vec![format!("s{i}")]))
         .collect();
     let (outcome, found) = diagnostics_of(&requiring(n, &rules), "agent.requires-unknown-skill");
     assert_eq!(found.len(), n);

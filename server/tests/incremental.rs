@@ -1064,16 +1064,9 @@ fn a_suggestion_follows_made_up_skills_appearing_and_going() {
 // batch sees it.
 #[test]
 fn agents_sharing_bulk_grants_follow_the_skills_behind_them() {
-    let skills: String = (0..6)
-        .map(|i| mcp_skill(&format!("s{i}"), "tools"))
-        .collect();
-    let mut children = String::new();
-    for i in 0..5 {
-        children.push_str(&format!(
-            "- id: a{i}\n  role: worker\n  skills: [server:tools, pack:git]\n  requires:\n    s{i}: [s{}]\n    git-log: [s{i}]\n",
-            i + 1
-        ));
-    }
+    let (skills, mut children) = chained_tools_skills(6, 5, "server:tools, pack:git", |i| {
+        format!("    git-log: [s{i}]\n")
+    });
     children.push_str(
         "- id: twice\n  role: worker\n  skills: [s2, server:tools, git-push, pack:git, s4, server:tools]\n",
     );

@@ -903,10 +903,8 @@ fn a_circle_among_ide_files_is_reported_and_a_line_is_not() {
         ("ide/b.rs", "use super::thing;\n"),
         ("ide/c.rs", "use crate::ide::a::g;\n"),
     ]);
-    let found = module_circles(&circle, &[]);
-    assert_eq!(found.len(), 1, "{found:#?}");
-    assert_contains(
-        &found[0],
+    assert_one_naming(
+        &module_circles(&circle, &[]),
         "a -> b (ide/a.rs:1); b -> c (ide/b.rs:1); c -> a (ide/c.rs:1)",
     );
     let line = example(&[
@@ -972,10 +970,15 @@ fn a_circle_between_modules_of_one_layer_is_reported() {
         ("cli/mod.rs", "use crate::check::run;\n"),
         ("check.rs", "fn f() { crate::cli::human::render(); }\n"),
     ]);
-    let found = problems(&files, &[]);
-    assert_eq!(found.len(), 1, "{found:#?}");
-    assert_contains(
-        &found[0],
+    assert_one_naming(
+        &problems(&files, &[]),
         "check -> cli (check.rs:1); cli -> check (cli/mod.rs:1)",
     );
+}
+
+/// Fails unless `found` is one problem, and it names `part`.
+#[track_caller]
+fn assert_one_naming(found: &[String], part: &str) {
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_contains(&found[0], part);
 }

@@ -21,36 +21,34 @@ const MAX_MESSAGE: usize = 2_000;
 /// Most related locations any diagnostic may have.
 const MAX_RELATED: usize = 20;
 
+/// Fails unless the `what` of a `code` diagnostic, `size` long, is within `bound`.
+#[track_caller]
+fn assert_at_most(name: &str, code: &str, what: &str, size: usize, bound: usize) {
+    assert!(
+        size <= bound,
+        "{name}: {code} {what} of {size}, over {bound}"
+    );
+}
+
 fn assert_bounded(name: &str, outcome: &CheckOutcome) {
     let mut per_file: HashMap<FileId, usize> = HashMap::new();
     for d in &outcome.diagnostics {
         *per_file.entry(d.file).or_default() += 1;
-        assert!(
-            d.message.len() <= MAX_MESSAGE,
-            "{name}: {} message of {} bytes",
-            d.code.name(),
-            d.message.len()
-        );
-        assert!(
-            d.related.len() <= MAX_RELATED,
-            "{name}: {} with {} related locations",
-            d.code.name(),
-            d.related.len()
+        let code = d.code.name();
+        assert_at_most(name, code, "message", d.message.len(), MAX_MESSAGE);
+        assert_at_most(
+            name,
+            code,
+            "related locations",
+            d.related.len(),
+            MAX_RELATED,
         );
         for related in &d.related {
-            assert!(
-                related.message.len() <= MAX_MESSAGE,
-                "{name}: {}",
-                d.code.name()
-            );
+            let size = related.message.len();
+            assert_at_most(name, code, "related message", size, MAX_MESSAGE);
         }
         for fix in &d.fixes {
-            assert!(
-                fix.title.len() <= MAX_MESSAGE,
-                "{name}: {} fix titled with {} bytes",
-                d.code.name(),
-                fix.title.len()
-            );
+            assert_at_most(name, code, "fix title", fix.title.len(), MAX_MESSAGE);
         }
     }
     for (file, count) in per_file {

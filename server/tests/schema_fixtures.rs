@@ -33,6 +33,13 @@ impl Checked {
     }
 }
 
+fn is_yaml(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml")
+    )
+}
+
 fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
     let mut entries: Vec<PathBuf> = fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
@@ -57,10 +64,7 @@ fn check_tree(root: &Path) -> Vec<Checked> {
             continue;
         };
         for path in sorted_entries(&dir) {
-            if !matches!(
-                path.extension().and_then(|e| e.to_str()),
-                Some("yaml" | "yml")
-            ) {
+            if !is_yaml(&path) {
                 continue;
             }
             let text = fs::read_to_string(&path).expect("a UTF-8 fixture");
@@ -140,10 +144,7 @@ fn swarmkit_examples_have_no_schema_diagnostics() {
                 stack.push(path);
                 continue;
             }
-            if !matches!(
-                path.extension().and_then(|e| e.to_str()),
-                Some("yaml" | "yml")
-            ) {
+            if !is_yaml(&path) {
                 continue;
             }
             let text = fs::read_to_string(&path).expect("a UTF-8 example");

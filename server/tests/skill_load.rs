@@ -10,7 +10,7 @@ mod found;
 
 use std::path::PathBuf;
 
-use found::{check_changes_found as check_with, Found};
+use found::{check_changes_found as check_with, codes_on, Found};
 use skillgraph::index::Change;
 
 fn check(text: &str) -> Vec<Found> {
@@ -28,6 +28,14 @@ fn only<'a>(found: &'a [Found], code: &str) -> Vec<&'a Found> {
     found.iter().filter(|f| f.code == code).collect()
 }
 
+/// The one diagnostic of `found` with `code`; fails, listing them all, unless there is one.
+#[track_caller]
+fn the_one<'a>(found: &'a [Found], code: &str) -> &'a Found {
+    let of_code = only(found, code);
+    assert_eq!(of_code.len(), 1, "{found:?}");
+    of_code[0]
+}
+
 #[test]
 fn a_body_within_budget_is_silent() {
     let body = "# PDF\n\nFill the form.\n".repeat(160);
@@ -38,15 +46,14 @@ fn a_body_within_budget_is_silent() {
 fn a_long_body_gets_one_warning_on_the_first_line_past_the_budget() {
     let body: String = (1..=620).map(|i| format!("line {i}\n")).collect();
     let found = check(&skill(&body));
-    let budget = only(&found, "skillmd.body-budget");
-    assert_eq!(budget.len(), 1, "{found:?}");
-    assert_eq!(budget[0].text, "line 501");
+    let budget = the_one(&found, "skillmd.body-budget");
+    assert_eq!(budget.text, "line 501");
     assert!(
-        budget[0].message.contains("620 lines") && budget[0].message.contains("references/"),
+        budget.message.contains("620 lines") && budget.message.contains("references/"),
         "{}",
-        budget[0].message
+        budget.message
     );
-    assert!(!budget[0].message.contains("tokens"));
+    assert!(!budget.message.contains("tokens"));
 }
 
 #[test]
@@ -54,9 +61,8 @@ fn a_body_past_both_budgets_is_one_diagnostic_naming_the_estimate() {
     let line = "x".repeat(99);
     let body: String = (0..600).map(|_| format!("{line}\n")).collect();
     let found = check(&skill(&body));
-    let budget = only(&found, "skillmd.body-budget");
-    assert_eq!(budget.len(), 1, "{found:?}");
-    let message = &budget[0].message;
+    let budget = the_one(&found, "skillmd.body-budget");
+    let message = &budget.message;
     assert_contains(message, "600 lines");
     assert_contains(
         message,
@@ -157,18 +163,17 @@ fn files_named_nowhere_are_one_information_naming_them() {
         ("assets/unused.png", ""),
     ];
     let found = check_folder("Read references/api.md.\n", &files);
-    let orphans = only(&found, "skillmd.orphan-files");
-    assert_eq!(orphans.len(), 1, "{found:?}");
-    assert_eq!(orphans[0].text, "pdf");
+    let orphans = the_one(&found, "skillmd.orphan-files");
+    assert_eq!(orphans.text, "pdf");
     assert!(
-        orphans[0]
+        orphans
             .message
             .starts_with("2 bundled files are named nowhere")
-            && orphans[0]
+            && orphans
                 .message
                 .contains("`assets/unused.png`, `references/old.md`"),
         "{}",
-        orphans[0].message
+        orphans.message
     );
 }
 
@@ -178,9 +183,8 @@ fn orphans_are_bounded_to_twenty_names_and_a_count() {
     let mut files: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "")).collect();
     files.push(("SKILL.md", ""));
     let found = check_folder("Nothing named.\n", &files);
-    let orphans = only(&found, "skillmd.orphan-files");
-    assert_eq!(orphans.len(), 1);
-    assert_contains(&orphans[0].message, "`data/f000019.bin` and 99980 more");
+    let orphans = the_one(&found, "skillmd.orphan-files");
+    assert_contains(&orphans.message, "`data/f000019.bin` and 99980 more");
 }
 
 #[test]
@@ -235,15 +239,14 @@ fn a_pattern_names_every_file_it_matches() {
         only(&found, "skillmd.reference-depth").is_empty(),
         "{found:?}"
     );
-    let orphans = only(&found, "skillmd.orphan-files");
-    assert_eq!(orphans.len(), 1, "{found:?}");
+    let orphans = the_one(&found, "skillmd.orphan-files");
     assert!(
-        orphans[0].message.starts_with("2 bundled files are named")
-            && orphans[0]
+        orphans.message.starts_with("2 bundled files are named")
+            && orphans
                 .message
                 .contains("`go/agents/client.go`, `shared/other.md`"),
         "{}",
-        orphans[0].message
+        orphans.message
     );
     // Wildcards alone name nothing.
     let found = check_folder(
@@ -283,10 +286,9 @@ fn a_long_reference_needs_a_table_of_contents() {
         "See references/long.md, references/toc.md and references/short.md.\n",
         &files,
     );
-    let toc = only(&found, "skillmd.reference-toc");
-    assert_eq!(toc.len(), 1, "{found:?}");
-    assert_eq!(toc[0].text, "references/long.md");
-    assert_contains(&toc[0].message, "402 lines");
+    let toc = the_one(&found, "skillmd.reference-toc");
+    assert_eq!(toc.text, "references/long.md");
+    assert_contains(&toc.message, "402 lines");
 }
 
 #[test]
@@ -315,19 +317,12 @@ fn adding_a_link_clears_an_orphan_and_rechecks_no_other_skill() {
     let pdf = index
         .file_id(std::path::Path::new("/r/skills/pdf/SKILL.md"))
         .unwrap();
-    let codes = |index: &Index| -> Vec<&'static str> {
-        index
-            .diagnostics(pdf)
-            .iter()
-            .map(|d| d.code.name())
-            .collect()
-    };
-    assert!(codes(&index).contains(&"skillmd.orphan-files"));
+    assert!(codes_on(&index, pdf).contains(&"skillmd.orphan-files"));
     let touched = index.apply(vec![Change::Set {
         path: PathBuf::from("/r/skills/pdf/SKILL.md"),
         text: "---\nname: pdf\ndescription: d\n---\nRead references/a.md.\n".to_owned(),
     }]);
-    assert!(!codes(&index).contains(&"skillmd.orphan-files"));
+    assert!(!codes_on(&index, pdf).contains(&"skillmd.orphan-files"));
     assert_eq!(touched.into_iter().collect::<Vec<_>>(), [pdf]);
 }
 
@@ -443,10 +438,9 @@ fn named_arguments_declared_used_and_misspelt() {
         "arguments: [issue, branch, extra]\nargument-hint: \"[issue] [branch]\"\n",
         "Fix $isue on $branch. Use $1 if given. Keep $HOME and `$var` alone.\n",
     );
-    let undeclared = only(&found, "skillmd.argument-undeclared");
-    assert_eq!(undeclared.len(), 1, "{found:?}");
-    assert_eq!(undeclared[0].text, "$isue");
-    assert!(undeclared[0].message.contains("did you mean `$issue`?"));
+    let undeclared = the_one(&found, "skillmd.argument-undeclared");
+    assert_eq!(undeclared.text, "$isue");
+    assert!(undeclared.message.contains("did you mean `$issue`?"));
     let unused = only(&found, "skillmd.argument-unused");
     // `issue` is the misspelling's (one mistake, one diagnostic); `branch` is used by name and
     // by `$1`.
@@ -490,9 +484,8 @@ fn a_positional_reported_as_shell_syntax_uses_no_argument() {
 #[test]
 fn indexed_arguments_without_a_hint_are_information() {
     let found = claude_skill("", "Deploy $ARGUMENTS[0] to $1.\n");
-    let hint = only(&found, "skillmd.argument-hint-missing");
-    assert_eq!(hint.len(), 1, "{found:?}");
-    assert_eq!(hint[0].text, "$ARGUMENTS[0]");
+    let hint = the_one(&found, "skillmd.argument-hint-missing");
+    assert_eq!(hint.text, "$ARGUMENTS[0]");
     let found = claude_skill(
         "argument-hint: \"[app] [env]\"\n",
         "Deploy $ARGUMENTS[0] to $1.\n",

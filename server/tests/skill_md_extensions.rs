@@ -24,6 +24,29 @@ fn skill(name: &str, extra: &str) -> String {
     format!("---\nname: {name}\ndescription: Does {name}.\n{extra}---\n# {name}\n")
 }
 
+/// Checks one skill, `/r/skills/<name>/SKILL.md`, with `extra` frontmatter lines.
+fn check_skill(name: &str, extra: &str) -> Vec<Found> {
+    check(&[(&format!("/r/skills/{name}/SKILL.md"), &skill(name, extra))])
+}
+
+/// Checks the skill `chain-test`, with `extra` frontmatter lines, beside a plain skill in each
+/// folder of `members` below `/r/skills` (named after the folder's last part).
+fn check_chain(extra: &str, members: &[&str]) -> Vec<Found> {
+    let mut files = vec![(
+        "/r/skills/chain-test/SKILL.md".to_owned(),
+        skill("chain-test", extra),
+    )];
+    for member in members {
+        let name = member.rsplit('/').next().unwrap_or(member);
+        files.push((format!("/r/skills/{member}/SKILL.md"), skill(name, "")));
+    }
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    check(&files)
+}
+
 fn of<'a>(found: &'a [Found], code: &str) -> Vec<&'a Found> {
     found.iter().filter(|f| f.code == code).collect()
 }
@@ -59,10 +82,7 @@ fn dependencies_shape() {
     );
     assert_eq!(found.len(), 5, "{found:#?}");
 
-    let found = check(&[(
-        "/r/skills/pdf/SKILL.md",
-        &skill("pdf", "dependencies: [Read]\n"),
-    )]);
+    let found = check_skill("pdf", "dependencies: [Read]\n");
     assert_eq!(texts(&of(&found, "skillmd.dependencies-shape")), ["[Read]"]);
 }
 
@@ -72,7 +92,7 @@ fn dependencies_valid_shapes_are_silent() {
         "dependencies:\n  tools: [Read, Grep]\n",
         "dependencies:\n  tools:\n    all: [get_order]\n    any: [a, b]\n  prompts: [p]\n",
     ] {
-        assert_silent(&check(&[("/r/skills/pdf/SKILL.md", &skill("pdf", extra))]));
+        assert_silent(&check_skill("pdf", extra));
     }
 }
 
@@ -195,14 +215,10 @@ fn fixing_a_tool_list_clears_its_diagnostics_incrementally() {
 
 #[test]
 fn chain_shape_and_option_conflicts() {
-    let text = skill(
-        "chain-test",
+    let found = check_chain(
         "metadata:\n  chain: [unit, 7]\n  timeout: \"30\"\n  max_depth: 0\n  early_exit_on: sometimes\n  parallel_limit: 3\n  race_mode: true\n",
+        &["unit"],
     );
-    let found = check(&[
-        ("/r/skills/chain-test/SKILL.md", &text),
-        ("/r/skills/unit/SKILL.md", &skill("unit", "")),
-    ]);
     let shape = of(&found, "skillmd.chain-shape");
     assert_eq!(
         texts(&shape),
@@ -216,18 +232,9 @@ fn chain_shape_and_option_conflicts() {
     assert_eq!(found.len(), 6, "{found:#?}");
 
     // A string is the portable form (docs/skill-md.md): `unit` is a chain of one entry.
-    let found = check(&[
-        (
-            "/r/skills/chain-test/SKILL.md",
-            &skill("chain-test", "metadata:\n  chain: unit\n"),
-        ),
-        ("/r/skills/unit/SKILL.md", &skill("unit", "")),
-    ]);
+    let found = check_chain("metadata:\n  chain: unit\n", &["unit"]);
     assert!(of(&found, "skillmd.chain-shape").is_empty(), "{found:#?}");
-    let found = check(&[(
-        "/r/skills/chain-test/SKILL.md",
-        &skill("chain-test", "metadata:\n  chain: 3\n"),
-    )]);
+    let found = check_skill("chain-test", "metadata:\n  chain: 3\n");
     let shape = of(&found, "skillmd.chain-shape");
     assert_eq!(texts(&shape), ["3"]);
     assert_contains(&shape[0].message, "found an integer");
@@ -235,24 +242,16 @@ fn chain_shape_and_option_conflicts() {
 
 #[test]
 fn a_valid_chain_is_silent() {
-    let text = skill(
-        "chain-test",
+    let found = check_chain(
         "metadata:\n  author: me\n  chain:\n    - test-unit\n    - e2e/smoke\n  async: true\n  parallel_limit: 2\n  race_mode: false\n  early_exit_on: failure\n  retry_until: stable\n",
+        &["test-unit", "e2e/smoke"],
     );
-    let found = check(&[
-        ("/r/skills/chain-test/SKILL.md", &text),
-        ("/r/skills/test-unit/SKILL.md", &skill("test-unit", "")),
-        ("/r/skills/e2e/smoke/SKILL.md", &skill("smoke", "")),
-    ]);
     assert_silent(&found);
 }
 
 #[test]
 fn chain_options_without_a_chain_are_plain_metadata() {
-    let found = check(&[(
-        "/r/skills/pdf/SKILL.md",
-        &skill("pdf", "metadata:\n  timeout: 30\n"),
-    )]);
+    let found = check_skill("pdf", "metadata:\n  timeout: 30\n");
     assert_eq!(texts(&of(&found, "skillmd.metadata-shape")), ["30"]);
 }
 
@@ -297,25 +296,16 @@ fn chain_resolution_prefers_the_same_parent_then_the_shallowest_deeper_folder() 
 
 #[test]
 fn chain_unknown_skill_is_an_error_unless_validate_on_load_is_off() {
-    let found = check(&[
-        (
-            "/r/skills/chain/SKILL.md",
-            &skill("chain", "metadata:\n  chain: [test-unti, nowhere]\n"),
-        ),
-        ("/r/skills/test-unit/SKILL.md", &skill("test-unit", "")),
-    ]);
+    let found = check_chain("metadata:\n  chain: [test-unti, nowhere]\n", &["test-unit"]);
     let unknown = of(&found, "skillmd.chain-unknown-skill");
     assert_eq!(texts(&unknown), ["test-unti", "nowhere"], "{found:#?}");
     assert!(unknown[0].message.contains("did you mean `test-unit`"));
     assert_eq!(unknown[0].severity, Severity::Error);
 
-    let found = check(&[(
-        "/r/skills/chain/SKILL.md",
-        &skill(
-            "chain",
-            "metadata:\n  chain: [nowhere]\n  validate_on_load: false\n",
-        ),
-    )]);
+    let found = check_chain(
+        "metadata:\n  chain: [nowhere]\n  validate_on_load: false\n",
+        &[],
+    );
     let unknown = of(&found, "skillmd.chain-unknown-skill");
     assert_eq!(texts(&unknown), ["nowhere"]);
     assert_eq!(unknown[0].severity, Severity::Warning);
@@ -501,10 +491,7 @@ fn precondition_malformed() {
         ("action_tool: [a, b]", "[a, b]", "one tool's name"),
     ];
     for (line, text, says) in cases {
-        let found = check(&[(
-            "/r/skills/gate/SKILL.md",
-            &skill("gate", &format!("metadata:\n  {line}\n")),
-        )]);
+        let found = check_skill("gate", &format!("metadata:\n  {line}\n"));
         let malformed = of(&found, "skillmd.precondition-malformed");
         assert_eq!(texts(&malformed), [text], "{line}: {found:#?}");
         assert!(malformed[0].message.contains(says), "{line}: {found:#?}");
@@ -515,23 +502,15 @@ fn precondition_malformed() {
 #[test]
 fn precondition_valid_forms_are_silent() {
     let extra = "metadata:\n  action_tool: create_refund\n  precondition:\n    - get_integration_status\n    - get_x(brand_id=<x>, region=eu)\n    - {tool: get_order}\n    - {state: {path: order.status, op: in, value: [open, held]}}\n    - {state: {path: order.id, op: exists}}\n";
-    assert_silent(&check(&[(
-        "/r/skills/gate/SKILL.md",
-        &skill("gate", extra),
-    )]));
+    assert_silent(&check_skill("gate", extra));
 }
 
 #[test]
 fn precondition_advisory() {
-    let found = check(&[(
-        "/r/skills/gate/SKILL.md",
-        &skill(
-            "gate",
-            "metadata:\n  precondition: the user confirmed the refund\n",
-        ),
-    )]);
+    let prose = "the user confirmed the refund";
+    let found = check_skill("gate", &format!("metadata:\n  precondition: {prose}\n"));
     let advisory = of(&found, "skillmd.precondition-advisory");
-    assert_eq!(texts(&advisory), ["the user confirmed the refund"]);
+    assert_eq!(texts(&advisory), [prose]);
     assert_eq!(advisory[0].severity, Severity::Info);
     assert_eq!(found.len(), 1);
 }
@@ -553,10 +532,7 @@ fn precondition_and_action_tool_against_the_inventory() {
     assert_eq!(unsatisfied[0].related, ["[tools]"]);
     assert_eq!(found.len(), 2, "{found:#?}");
     // Without an inventory, names are not judged.
-    assert_silent(&check(&[(
-        "/r/skills/gate/SKILL.md",
-        &skill("gate", extra),
-    )]));
+    assert_silent(&check_skill("gate", extra));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ fn problems(fixture: &str, prefixes: &[&str]) -> Vec<(&'static str, String)> {
 /// frontmatter) proposes after `lead`.
 #[track_caller]
 fn proposal_for(rest: &str, code: &str, lead: &str) -> String {
-    let fixture = skill_md("c", &format!("name: c\ndescription: d\n{rest}"));
+    let fixture = skill_c(rest);
     let (_, found) = diagnostics_of(&fixture, code);
     assert_eq!(found.len(), 1, "{found:#?}");
     proposed(&found[0].message, lead).to_owned()
@@ -42,6 +42,11 @@ fn proposal_for(rest: &str, code: &str, lead: &str) -> String {
 
 fn skill_md(folder: &str, frontmatter: &str) -> String {
     format!("//- /r/skills/{folder}/SKILL.md\n---\n{frontmatter}---\n# Body\n")
+}
+
+/// A skill `c` whose frontmatter is a name, a description, then `rest`.
+fn skill_c(rest: &str) -> String {
+    skill_md("c", &format!("name: c\ndescription: d\n{rest}"))
 }
 
 #[test]
@@ -78,10 +83,7 @@ fn a_lone_chain_string_is_the_portable_form_and_reads_as_its_entries() {
         ("\"#unit\"", vec!["#unit"]),
         ("unit, smoke", vec!["unit", "smoke"]),
     ] {
-        let fixture = skill_md(
-            "c",
-            &format!("name: c\ndescription: d\nmetadata:\n  chain: {written}\n"),
-        );
+        let fixture = skill_c(&format!("metadata:\n  chain: {written}\n"));
         let (_, found) = diagnostics_of(&fixture, "skillmd.chain-shape");
         assert!(found.is_empty(), "{written}: {found:#?}");
         let text = fixture.split_once('\n').map_or("", |(_, t)| t);
@@ -94,40 +96,42 @@ fn a_lone_chain_string_is_the_portable_form_and_reads_as_its_entries() {
     }
 }
 
+/// The one `code` diagnostic on `key:` holding `written` proposes `expected` after `lead`, and
+/// that proposal, written under `key`, leaves no problem whose code starts with one of `prefixes`.
+#[track_caller]
+fn assert_proposal_is_valid(
+    key: &str,
+    written: &str,
+    (code, lead): (&str, &str),
+    expected: &str,
+    prefixes: &[&str],
+) {
+    let proposal = proposal_for(&format!("{key}:\n  {written}\n"), code, lead);
+    assert_eq!(proposal, expected);
+    let fixed = skill_c(&format!("{key}:\n  {proposal}\n"));
+    assert_eq!(problems(&fixed, prefixes), Vec::<(&str, String)>::new());
+}
+
 #[test]
 fn a_lone_dependencies_string_is_proposed_as_a_list_yaml_reads_as_strings() {
-    let list = proposal_for(
-        "dependencies:\n  tools: \"get_order: v2\"\n",
-        "skillmd.dependencies-shape",
-        "write `",
-    );
-    assert_eq!(list, "tools: [\"get_order: v2\"]");
-    let fixed = skill_md(
-        "c",
-        &format!("name: c\ndescription: d\ndependencies:\n  {list}\n"),
-    );
-    assert_eq!(
-        problems(
-            &fixed,
-            &["skillmd.dependencies-shape", "skillmd.yaml", "yaml."]
-        ),
-        Vec::<(&str, String)>::new()
+    assert_proposal_is_valid(
+        "dependencies",
+        "tools: \"get_order: v2\"",
+        ("skillmd.dependencies-shape", "write `"),
+        "tools: [\"get_order: v2\"]",
+        &["skillmd.dependencies-shape", "skillmd.yaml", "yaml."],
     );
 }
 
 #[test]
 fn a_metadata_value_to_quote_is_shown_under_a_key_that_stays_one_key() {
-    let entry = proposal_for(
-        "metadata:\n  \"build: id\": 7\n",
-        "skillmd.metadata-shape",
-        "quote it: `",
+    assert_proposal_is_valid(
+        "metadata",
+        "\"build: id\": 7",
+        ("skillmd.metadata-shape", "quote it: `"),
+        "\"build: id\": \"7\"",
+        &["skillmd.", "yaml."],
     );
-    assert_eq!(entry, "\"build: id\": \"7\"");
-    let fixed = skill_md(
-        "c",
-        &format!("name: c\ndescription: d\nmetadata:\n  {entry}\n"),
-    );
-    assert_eq!(found_in(&fixed), Vec::<(&str, String)>::new());
 }
 
 #[test]

@@ -6,6 +6,10 @@
 mod text;
 use text::assert_contains;
 
+#[path = "support/found.rs"]
+mod found;
+use found::codes_on;
+
 mod support;
 
 use support::*;
@@ -1058,16 +1062,7 @@ fn agent_duplicate_grant_on_the_second_grant() {
 /// Many agents granting one server and one pack, at a small size: each agent holds the shared
 /// member list, and what it holds, repeats and is told to mean is as if every member were its own.
 fn bulk_grants_fixture() -> String {
-    let skills: String = (0..12)
-        .map(|i| mcp_skill(&format!("s{i}"), "tools"))
-        .collect();
-    let mut children = String::new();
-    for i in 0..10 {
-        children.push_str(&format!(
-            "- id: a{i}\n  role: worker\n  skills: [server:tools]\n  requires:\n    s{i}: [s{}]\n",
-            i + 1
-        ));
-    }
+    let (skills, mut children) = chained_tools_skills(12, 10, "server:tools", |_| String::new());
     children.push_str(
         r#"- id: typo
   role: worker
@@ -2286,24 +2281,17 @@ fn editing_the_property_file_or_the_environment_re_checks_the_references() {
     let team = index
         .file_id(std::path::Path::new("/ws/topologies/team.yaml"))
         .unwrap();
-    let codes_of = |index: &Index| -> Vec<&'static str> {
-        index
-            .diagnostics(team)
-            .iter()
-            .map(|d| d.code.name())
-            .collect()
-    };
-    assert_eq!(codes_of(&index), Vec::<&str>::new());
+    assert_eq!(codes_on(&index, team), Vec::<&str>::new());
     let touched = index.apply(changes(
         "//- /ws/workspace.env.yaml\nteam:\n  skill: nope\n",
     ));
     assert!(touched.contains(&team));
-    assert!(codes_of(&index).contains(&"agent.unknown-skill"));
+    assert!(codes_on(&index, team).contains(&"agent.unknown-skill"));
     // Removing the file: the reference stays as written.
     index.apply(vec![Change::Remove {
         path: "/ws/workspace.env.yaml".into(),
     }]);
-    assert!(codes_of(&index).contains(&"schema.pattern-mismatch"));
+    assert!(codes_on(&index, team).contains(&"schema.pattern-mismatch"));
     // The environment answers now.
     let mut settings = index.settings.clone();
     settings.environment = std::sync::Arc::new(
@@ -2312,7 +2300,7 @@ fn editing_the_property_file_or_the_environment_re_checks_the_references() {
             .collect(),
     );
     index.set_settings(settings);
-    assert_eq!(codes_of(&index), Vec::<&str>::new());
+    assert_eq!(codes_on(&index, team), Vec::<&str>::new());
 }
 
 #[test]

@@ -64,9 +64,7 @@ fn assert_definition_in_skill_file(definition: &Value) {
 #[test]
 fn twenty_fresh_servers_answer_requests_sent_right_after_opening() {
     for attempt in 0..20 {
-        let dir = fixture_copy("estate");
-        let (mut client, _) = Client::start(dir.path(), json!({}));
-        let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
+        let (_dir, mut client, uri) = estate_open();
         // No wait of any kind: the requests go out right behind didOpen.
         let symbols = client.request(
             "textDocument/documentSymbol",
@@ -135,6 +133,24 @@ fn a_root_inside_a_skill_folder_indexes_the_skill_tree() {
     assert!(unknown[0].contains("no-such-skill"), "{unknown:?}");
 }
 
+/// The estate fixture under a fresh server, its topology open: the fixture, the client and the
+/// topology's URI.
+fn estate_open() -> (tempfile::TempDir, Client, String) {
+    let dir = fixture_copy("estate");
+    let (mut client, _) = Client::start(dir.path(), json!({}));
+    let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
+    (dir, client, uri)
+}
+
+/// The estate fixture, and `client` initialized on it with the capabilities of a client that
+/// answers none of the server's requests.
+fn silent_on_estate(mut client: Client) -> (tempfile::TempDir, Client) {
+    let dir = fixture_copy("estate");
+    client.request("initialize", silent_client_capabilities(dir.path()));
+    client.notify("initialized", json!({}));
+    (dir, client)
+}
+
 fn silent_client_capabilities(root: &Path) -> Value {
     let uri = file_uri(root);
     json!({
@@ -150,10 +166,7 @@ fn silent_client_capabilities(root: &Path) -> Value {
 
 #[test]
 fn a_client_that_never_answers_still_gets_answers_and_an_exit() {
-    let dir = fixture_copy("estate");
-    let mut client = Client::spawn(&[], false);
-    client.request("initialize", silent_client_capabilities(dir.path()));
-    client.notify("initialized", json!({}));
+    let (dir, mut client) = silent_on_estate(Client::spawn(&[], false));
     let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
     assert_settled_hover(&client.request("textDocument/hover", at(&uri, 25, 14)));
     // The server asked for a progress token and got nothing back.
@@ -179,10 +192,7 @@ fn a_client_that_never_answers_still_gets_answers_and_an_exit() {
 
 #[test]
 fn the_end_of_input_ends_the_server_whatever_is_pending() {
-    let dir = fixture_copy("estate");
-    let mut client = Client::spawn(&[], false);
-    client.request("initialize", silent_client_capabilities(dir.path()));
-    client.notify("initialized", json!({}));
+    let (_dir, mut client) = silent_on_estate(Client::spawn(&[], false));
     client.close_stdin();
     let (_, took) = client
         .wait_exit(EXIT_BOUND)
@@ -190,11 +200,14 @@ fn the_end_of_input_ends_the_server_whatever_is_pending() {
     eprintln!("exit at the end of input: {took:?}");
 }
 
-/// A server rooted at `root`, started with one of the debug-only test hooks set
-/// (`SKILLGRAPH_TEST_STALL`, `SKILLGRAPH_TEST_PANIC`).
-fn start_with_hook(root: &std::path::Path, hook: (&str, &str)) -> Client {
-    let uri = file_uri(root);
-    let (client, _) = Client::start_with_env(
+/// The estate fixture under a server started with one of the debug-only test hooks set
+/// (`SKILLGRAPH_TEST_STALL`, `SKILLGRAPH_TEST_PANIC`), its topology open: the fixture, the
+/// client and the topology's URI. `None` when the server under test is a release build, which
+/// reads no hook.
+fn estate_with_hook(hook: (&str, &str)) -> Option<(tempfile::TempDir, Client, String)> {
+    let dir = fixture_copy("estate");
+    let uri = file_uri(dir.path());
+    let (mut client, _) = Client::start_with_env(
         json!({
             "processId": null,
             "rootUri": uri,
@@ -203,7 +216,15 @@ fn start_with_hook(root: &std::path::Path, hook: (&str, &str)) -> Client {
         }),
         &[hook],
     );
-    client
+    if !cfg!(debug_assertions) {
+        eprintln!(
+            "the server under test is a release build: no {} to provoke",
+            hook.0
+        );
+        return None;
+    }
+    let doc = open(&mut client, &dir.path().join("topologies/estate.yaml"));
+    Some((dir, client, doc))
 }
 
 #[test]
@@ -229,15 +250,12 @@ fn stdin_closed_mid_indexing_ends_the_server() {
 
 #[test]
 fn the_end_of_input_ends_the_server_during_a_long_analysis() {
-    let dir = fixture_copy("estate");
     // Debug builds read SKILLGRAPH_TEST_STALL: the analysis of every didChange takes a minute
     // while it holds the server's state, as a pathological document's would.
-    let mut client = start_with_hook(dir.path(), ("SKILLGRAPH_TEST_STALL", "didChange"));
-    if !cfg!(debug_assertions) {
-        eprintln!("the server under test is a release build: no stall to provoke");
+    let Some((_dir, mut client, doc)) = estate_with_hook(("SKILLGRAPH_TEST_STALL", "didChange"))
+    else {
         return;
-    }
-    let doc = open(&mut client, &dir.path().join("topologies/estate.yaml"));
+    };
     for version in 2..6 {
         client.edit(&doc, version, [25, 10, 25, 10], "x");
     }
@@ -337,16 +355,12 @@ fn a_client_without_file_watching_sees_changes_on_disk() {
 
 #[test]
 fn an_edit_whose_analysis_panics_leaves_the_index_as_it_was() {
-    let dir = fixture_copy("estate");
     // Debug builds read SKILLGRAPH_TEST_PANIC: the first didChange panics after its analysis,
     // before the new index would be swapped in.
-    let mut client = start_with_hook(dir.path(), ("SKILLGRAPH_TEST_PANIC", "didChange"));
-    if !cfg!(debug_assertions) {
-        eprintln!("the server under test is a release build: no panic to provoke");
+    let Some((_dir, mut client, doc)) = estate_with_hook(("SKILLGRAPH_TEST_PANIC", "didChange"))
+    else {
         return;
-    }
-    let topology = dir.path().join("topologies/estate.yaml");
-    let doc = open(&mut client, &topology);
+    };
     let edit = |client: &mut Client, version: i64, text: &str| {
         client.edit(&doc, version, [25, 10, 25, 21], text);
     };
@@ -371,9 +385,7 @@ fn edits_made_while_the_workspace_is_indexed_survive_the_indexing() {
     // The initial indexing is analysed without the state lock; what the editor does meanwhile
     // is applied again on top of it, so the editor's latest text is what the index holds.
     for attempt in 0..5 {
-        let dir = fixture_copy("estate");
-        let (mut client, _) = Client::start(dir.path(), json!({}));
-        let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
+        let (_dir, mut client, uri) = estate_open();
         client.edit(&uri, 2, [25, 10, 25, 21], "search-kode");
         let symbols = client.request(
             "textDocument/documentSymbol",
@@ -406,10 +418,7 @@ fn edits_made_while_the_workspace_is_indexed_survive_the_indexing() {
 fn an_agent_hover_and_the_outline_answer_while_the_workspace_is_still_indexed() {
     // A client that never answers `window/workDoneProgress/create` holds the initial indexing
     // for the server's answer timeout: it is certainly still running when these requests come.
-    let dir = fixture_copy("estate");
-    let mut client = Client::spawn(&[], false);
-    client.request("initialize", silent_client_capabilities(dir.path()));
-    client.notify("initialized", json!({}));
+    let (dir, mut client) = silent_on_estate(Client::spawn(&[], false));
     let uri = open(&mut client, &dir.path().join("topologies/estate.yaml"));
     let symbols = client.request(
         "textDocument/documentSymbol",
@@ -466,10 +475,7 @@ fn a_silent_client_holds_neither_indexing_nor_diagnostics_back() {
         ("any request", |_| false),
     ];
     for (silent_to, answers) in cases {
-        let dir = fixture_copy("estate");
-        let mut client = Client::spawn_answering(&[], answers);
-        client.request("initialize", silent_client_capabilities(dir.path()));
-        client.notify("initialized", json!({}));
+        let (dir, mut client) = silent_on_estate(Client::spawn_answering(&[], answers));
         let started = Instant::now();
         // What VS Code sends at once: a pull-model settings change, so the server asks for them.
         client.notify(

@@ -8,9 +8,9 @@
 use std::path::PathBuf;
 
 use skillgraph::check::{check_changes, CheckOutcome};
-use skillgraph::diagnostic::Severity;
+use skillgraph::diagnostic::{FileId, Severity};
 use skillgraph::fix::apply_edits;
-use skillgraph::index::Change;
+use skillgraph::index::{Change, Index};
 use skillgraph::testing::set_files;
 
 #[derive(Debug)]
@@ -72,4 +72,13 @@ pub fn check_files(files: &[(&str, &str)]) -> Vec<Found> {
 #[track_caller]
 pub fn assert_silent(found: &[Found]) {
     assert!(found.is_empty(), "{found:#?}");
+}
+
+/// The codes of the diagnostics an index holds on one file, in its order.
+pub fn codes_on(index: &Index, file: FileId) -> Vec<&'static str> {
+    index
+        .diagnostics(file)
+        .iter()
+        .map(|d| d.code.name())
+        .collect()
 }

@@ -408,6 +408,29 @@ pub fn team_depending(children: &[(String, Vec<String>)]) -> String {
     team(&block)
 }
 
+/// The MCP skills `s0` to `s{skills-1}` on the server `tools`, and `agents` worker children
+/// `a0`, `a1`, … (a `children:` block for `team_with_children`): each is granted `grants` and
+/// told that `s{i}` requires `s{i+1}`, with the further `requires:` lines `more(i)`.
+pub fn chained_tools_skills(
+    skills: usize,
+    agents: usize,
+    grants: &str,
+    more: impl Fn(usize) -> String,
+) -> (String, String) {
+    let definitions = (0..skills)
+        .map(|i| mcp_skill(&format!("s{i}"), "tools"))
+        .collect();
+    let mut children = String::new();
+    for i in 0..agents {
+        children.push_str(&format!(
+            "- id: a{i}\n  role: worker\n  skills: [{grants}]\n  requires:\n    s{i}: [s{}]\n{}",
+            i + 1,
+            more(i)
+        ));
+    }
+    (definitions, children)
+}
+
 /// `text` with its common indentation taken away, then `by` put before each line that is not
 /// empty.
 fn indented(text: &str, by: &str) -> String {
