@@ -302,7 +302,7 @@ impl Client {
         );
     }
 
-    /// The server's peak resident set size in KiB (`VmHWM` in /proc/<pid>/status; 0 where there
+    /// The server's peak resident set size in KiB (`VmHWM` in `/proc/<pid>/status`; 0 where there
     /// is no such file).
     pub fn peak_rss_kib(&self) -> u64 {
         let status =
