@@ -38,7 +38,7 @@ skill-folder placeholder (`{baseDir}/…`, `${CLAUDE_SKILL_DIR}/…`), a folder 
 `canvas-fonts/` names every file under it), or a bare file name with its extension (`forms.md`) when the \
 folder holds a file of that name; a path whose folders lead nowhere still names the files of its file name \
 (`reference/fields.md` names `references/fields.md`; `skillmd.broken-link` reports the path). A pattern names every file it matches, or that sits in a folder it matches: a `*` within a name (`shared/agents-*.md`), `**` for any folders, and a `{placeholder}` segment for any one folder or name (`{lang}/README.md`, where the reader picks the language); a pattern of wildcards alone names nothing, and one skill's patterns make at most a million \
-comparisons with its files (beyond that they name nothing). A path written from above the skill's folder is read from the part after \
+comparisons with its files (beyond that they name nothing, and the report says so). A path written from above the skill's folder is read from the part after \
 the folder's name (`skills/brainstorming/visual-companion.md` in the skill `brainstorming`). A path in a Markdown file is read from that file's folder and from the \
 skill's folder. A path-like word is one holding a `/` or a `.` followed by a letter or digit. **Exempt**: the \
 SKILL.md, the SKILL.md of a skill nested in the folder (it is a skill of its own), files and folders whose \
@@ -92,8 +92,11 @@ struct Folder<'a> {
     own_name: String,
     /// Files by name in lower case, made when a bare name is first looked up.
     by_name: Option<HashMap<String, Vec<usize>>>,
-    /// How many more file comparisons the walk's patterns may make (`named_by_pattern`).
+    /// How many more file comparisons the walk's patterns may make (`matching`).
     comparisons_left: usize,
+    /// Whether some pattern was not matched in full for want of comparisons: then the orphan
+    /// report says so, rather than skipping the work in silence.
+    patterns_cut: bool,
 }
 
 /// The most comparisons of a file with a pattern (`references/*.md`) one skill's walk makes:
@@ -123,6 +126,7 @@ impl<'a> Folder<'a> {
             own_name,
             by_name: None,
             comparisons_left: PATTERN_COMPARISONS_AT_MOST,
+            patterns_cut: false,
         }
     }
 
@@ -230,9 +234,9 @@ impl Folder<'_> {
             .fold(PathBuf::new(), |folder, s| folder.join(s));
         let files = &self.bundled.files;
         let start = files.partition_point(|f| f.path < literal);
-        let candidates = files[start..]
-            .partition_point(|f| f.path.starts_with(&literal))
-            .min(self.comparisons_left);
+        let under = files[start..].partition_point(|f| f.path.starts_with(&literal));
+        let candidates = under.min(self.comparisons_left);
+        self.patterns_cut |= candidates < under;
         self.comparisons_left -= candidates;
         (start..start + candidates)
             .filter(|&i| matches_pattern(&segments, &files[i].path))
@@ -455,8 +459,13 @@ pub fn check(scope: &SkillMdScope<'_>, out: &mut Vec<Diagnostic>) {
             scope.file,
             scope.skill.name_range().unwrap_or(open),
             format!(
-                "{count} bundled {what} named nowhere the model reads (neither SKILL.md nor a Markdown file it leads to {verb}): {}; name each where it is needed, with when to read or run it, or remove it",
-                listed(&orphans[..count.min(NAMED_AT_MOST)], count)
+                "{count} bundled {what} named nowhere the model reads (neither SKILL.md nor a Markdown file it leads to {verb}): {}; name each where it is needed, with when to read or run it, or remove it{}",
+                listed(&orphans[..count.min(NAMED_AT_MOST)], count),
+                if folder.patterns_cut {
+                    " (the skill's path patterns were matched only up to a million comparisons with its files, so a pattern past that may name some of these)"
+                } else {
+                    ""
+                }
             ),
         ));
     }
