@@ -516,7 +516,7 @@ impl CheckOutcome {
                 ReportFile {
                     display_path: self.display_path(&entry.path),
                     text: &entry.text,
-                    line_index: &entry.line_index,
+                    line_index: entry.line_index(),
                 },
             );
         }

@@ -220,7 +220,7 @@ fn tabs_used_for_indentation_are_a_parse_error_and_tabs_in_values_are_fine() {
 fn a_binary_file_named_skill_md_gets_one_encoding_diagnostic() {
     let bytes: Vec<u8> = (0u8..=255).cycle().take(4096).collect();
     let decoded = decode(&bytes);
-    assert!(decoded.binary);
+    assert!(decoded.text.contains('\0'), "the NUL bytes stay in the text");
     let found = check_changes_all(vec![Change::Set {
         path: "/repo/skills/tool/SKILL.md".into(),
         text: decoded.text,
@@ -236,7 +236,7 @@ fn a_binary_file_in_skills_gets_one_encoding_diagnostic_and_defines_nothing() {
     let mut bytes = b"apiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: blob\n".to_vec();
     bytes.extend_from_slice(&[0, 1, 2, 0xff, 0]);
     let decoded = decode(&bytes);
-    assert!(decoded.binary);
+    assert!(decoded.text.contains('\0'), "the NUL bytes stay in the text");
     let mut all = with_file("/ws/skills/blob.yaml", &decoded.text);
     all.extend(changes(&team(
         "root:\n  id: root\n  role: root\n  skills: [store, blob]\n",
@@ -583,9 +583,9 @@ fn positions_past_the_end_clamp() {
     for file in index.files() {
         let len = file.text.len() as u32;
         for encoding in [PositionEncoding::Utf8, PositionEncoding::Utf16] {
-            let end = file.line_index.line_col(&file.text, len, encoding);
+            let end = file.line_index().line_col(&file.text, len, encoding);
             assert_eq!(
-                file.line_index.line_col(&file.text, u32::MAX, encoding),
+                file.line_index().line_col(&file.text, u32::MAX, encoding),
                 end
             );
             for position in [
@@ -598,12 +598,15 @@ fn positions_past_the_end_clamp() {
                     col: u32::MAX,
                 },
             ] {
-                assert_eq!(file.line_index.offset(&file.text, position, encoding), len);
+                assert_eq!(
+                    file.line_index().offset(&file.text, position, encoding),
+                    len
+                );
             }
             // A column past the end of a line clamps to that line's end.
             let first_line_end = file.text.find('\n').unwrap() as u32;
             assert_eq!(
-                file.line_index.offset(
+                file.line_index().offset(
                     &file.text,
                     LineCol {
                         line: 0,

@@ -51,7 +51,7 @@ fn listing(outcome: &CheckOutcome, severity: Severity) -> Vec<String> {
         .filter(|d| d.severity == severity)
         .map(|d| {
             let file = outcome.index.file(d.file).expect("known file");
-            let at = file.line_index.line_col(
+            let at = file.line_index().line_col(
                 &file.text,
                 d.range.start,
                 skillgraph::syntax::PositionEncoding::Utf8,

@@ -201,7 +201,7 @@ fn located<'a>(
                 let (path, range) = match file {
                     Some(file) => {
                         let at = |offset| {
-                            let lc = file.line_index.line_col(
+                            let lc = file.line_index().line_col(
                                 &file.text,
                                 offset,
                                 PositionEncoding::Utf16,

@@ -212,9 +212,11 @@ mod tests {
             .into_iter()
             .map(|(file, r)| {
                 let e = f.index.file(file).unwrap();
-                let line =
-                    e.line_index
-                        .line_col(&e.text, r.start, crate::syntax::PositionEncoding::Utf8);
+                let line = e.line_index().line_col(
+                    &e.text,
+                    r.start,
+                    crate::syntax::PositionEncoding::Utf8,
+                );
                 format!(
                     "{}:{}",
                     line.line,

@@ -120,7 +120,7 @@ pub(crate) fn analyze(
             ),
         )]);
     }
-    if text.contains('\0') {
+    if memchr::memchr(0, text.as_bytes()).is_some() {
         return ParsedFile::empty(vec![Diagnostic::new(
             codes::FILE_ENCODING,
             id,

@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use crate::diagnostic::FileId;
 use crate::syntax::interpolate::Variables;
-use crate::syntax::LineIndex;
 
 use super::caches::ConfigDirs;
 use super::keys::ChangedKeys;
@@ -24,7 +23,7 @@ pub(super) type Job = (FileId, PathBuf, Arc<str>, Option<u32>, FileRole);
 pub(super) type PendingText = (PathBuf, Arc<str>, Option<u32>);
 /// What the workers hand back for one job: its analysis, its contributions (sorted by key) and
 /// its line index.
-pub(super) type Analysed = (Arc<ParsedFile>, Vec<(Key, u64)>, Arc<LineIndex>);
+pub(super) type Analysed = (Arc<ParsedFile>, Vec<(Key, u64)>);
 
 impl Index {
     /// Applies a batch of changes and returns the files whose diagnostics may have changed
@@ -346,7 +345,7 @@ impl Index {
         self.files.ids().collect()
     }
 
-    /// Parses, lowers and computes contributions and line indexes on the workers (each file with
+    /// Parses, lowers and computes contributions on the workers (each file with
     /// its workspace's variables); the main thread only files the results.
     pub(super) fn analyse_and_store(&mut self, mut jobs: Vec<Job>, changed_keys: &mut ChangedKeys) {
         jobs.sort_by_key(|job| job.0);
@@ -366,11 +365,7 @@ impl Index {
             );
             let contributions = keys::contributions(*id, path, role, &parsed);
             // Shared on the worker: the results hold pointers, not the analyses themselves.
-            (
-                Arc::new(parsed),
-                contributions,
-                Arc::new(LineIndex::new(text)),
-            )
+            (Arc::new(parsed), contributions)
         });
         if jobs.iter().any(|job| self.files.contains_key(&job.0)) {
             for ((id, path, text, invalid_utf8_at, role), analysed) in
@@ -575,7 +570,7 @@ impl Index {
         path: PathBuf,
         (text, invalid_utf8_at): (Arc<str>, Option<u32>),
         role: FileRole,
-        (parsed, contributions, line_index): Analysed,
+        (parsed, contributions): Analysed,
         changed_keys: &mut ChangedKeys,
     ) {
         let (old_contributions, reads, cross, resolved) = match self.files.remove(&id) {
@@ -604,7 +599,7 @@ impl Index {
                     path,
                     (text, invalid_utf8_at),
                     role,
-                    (parsed, contributions, line_index),
+                    (parsed, contributions),
                 )
             }),
         );

@@ -28,7 +28,7 @@ mod tracking;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 pub use analysis::{Content, ParsedFile, MAX_FILE_BYTES};
 pub use checks::Checks;
@@ -74,7 +74,9 @@ pub struct FileEntry {
     pub id: FileId,
     pub path: PathBuf,
     pub text: Arc<str>,
-    pub line_index: Arc<LineIndex>,
+    /// Built the first time a position in the file is converted (see [`FileEntry::line_index`]);
+    /// shared by the entry's clones, which hold the same text.
+    line_index: Arc<OnceLock<LineIndex>>,
     pub role: FileRole,
     pub parsed: Arc<ParsedFile>,
     /// Where the first byte that was not UTF-8 was, when the text was decoded from such bytes.
@@ -94,13 +96,13 @@ impl FileEntry {
         path: PathBuf,
         (text, invalid_utf8_at): (Arc<str>, Option<u32>),
         role: FileRole,
-        (parsed, contributions, line_index): Analysed,
+        (parsed, contributions): Analysed,
     ) -> FileEntry {
         FileEntry {
             id,
             path,
             text,
-            line_index,
+            line_index: Default::default(),
             role,
             parsed,
             invalid_utf8_at,
@@ -109,6 +111,14 @@ impl FileEntry {
             cross: Vec::new(),
             resolved: SkillResolutions::default(),
         }
+    }
+
+    /// Where the file's lines start, for converting offsets to positions. Built on first use:
+    /// `check` converts positions only in the files it reports on, and most files of a large
+    /// collection (prose files above all) have nothing to report, so building an index for every
+    /// file read cost a pass over all their text and the memory of the tables.
+    pub fn line_index(&self) -> &LineIndex {
+        self.line_index.get_or_init(|| LineIndex::new(&self.text))
     }
 }
 

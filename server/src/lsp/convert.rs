@@ -30,7 +30,7 @@ pub fn range(index: &Index, file: FileId, range: TextRange, enc: PositionEncodin
         return lsp::Range::default();
     };
     let convert = |offset| {
-        let lc = entry.line_index.line_col(&entry.text, offset, enc);
+        let lc = entry.line_index().line_col(&entry.text, offset, enc);
         Position::new(lc.line, lc.col)
     };
     lsp::Range::new(convert(range.start), convert(range.end))
@@ -44,10 +44,10 @@ pub fn offset(
     enc: PositionEncoding,
 ) -> Option<u32> {
     let entry = index.file(file)?;
-    if position.line >= entry.line_index.line_count() {
+    if position.line >= entry.line_index().line_count() {
         return None;
     }
-    Some(entry.line_index.offset(
+    Some(entry.line_index().offset(
         &entry.text,
         LineCol {
             line: position.line,

@@ -62,7 +62,7 @@ pub static CHECKS: Checks = Checks {
         suppress::apply(
             entry.id,
             &entry.text,
-            &entry.line_index,
+            || entry.line_index(),
             suppress::comments_of(entry),
             diagnostics,
         )
@@ -88,7 +88,7 @@ pub static CHECKS: Checks = Checks {
         let yaml = reparsed.as_ref();
         suppress::disable_fix(
             &entry.text,
-            &entry.line_index,
+            entry.line_index(),
             suppress::comments_of(entry),
             yaml.and_then(crate::syntax::YamlDocument::root),
             diagnostic,

@@ -119,10 +119,12 @@ fn find(text: &str, comments: Comments) -> Vec<Suppression> {
 
 /// Drops the diagnostics silenced by the file's suppression comments and adds a diagnostic for
 /// each code that silences nothing or is unknown.
-pub fn apply(
+/// `line_index` is asked for only when the file holds a suppression comment: most files hold
+/// none, and their line index need not be built.
+pub fn apply<'i>(
     file: FileId,
     text: &str,
-    line_index: &LineIndex,
+    line_index: impl FnOnce() -> &'i LineIndex,
     comments: Comments,
     diagnostics: Vec<Diagnostic>,
 ) -> Vec<Diagnostic> {
@@ -130,6 +132,7 @@ pub fn apply(
     if suppressions.is_empty() {
         return diagnostics;
     }
+    let line_index = line_index();
     let line_of = |offset: u32| {
         line_index
             .line_col(text, offset, PositionEncoding::Utf8)
@@ -387,7 +390,7 @@ mod tests {
                 Diagnostic::new(*code, FileId(0), TextRange::new(start, start + 1), "m")
             })
             .collect();
-        apply(FileId(0), text, &index, comments, diagnostics)
+        apply(FileId(0), text, || &index, comments, diagnostics)
             .iter()
             .map(|d| {
                 format!(

@@ -54,8 +54,8 @@ pub struct LineIndex {
 fn line_starts(text: &str) -> Vec<u32> {
     let bytes = text.as_bytes();
     let mut starts = vec![0];
-    if !bytes.contains(&b'\r') {
-        starts.extend(text.match_indices('\n').map(|(at, _)| at as u32 + 1));
+    if memchr::memchr(b'\r', bytes).is_none() {
+        starts.extend(memchr::memchr_iter(b'\n', bytes).map(|at| at as u32 + 1));
         return starts;
     }
     let mut i = 0;

@@ -1,6 +1,7 @@
 //! Raw bytes -> text. Files arrive as bytes from disk; we never refuse them: a UTF-8 BOM is
 //! stripped (and remembered, so offsets stay file offsets), invalid UTF-8 is replaced and the
-//! first bad byte reported, and NUL bytes mark a file as binary.
+//! first bad byte reported. (A file holding NUL bytes is text here too; the analysis reports it
+//! as binary.)
 
 /// Decoded file text, as the rest of the engine sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -8,22 +9,17 @@ pub struct Decoded {
     pub text: String,
     /// Byte offset (in `text`) of the first byte that was not valid UTF-8, if any.
     pub invalid_utf8_at: Option<u32>,
-    /// The file holds NUL bytes: it is not a text file.
-    pub binary: bool,
 }
 
 pub fn decode(bytes: &[u8]) -> Decoded {
-    let binary = bytes.contains(&0);
     match std::str::from_utf8(bytes) {
         Ok(text) => Decoded {
             text: text.to_owned(),
             invalid_utf8_at: None,
-            binary,
         },
         Err(error) => Decoded {
             invalid_utf8_at: Some(error.valid_up_to() as u32),
             text: String::from_utf8_lossy(bytes).into_owned(),
-            binary,
         },
     }
 }
@@ -46,12 +42,6 @@ mod tests {
         let decoded = decode(b"name: ok\xff\xfe\n");
         assert_eq!(decoded.invalid_utf8_at, Some(8));
         assert!(decoded.text.starts_with("name: ok\u{fffd}"));
-        assert!(!decoded.binary);
-    }
-
-    #[test]
-    fn nul_bytes_mark_binary() {
-        assert!(decode(b"\x00\x01\x02").binary);
     }
 
     #[test]
