@@ -26,11 +26,45 @@ fn codes(found: &[(String, &'static str, String)]) -> Vec<&'static str> {
 /// Where the case files are, beside the baseline they amend.
 const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/swarmkit");
 
-/// One case file: prose and `expect` lines (`expect <path> <code> <ranged text as a JSON
-/// string>`, or `expect nothing`), then the files that amend the baseline, as a fixture.
+/// One diagnostic as a case sees it: (path, code, ranged text), then its message, its severity
+/// (lower case) and its related places as (path, ranged text, message).
+#[derive(Debug)]
+struct Reported {
+    found: (String, &'static str, String),
+    message: String,
+    severity: String,
+    related: Vec<(String, String, String)>,
+}
+
+/// What a case expects of one diagnostic: its `expect` line, and the lines indented under it
+/// (`says <part of the message>`, `severity <level>`, and `related <path> <ranged text>
+/// <message>`, which together list every related place, in order).
+#[derive(Default)]
+struct Expected {
+    found: (String, &'static str, String),
+    says: Vec<String>,
+    severity: Option<String>,
+    related: Option<Vec<(String, String, String)>>,
+}
+
+/// One case file: prose and the expectations (see the folder's README), then the files that
+/// amend the baseline, as a fixture.
 struct Case {
-    expected: Vec<(String, &'static str, String)>,
+    expected: Vec<Expected>,
     fixture: String,
+}
+
+/// The JSON strings of `text`, one after the other.
+fn json_strings(name: &str, text: &str) -> Vec<String> {
+    serde_json::Deserializer::from_str(text)
+        .into_iter::<String>()
+        .map(|s| s.unwrap_or_else(|e| panic!("{name}: not JSON strings: {text:?}: {e}")))
+        .collect()
+}
+
+/// `text` as a JSON string, as case files write it.
+fn json_string(text: &str) -> String {
+    serde_json::to_string(text).unwrap()
 }
 
 fn read_case(name: &str) -> Case {
@@ -38,27 +72,46 @@ fn read_case(name: &str) -> Case {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let files_at = text.find("\n//- ").map_or(0, |at| at + 1);
     let (header, files) = text.split_at(files_at);
-    let mut expected = Vec::new();
+    let mut expected: Vec<Expected> = Vec::new();
     let mut said = false;
     for line in header.lines() {
-        let Some(rest) = line.strip_prefix("expect ") else {
-            continue;
-        };
-        said = true;
-        if rest == "nothing" {
+        if let Some(rest) = line.strip_prefix("expect ") {
+            said = true;
+            if rest == "nothing" {
+                continue;
+            }
+            let (file, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+            let (code, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+            let code = skillgraph::diagnostic::codes::lookup(code)
+                .unwrap_or_else(|| panic!("{name}: no code {code:?}"))
+                .name();
+            let [ranged] = <[String; 1]>::try_from(json_strings(name, rest))
+                .unwrap_or_else(|_| panic!("{name}: `expect <path> <code> <text>`: {line:?}"));
+            expected.push(Expected {
+                found: (file.to_owned(), code, ranged),
+                ..Expected::default()
+            });
             continue;
         }
-        let mut parts = rest.splitn(3, ' ');
-        let (Some(file), Some(code), Some(ranged)) = (parts.next(), parts.next(), parts.next())
-        else {
-            panic!("{name}: `expect <path> <code> <text>`, got {line:?}");
+        let Some(detail) = line.strip_prefix("  ") else {
+            continue;
         };
-        let code = skillgraph::diagnostic::codes::lookup(code)
-            .unwrap_or_else(|| panic!("{name}: no code {code:?}"))
-            .name();
-        let ranged: String = serde_json::from_str(ranged)
-            .unwrap_or_else(|e| panic!("{name}: the text is not a JSON string: {e}"));
-        expected.push((file.to_owned(), code, ranged));
+        let last = expected
+            .last_mut()
+            .unwrap_or_else(|| panic!("{name}: {line:?} under no `expect` line"));
+        let (word, rest) = detail.split_once(' ').unwrap_or((detail, ""));
+        match word {
+            "says" => last.says.extend(json_strings(name, rest)),
+            "severity" => last.severity = Some(rest.to_owned()),
+            "related" => {
+                let (file, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+                let [ranged, message] = <[String; 2]>::try_from(json_strings(name, rest))
+                    .unwrap_or_else(|_| panic!("{name}: `related <path> <text> <message>`"));
+                let place = (file.to_owned(), ranged, message);
+                last.related.get_or_insert_with(Vec::new).push(place);
+            }
+            _ => panic!("{name}: unknown line {line:?}"),
+        }
     }
     assert!(said, "{name}: no `expect` line");
     Case {
@@ -70,6 +123,54 @@ fn read_case(name: &str) -> Case {
 /// The fixture of a case, for the tests that look beyond what it reports.
 fn case(name: &str) -> String {
     read_case(name).fixture
+}
+
+/// Every diagnostic of a fixture but the `schema.*` ones, in the order of [`check`].
+fn reported(fixture: &str) -> Vec<Reported> {
+    let outcome = run(fixture);
+    outcome
+        .diagnostics
+        .iter()
+        .filter(|d| !d.code.name().starts_with("schema."))
+        .map(|d| Reported {
+            found: describe(&outcome.index, d),
+            message: d.message.clone(),
+            severity: format!("{:?}", d.severity).to_lowercase(),
+            related: related(&outcome.index, d),
+        })
+        .collect()
+}
+
+/// What a case found that it did not expect, one line a difference.
+fn differences(name: &str, case: &Case) -> Vec<String> {
+    let reported = reported(&case.fixture);
+    let found: Vec<_> = reported.iter().map(|r| r.found.clone()).collect();
+    let expected: Vec<_> = case.expected.iter().map(|e| e.found.clone()).collect();
+    if found != expected {
+        return vec![format!("{name}: expected {expected:#?}\nfound {found:#?}")];
+    }
+    let mut out = Vec::new();
+    for (want, got) in case.expected.iter().zip(&reported) {
+        let at = format!("{name}: {:?}", got.found);
+        for part in want.says.iter().filter(|part| !got.message.contains(*part)) {
+            out.push(format!("{at}: {:?} does not say {part:?}", got.message));
+        }
+        if want.severity.as_ref().is_some_and(|s| *s != got.severity) {
+            out.push(format!("{at}: severity {}", got.severity));
+        }
+        if want.related.as_ref().is_some_and(|r| *r != got.related) {
+            let lines: Vec<String> = got
+                .related
+                .iter()
+                .map(|(file, ranged, message)| {
+                    let (ranged, message) = (json_string(ranged), json_string(message));
+                    format!("  related {file} {ranged} {message}")
+                })
+                .collect();
+            out.push(format!("{at}: related places\n{}", lines.join("\n")));
+        }
+    }
+    out
 }
 
 #[test]
@@ -84,12 +185,7 @@ fn every_case_reports_what_it_expects() {
     assert!(names.len() >= 60, "only {} cases", names.len());
     let failed: Vec<String> = names
         .iter()
-        .filter_map(|name| {
-            let case = read_case(name);
-            let found = check(&case.fixture);
-            (found != case.expected)
-                .then(|| format!("{name}: expected {:#?}\nfound {found:#?}", case.expected))
-        })
+        .flat_map(|name| differences(name, &read_case(name)))
         .collect();
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
@@ -209,21 +305,6 @@ fn yaml_parse_error_is_placed_where_the_parser_stopped() {
 // Duplicate ids: every defining file is reported, on its id.
 
 #[test]
-fn skill_duplicate_id_on_every_defining_file() {
-    let fixture = case("skill_duplicate_id_on_every_defining_file");
-    let (outcome, found) = diagnostics_of(&fixture, "skill.duplicate-id");
-    let rel = related(&outcome.index, &found[0]);
-    assert_eq!(
-        rel,
-        vec![(
-            "skills/fetch.yaml".to_owned(),
-            "fetch".to_owned(),
-            "`fetch` also defined here".to_owned()
-        )]
-    );
-}
-
-#[test]
 fn same_id_in_two_kinds_is_not_a_duplicate() {
     // A skill and an archetype may share an id; so may two workspaces.
     let fixture = with_baseline(&format!(
@@ -239,13 +320,6 @@ fn same_id_in_two_kinds_is_not_a_duplicate() {
 
 // ---------------------------------------------------------------------------------------------
 // References to archetypes, funnels and topologies.
-
-#[test]
-fn agent_unknown_archetype_on_the_value_with_a_suggestion() {
-    let fixture = case("agent_unknown_archetype_on_the_value_with_a_suggestion");
-    let (_, found) = diagnostics_of(&fixture, "agent.unknown-archetype");
-    assert_contains(&found[0].message, "did you mean `worker`?");
-}
 
 #[test]
 fn agent_unknown_funnel_on_the_value() {
@@ -313,58 +387,8 @@ fn agent_depends_on_self() {
     assert_eq!(all[0].range.start as usize, text.find("b, a]").unwrap() + 3);
 }
 
-#[test]
-fn agent_depends_on_unknown_with_a_suggestion() {
-    let fixture = case("agent_depends_on_unknown_with_a_suggestion");
-    let (_, found) = diagnostics_of(&fixture, "agent.depends-on-unknown");
-    assert!(found[1].message.contains("did you mean `writer`?"));
-}
-
-#[test]
-fn agent_depends_on_cycle_once_with_the_whole_loop() {
-    let fixture = case("agent_depends_on_cycle_once_with_the_whole_loop");
-    let (outcome, found) = diagnostics_of(&fixture, "agent.depends-on-cycle");
-    assert_contains(&found[0].message, "a → b → c → a");
-    let rel: Vec<String> = related(&outcome.index, &found[0])
-        .into_iter()
-        .map(|(_, text, message)| format!("{text}: {message}"))
-        .collect();
-    assert_eq!(
-        rel,
-        [
-            "b: `a` depends on `b`",
-            "c: `b` depends on `c`",
-            "a: `c` depends on `a`"
-        ]
-    );
-}
-
 // ---------------------------------------------------------------------------------------------
 // Grants.
-
-#[test]
-fn agent_unknown_skill_in_skills_and_skills_additional() {
-    let fixture = case("agent_unknown_skill_in_skills_and_skills_additional");
-    let (_, found) = diagnostics_of(&fixture, "agent.unknown-skill");
-    assert!(found[1].message.contains("did you mean `fetch`?"));
-}
-
-#[test]
-fn unknown_skill_inherited_from_an_archetype_is_on_the_agents_archetype_value() {
-    let fixture =
-        case("unknown_skill_inherited_from_an_archetype_is_on_the_agents_archetype_value");
-    let (outcome, found) = diagnostics_of(&fixture, "agent.unknown-skill");
-    assert_eq!(
-        related(&outcome.index, &found[0]),
-        vec![(
-            "archetypes/broken.yaml".to_owned(),
-            "nope".to_owned(),
-            "the archetype's grant".to_owned()
-        )]
-    );
-    assert_contains(&found[0].message, "agent `one`");
-    assert_contains(&found[1].message, "agent `two`");
-}
 
 /// An archetype of many broken defaults inherited by several agents, at a small size: each
 /// agent gets one diagnostic per code, naming the first ten and counting the rest, with the
@@ -564,65 +588,6 @@ fn archetype_unknown_skill_on_the_entry() {
     assert!(found[0].message.contains("did you mean `summarise`?"));
 }
 
-#[test]
-fn agent_bad_skill_entry_in_an_archetype() {
-    // Reported on the inheriting agent, pointing at the archetype's entry.
-    let fixture = case("agent_bad_skill_entry_in_an_archetype");
-    let (outcome, found) = diagnostics_of(&fixture, "agent.bad-skill-entry");
-    assert_eq!(
-        related(&outcome.index, &found[0])[0].1,
-        "[summarise]".to_owned()
-    );
-}
-
-#[test]
-fn agent_unknown_bulk_grant_on_the_id_after_the_prefix() {
-    let fixture = case("agent_unknown_bulk_grant_on_the_id_after_the_prefix");
-    let (_, found) = diagnostics_of(&fixture, "agent.unknown-bulk-grant");
-    assert_contains(&found[1].message, "did you mean `server:tools`?");
-}
-
-// As SwarmKit, problems of an archetype's abstract and bulk grants are reported on the agents
-// that inherit them (on their `archetype:` value), not on the archetype itself.
-#[test]
-fn agent_abstract_no_match_on_the_inheriting_agent() {
-    let fixture = case("agent_abstract_no_match_on_the_inheriting_agent");
-    let (outcome, found) = diagnostics_of(&fixture, "agent.abstract-no-match");
-    // Pointing at the archetype's grant.
-    assert_eq!(
-        related(&outcome.index, &found[0])
-            .into_iter()
-            .map(|(path, text, _)| (path, text))
-            .collect::<Vec<_>>(),
-        vec![(
-            "archetypes/finder.yaml".to_owned(),
-            "abstract: {category: capability, capability: translate}".to_owned()
-        )]
-    );
-}
-
-#[test]
-fn agent_abstract_ambiguous_names_the_candidates() {
-    // `e` is in fetch, store and summarise.
-    let fixture = case("agent_abstract_ambiguous_names_the_candidates");
-    let (_, found) = diagnostics_of(&fixture, "agent.abstract-ambiguous");
-    assert_contains(&found[0].message, "fetch, store, summarise");
-}
-
-#[test]
-fn agent_duplicate_grant_on_the_second_grant() {
-    let fixture = case("agent_duplicate_grant_on_the_second_grant");
-    let (outcome, found) = diagnostics_of(&fixture, "agent.duplicate-grant");
-    assert!(found
-        .iter()
-        .all(|d| d.severity == skillgraph::diagnostic::Severity::Warning));
-    // The inherited first grant is in the archetype.
-    assert_eq!(
-        related(&outcome.index, &found[1])[0].0,
-        "archetypes/worker.yaml"
-    );
-}
-
 /// Many agents granting one server and one pack, at a small size: each agent holds the shared
 /// member list, and what it holds, repeats and is told to mean is as if every member were its own.
 fn bulk_grants_fixture() -> String {
@@ -651,46 +616,6 @@ fn bulk_grants_fixture() -> String {
         archetype("bulk", &["fetch", "server:tools", "summarise"]),
         team_with_children(&children)
     )
-}
-
-#[test]
-fn bulk_grants_of_many_agents_are_judged_as_if_each_held_every_member() {
-    let fixture = case("bulk_grants_of_many_agents_are_judged_as_if_each_held_every_member");
-    let (_, unknown) = diagnostics_of(&fixture, "agent.requires-unknown-skill");
-    assert_contains(&unknown[0].message, "did you mean `s4`?");
-    let (outcome, found) = diagnostics_of(&fixture, "agent.duplicate-grant");
-    let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
-    // The first `server:tools` of `twice` repeats `s3`, granted by id before it; `s5` after it
-    // repeats the server's grant.
-    assert!(
-        messages[0].contains("already holds `s3` (from skills); this grant (server:tools grant)")
-    );
-    assert!(
-        messages[1].contains("already holds `s5` (from server:tools grant); this grant (skills)")
-    );
-    // A target granted twice is one diagnostic, not one per skill it hands out (deliberately:
-    // a server of 20,000 skills granted twice made 20,000).
-    assert_contains(
-        messages[2],
-        "already holds every skill this grant (server:tools grant) hands out",
-    );
-    assert_eq!(
-        related(&outcome.index, &found[2]),
-        vec![(
-            "topologies/team.yaml".to_owned(),
-            "server:tools".to_owned(),
-            "first granted here".to_owned()
-        )]
-    );
-    assert!(messages[3].contains("already holds `git-log` (from pack:git grant)"));
-    assert!(messages[4].contains("(pack:git grant) hands out"));
-    // Inherited `server:tools` hands out `s7`; `fetch` is inherited by id before it.
-    assert!(messages[5].contains("already holds `s7` (from server:tools grant)"));
-    assert!(messages[6].contains("already holds `fetch` (from archetype bulk)"));
-    assert_eq!(
-        related(&outcome.index, &found[6])[0].0,
-        "archetypes/bulk.yaml"
-    );
 }
 
 /// What an agent holds through the shared lists, asked by id, is what walking every skill it
@@ -775,54 +700,6 @@ fn mcp_skills(ids: &[&str]) -> String {
 }
 
 #[test]
-fn agent_requires_cycle_once_with_the_whole_loop_and_each_edge() {
-    let fixture = case("agent_requires_cycle_once_with_the_whole_loop_and_each_edge");
-    let (outcome, found) = diagnostics_of(&fixture, "agent.requires-cycle");
-    assert_contains(&found[0].message, "a → b → c → a");
-    let rel: Vec<String> = related(&outcome.index, &found[0])
-        .into_iter()
-        .map(|(_, text, message)| format!("{text}: {message}"))
-        .collect();
-    assert_eq!(
-        rel,
-        [
-            "b: `a` requires `b`",
-            "c: `b` requires `c`",
-            "a: `c` requires `a`"
-        ]
-    );
-}
-
-#[test]
-fn agent_requires_unsatisfiable_direct() {
-    let fixture = case("agent_requires_unsatisfiable_direct");
-    let (outcome, found) = diagnostics_of(&fixture, "agent.requires-unsatisfiable");
-    assert!(
-        found[0].message.contains(
-            "it requires summarise, an llm_prompt skill that the runtime never records as called"
-        ),
-        "{}",
-        found[0].message
-    );
-    let rel = related(&outcome.index, &found[0]);
-    assert_eq!(
-        rel,
-        vec![
-            (
-                "topologies/team.yaml".to_owned(),
-                "summarise".to_owned(),
-                "`store` requires `summarise`".to_owned()
-            ),
-            (
-                "skills/summarise.yaml".to_owned(),
-                "llm_prompt".to_owned(),
-                "`summarise` is an llm_prompt skill".to_owned()
-            ),
-        ]
-    );
-}
-
-#[test]
 fn agent_requires_unsatisfiable_for_every_non_mcp_prerequisite_type() {
     for (kind, implementation) in [
         ("composed", "  type: composed\n  composes: [fetch]\n"),
@@ -845,59 +722,6 @@ fn agent_requires_unsatisfiable_for_every_non_mcp_prerequisite_type() {
             found[0].message
         );
     }
-}
-
-#[test]
-fn agent_requires_unsatisfiable_transitive_names_the_whole_path() {
-    let fixture = case("agent_requires_unsatisfiable_transitive_names_the_whole_path");
-    let (outcome, found) = diagnostics_of(&fixture, "agent.requires-unsatisfiable");
-    assert!(
-        found[0].message.contains(
-            "can never call fetch: it requires store, which requires summarise, an llm_prompt skill that the runtime never records as called"
-        ),
-        "{}",
-        found[0].message
-    );
-    // One related place per edge of the path, and the skill whose type is the cause.
-    let rel: Vec<String> = related(&outcome.index, &found[0])
-        .into_iter()
-        .map(|(path, text, _)| format!("{path}: {text}"))
-        .collect();
-    assert_eq!(
-        rel,
-        [
-            "topologies/team.yaml: store",
-            "topologies/team.yaml: summarise",
-            "skills/summarise.yaml: llm_prompt"
-        ]
-    );
-}
-
-#[test]
-fn agent_requires_unsatisfiable_when_blocked_by_a_cycle() {
-    let fixture = case("agent_requires_unsatisfiable_when_blocked_by_a_cycle");
-    let (_, found) = diagnostics_of(&fixture, "agent.requires-unsatisfiable");
-    assert_contains(
-        &found[0].message,
-        "it requires a, which is caught in the requires cycle a → b → a",
-    );
-}
-
-#[test]
-fn agent_requires_not_enforced_on_llm_prompt_and_composed_guards() {
-    let fixture = case("agent_requires_not_enforced_on_llm_prompt_and_composed_guards");
-    let (outcome, found) = diagnostics_of(&fixture, "agent.requires-not-enforced");
-    assert!(found
-        .iter()
-        .all(|d| d.severity == skillgraph::diagnostic::Severity::Warning));
-    assert_eq!(
-        related(&outcome.index, &found[0]),
-        vec![(
-            "skills/summarise.yaml".to_owned(),
-            "llm_prompt".to_owned(),
-            "its implementation type".to_owned()
-        )]
-    );
 }
 
 #[test]
@@ -934,13 +758,6 @@ fn repeats_on_one_long_line_each_get_a_fix_of_their_own() {
         fixed.contains("skills: [store, fetch]\n") && fixed.contains("store: [fetch]\n"),
         "{fixed}"
     );
-}
-
-#[test]
-fn agent_requires_parameterised_on_the_entry() {
-    let fixture = case("agent_requires_parameterised_on_the_entry");
-    let (_, found) = diagnostics_of(&fixture, "agent.requires-parameterised");
-    assert_contains(&found[0].message, "bare id `fetch`");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1023,14 +840,6 @@ fn composing_a_cycle_is_not_being_on_it() {
                 && (path == "skills/c-one.yaml" || path == "skills/c-two.yaml")),
         "{found:?}"
     );
-}
-
-#[test]
-fn skill_unknown_mcp_server_on_the_server_value() {
-    let fixture = case("skill_unknown_mcp_server_on_the_server_value");
-    let (outcome, found) = diagnostics_of(&fixture, "skill.unknown-mcp-server");
-    assert_contains(&found[0].message, "did you mean `tools`?");
-    assert_eq!(related(&outcome.index, &found[0])[0].0, "workspace.yaml");
 }
 
 // ---------------------------------------------------------------------------------------------
