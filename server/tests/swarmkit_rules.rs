@@ -2,7 +2,8 @@
 //! covers), plus near misses where it must stay silent. The baseline workspace from
 //! `support` is clean, which covers silence on valid input for every code at once. Most
 //! fixtures are case files in `fixtures/swarmkit` (see its README), each with what it must
-//! report; the tests here read them for what lies beyond (messages, related places, offsets).
+//! report and say of its diagnostics; the tests here read them for what lies beyond (offsets
+//! found in the text, the index behind the report).
 
 #[path = "support/text.rs"]
 mod text;
