@@ -16,32 +16,37 @@ use support::{audit, audit_json, counts, fixture, rule, workspace_with_log};
 /// Each scenario's counts, from its log found where the runtime writes it.
 #[test]
 fn each_real_scenario_counts_what_happened() {
-    // (scenario, guarded skill, [agent_runs, runs, calls, refused, recovered, gave_up,
-    // refused_after_prerequisites, replay runs, would_refuse])
-    let expected: &[(&str, &str, [u64; 9])] = &[
-        // Refused, prerequisite called, retried; the second run's MCP error result unlocked
-        // nothing, so a second refusal came before the recovery.
-        ("recover", "get-note", [2, 2, 5, 3, 2, 0, 0, 2, 0]),
-        ("recover", "note-stats", [2, 1, 1, 0, 0, 0, 0, 2, 0]),
-        ("give-up", "get-note", [1, 1, 1, 1, 0, 1, 0, 1, 0]),
-        ("give-up", "note-stats", [1, 0, 0, 0, 0, 0, 0, 1, 0]),
-        ("never-reached", "get-note", [2, 0, 0, 0, 0, 0, 0, 2, 0]),
-        ("never-reached", "note-stats", [2, 0, 0, 0, 0, 0, 0, 2, 0]),
-        // Harness path: gateway names mapped back to skills, the refusal read from the payload.
-        ("harness", "get-note", [2, 1, 2, 1, 1, 0, 0, 2, 0]),
-        ("harness", "note-stats", [2, 2, 2, 1, 0, 1, 0, 2, 0]),
-        // The llm_prompt prerequisite ran and was allowed; the runtime refused anyway.
-        ("llm-prompt", "note-stats", [1, 1, 2, 2, 0, 1, 2, 1, 0]),
-        ("llm-prompt", "get-note", [1, 0, 0, 0, 0, 0, 0, 1, 0]),
-        // swarmkit-runtime 1.226.0: no policy_decision, the refusal read from the payload. The
-        // same scenario as `recover`, the same counts.
-        ("older", "get-note", [2, 2, 5, 3, 2, 0, 0, 2, 0]),
-        ("older", "note-stats", [2, 1, 1, 0, 0, 0, 0, 2, 0]),
-    ];
-    for &(scenario, skill, want) in expected {
+    // A scenario a line, then the counts of `get-note` and those of `note-stats`, each as
+    // agent_runs, runs, calls, refused, recovered, gave_up, refused_after_prerequisites, replay
+    // runs, would_refuse.
+    // - recover: refused, prerequisite called, retried; the second run's MCP error result
+    //   unlocked nothing, so a second refusal came before the recovery.
+    // - harness: gateway names mapped back to skills, the refusal read from the payload.
+    // - llm-prompt: the llm_prompt prerequisite ran and was allowed; the runtime refused
+    //   `note-stats` anyway.
+    // - older: swarmkit-runtime 1.226.0, no policy_decision, the refusal read from the payload.
+    //   The same scenario as `recover`, the same counts.
+    let expected = "
+        recover        2 2 5 3 2 0 0 2 0    2 1 1 0 0 0 0 2 0
+        give-up        1 1 1 1 0 1 0 1 0    1 0 0 0 0 0 0 1 0
+        never-reached  2 0 0 0 0 0 0 2 0    2 0 0 0 0 0 0 2 0
+        harness        2 1 2 1 1 0 0 2 0    2 2 2 1 0 1 0 2 0
+        llm-prompt     1 0 0 0 0 0 0 1 0    1 1 2 2 0 1 2 1 0
+        older          2 2 5 3 2 0 0 2 0    2 1 1 0 0 0 0 2 0
+    ";
+    for row in expected.lines().filter(|row| !row.trim().is_empty()) {
+        let mut words = row.split_whitespace();
+        let scenario = words.next().unwrap();
+        let numbers: Vec<u64> = words.map(|n| n.parse().unwrap()).collect();
+        assert_eq!(numbers.len(), 18, "{row}");
         let (_dir, workspace) = workspace_with_log(scenario);
         let document = audit_json(&[workspace.to_str().unwrap()], &[]);
-        assert_eq!(counts(rule(&document, skill)), want, "{scenario} {skill}");
+        for (skill, want) in ["get-note", "note-stats"]
+            .into_iter()
+            .zip(numbers.chunks(9))
+        {
+            assert_eq!(counts(rule(&document, skill)), want, "{scenario} {skill}");
+        }
         assert_eq!(document["version"], 1);
         let source = &document["sources"][0];
         assert_eq!(source["kind"], "sqlite");

@@ -457,14 +457,12 @@ fn a_five_megabyte_file_gets_file_too_large_and_is_skipped() {
     });
     let found = within(10 * SECOND, || check_changes_all(all));
     // The huge skill defines nothing, so the grant of it is unknown.
-    assert_eq!(
-        found,
-        vec![
-            d("/repo/big/SKILL.md", "file.too-large", ""),
-            d("skills/huge.yaml", "file.too-large", ""),
-            d("topologies/team.yaml", "agent.unknown-skill", "huge"),
-        ]
-    );
+    let expected = [
+        d("/repo/big/SKILL.md", "file.too-large", ""),
+        d("skills/huge.yaml", "file.too-large", ""),
+        d("topologies/team.yaml", "agent.unknown-skill", "huge"),
+    ];
+    assert_eq!(found, expected);
 }
 
 #[test]

@@ -406,29 +406,8 @@ mod plugins {
             .collect()
     }
 
-    const PLUGIN: &str = r#"//- /r/deploy/.claude-plugin/plugin.json
-{
-  "name": "deploy",
-  "skills": ["./extra", "./empty"],
-  "agents": ["./agents/reviewer.md", "./agents"],
-  "commands": "./cmds",
-  "hooks": "./hooks/missing.json"
-}
-//- /r/deploy/skills/ship/SKILL.md
----
-name: ship
-description: Ships.
----
-Body.
-//- /r/deploy/extra/rollback/SKILL.md
----
-name: rollback
-description: Rolls back.
----
-Body.
-//- /r/deploy/empty/README.json
-{}
-"#;
+    /// A plugin `deploy` whose manifest names paths of every kind, some leading to nothing.
+    const PLUGIN: &str = include_str!("fixtures/host_graph/plugin.txt");
 
     #[test]
     fn malformed_json_is_one_diagnostic_at_the_error() {

@@ -14,6 +14,34 @@ use std::path::{Path, PathBuf};
 use skillgraph::index::{Change, Index};
 use support::*;
 
+/// Writes the file at `path` as each of `texts` in turn (`None` removes it), then as it was;
+/// the index is compared with a fresh batch after each step.
+fn walk(ws: &mut Replay, path: &str, texts: &[Option<String>]) {
+    let before = ws.text(path);
+    for (step, text) in texts.iter().enumerate() {
+        assert_ne!(
+            text.as_ref(),
+            Some(&before),
+            "step {step} of {path} changes nothing"
+        );
+        match text {
+            Some(text) => ws.set(path, text),
+            None => ws.remove(path),
+        }
+        ws.assert_consistent(&format!("step {step} of {path}"));
+    }
+    ws.set(path, &before);
+    ws.assert_consistent(&format!("{path} as it was"));
+}
+
+/// Writes the file at `path` as `text` and compares the index with a fresh batch; returns the
+/// (path, code) pairs it reports then.
+fn write(ws: &mut Replay, path: &str, text: &str) -> Vec<(String, String)> {
+    ws.set(path, text);
+    ws.assert_consistent(&format!("{path} written"));
+    codes_of(&ws.snapshot())
+}
+
 fn codes_of(snapshot: &[Found]) -> Vec<(String, String)> {
     snapshot
         .iter()
@@ -88,6 +116,13 @@ targets:
     ))
 }
 
+/// A replay holding the rich fixture.
+fn rich_replay() -> Replay {
+    let mut ws = Replay::new();
+    ws.apply(rich_changes());
+    ws
+}
+
 fn rich_changes() -> Vec<Change> {
     changes(&rich_fixture())
 }
@@ -159,8 +194,7 @@ fn removing_and_re_adding_every_file_round_trips() {
 
 #[test]
 fn creating_a_skill_clears_unknown_skill_and_deleting_it_brings_it_back() {
-    let mut ws = Replay::new();
-    ws.apply(rich_changes());
+    let mut ws = rich_replay();
     let later = |ws: &Replay| {
         ws.snapshot()
             .into_iter()
@@ -186,8 +220,7 @@ fn creating_a_skill_clears_unknown_skill_and_deleting_it_brings_it_back() {
 
 #[test]
 fn renaming_the_manifest_away_and_back() {
-    let mut ws = Replay::new();
-    ws.apply(rich_changes());
+    let mut ws = rich_replay();
     let full = ws.snapshot();
     assert!(!full.is_empty());
 
@@ -235,8 +268,7 @@ fn renaming_the_manifest_away_and_back() {
 #[test]
 fn moving_the_workspace_root_down_a_level() {
     // A manifest appearing in a subdirectory makes a nested workspace: the nearest wins.
-    let mut ws = Replay::new();
-    ws.apply(rich_changes());
+    let mut ws = rich_replay();
     let nested = parse_fixture(&with_baseline("")).remove(0);
     ws.set("/ws/skills/workspace.yaml", &nested.text);
     ws.assert_consistent("adding a manifest in skills/");
@@ -262,36 +294,28 @@ fn fetch_becomes_an_llm_prompt_and_back(ws: &mut Replay) {
 
 #[test]
 fn edits_that_change_what_other_files_read() {
-    let mut ws = Replay::new();
-    ws.apply(rich_changes());
+    let mut ws = rich_replay();
     let full = ws.snapshot();
 
     // The manifest loses its MCP server: every mcp_tool skill on it is now on an unknown
     // server (the `server:tools` grants still resolve: they go by the skills' `server`).
     let manifest = ws.text("/ws/workspace.yaml");
-    ws.set(
-        "/ws/workspace.yaml",
-        &manifest.replace("- id: tools", "- id: tools-v2"),
-    );
-    ws.assert_consistent("renaming the MCP server");
-    let codes = codes_of(&ws.snapshot());
-    assert!(codes.contains(&(
+    let renamed = manifest.replace("- id: tools", "- id: tools-v2");
+    let codes = write(&mut ws, "/ws/workspace.yaml", &renamed);
+    let fetch_on_no_server = (
         "skills/fetch.yaml".into(),
-        "skill.unknown-mcp-server".into()
-    )));
+        "skill.unknown-mcp-server".into(),
+    );
+    assert!(codes.contains(&fetch_on_no_server));
     ws.set("/ws/workspace.yaml", &manifest);
     ws.assert_consistent("restoring the MCP server");
     assert_eq!(ws.snapshot(), full);
 
-    // An archetype's defaults change under the agents that inherit them.
+    // An archetype's defaults change under the agents that inherit them: its grant is fixed,
+    // then broken again.
     let reader = ws.text("/ws/archetypes/reader.yaml");
-    ws.set(
-        "/ws/archetypes/reader.yaml",
-        &reader.replace("- missing", "- store"),
-    );
-    ws.assert_consistent("fixing the archetype's grant");
-    ws.set("/ws/archetypes/reader.yaml", &reader);
-    ws.assert_consistent("breaking it again");
+    let fixed = reader.replace("- missing", "- store");
+    walk(&mut ws, "/ws/archetypes/reader.yaml", &[Some(fixed)]);
 
     // A skill changes type: a satisfiable prerequisite becomes unsatisfiable and back.
     fetch_becomes_an_llm_prompt_and_back(&mut ws);
@@ -307,18 +331,10 @@ fn edits_that_change_what_other_files_read() {
     ws.assert_consistent("restoring the composed cycle");
 
     // Renaming a skill's id (not its file) and back.
-    ws.set(
-        "/ws/skills/store.yaml",
-        &ws.text("/ws/skills/store.yaml")
-            .replace("id: store", "id: keep"),
-    );
-    ws.assert_consistent("renaming the id store");
-    ws.set(
-        "/ws/skills/store.yaml",
-        &ws.text("/ws/skills/store.yaml")
-            .replace("id: keep", "id: store"),
-    );
-    ws.assert_consistent("renaming it back");
+    let keep = ws
+        .text("/ws/skills/store.yaml")
+        .replace("id: store", "id: keep");
+    walk(&mut ws, "/ws/skills/store.yaml", &[Some(keep)]);
 
     // The duplicate goes away when its copy is deleted, and the copy's id is edited in place.
     ws.remove("/ws/skills/group/fetch-copy.yaml");
@@ -328,11 +344,8 @@ fn edits_that_change_what_other_files_read() {
         .any(|(_, code)| code == "skill.duplicate-id"));
 
     // A parse error in a topology, then fixed.
-    let team = ws.text("/ws/topologies/team.yaml");
-    ws.set("/ws/topologies/team.yaml", &format!("{team}  oops: [\n"));
-    ws.assert_consistent("breaking the topology's YAML");
-    ws.set("/ws/topologies/team.yaml", &team);
-    ws.assert_consistent("fixing it");
+    let broken = format!("{}  oops: [\n", ws.text("/ws/topologies/team.yaml"));
+    walk(&mut ws, "/ws/topologies/team.yaml", &[Some(broken)]);
 }
 
 #[test]
@@ -378,15 +391,14 @@ fn editing_a_schema_file_re_checks_every_agent_naming_it() {
     ws.set("/ws/schemas/out.json", "{\"type\": 12}");
     ws.assert_consistent("making the JSON schema invalid");
     assert_eq!(schema_problems(&ws), 1);
-    ws.set("/ws/schemas/out.json", "{\"type\": \"object\"}\n");
-    ws.assert_consistent("fixing it");
+    // Fixed.
+    write(&mut ws, "/ws/schemas/out.json", "{\"type\": \"object\"}\n");
     assert_eq!(ws.snapshot(), clean);
 }
 
 #[test]
 fn setting_the_same_text_twice_changes_nothing() {
-    let mut ws = Replay::new();
-    ws.apply(rich_changes());
+    let mut ws = rich_replay();
     let before = ws.snapshot();
     let changed = ws.index.apply(rich_changes());
     // Files are reported as touched, but no diagnostic changes.
@@ -396,8 +408,7 @@ fn setting_the_same_text_twice_changes_nothing() {
 
 #[test]
 fn removing_a_file_that_was_never_added_is_harmless() {
-    let mut ws = Replay::new();
-    ws.apply(rich_changes());
+    let mut ws = rich_replay();
     let before = ws.snapshot();
     ws.remove("/ws/skills/never-there.yaml");
     ws.remove("/elsewhere/workspace.yaml");
@@ -742,13 +753,8 @@ fn bulk_and_abstract_grant_members_follow_their_skills() {
     assert_eq!(ws.snapshot(), full);
     // The only mcp_tool skill on `tools` moves to another server and back.
     let status = ws.text("/ws/skills/git-status.yaml");
-    ws.set(
-        "/ws/skills/git-status.yaml",
-        &status.replace("server: tools", "server: other"),
-    );
-    ws.assert_consistent("moving git-status off the server");
-    ws.set("/ws/skills/git-status.yaml", &status);
-    ws.assert_consistent("moving it back");
+    let off = status.replace("server: tools", "server: other");
+    walk(&mut ws, "/ws/skills/git-status.yaml", &[Some(off)]);
     assert_eq!(ws.snapshot(), full);
 }
 
@@ -1077,36 +1083,25 @@ fn agents_sharing_bulk_grants_follow_the_skills_behind_them() {
         team_with_children(&children)
     ))));
     let full = ws.snapshot();
+    // s3 moves off the server, goes, and comes back.
     let s3 = ws.text("/ws/skills/s3.yaml");
-    ws.set(
-        "/ws/skills/s3.yaml",
-        &s3.replace("server: tools", "server: other"),
-    );
-    ws.assert_consistent("s3 moves off the server");
-    assert!(codes_of(&ws.snapshot())
+    let off = s3.replace("server: tools", "server: other");
+    let codes = write(&mut ws, "/ws/skills/s3.yaml", &off);
+    assert!(codes
         .iter()
         .any(|(_, code)| code == "agent.requires-unknown-skill"));
     ws.remove("/ws/skills/s3.yaml");
     ws.assert_consistent("s3 goes");
-    ws.set("/ws/skills/s3.yaml", &s3);
-    ws.assert_consistent("s3 comes back");
+    write(&mut ws, "/ws/skills/s3.yaml", &s3);
     assert_eq!(ws.snapshot(), full);
+    // git-push becomes a read command, then git-log a write one.
     let manifest_text = ws.text("/ws/workspace.yaml");
-    ws.set(
-        "/ws/workspace.yaml",
-        &manifest_text.replace(
-            "argv: [git, push]",
-            "argv: [git, push]\n        effects: read",
-        ),
-    );
-    ws.assert_consistent("git-push becomes a read command");
-    ws.set(
-        "/ws/workspace.yaml",
-        &manifest_text.replace("effects: read", "effects: write"),
-    );
-    ws.assert_consistent("git-log becomes a write command");
-    ws.set("/ws/workspace.yaml", &manifest_text);
-    ws.assert_consistent("the manifest as it was");
+    let read = "argv: [git, push]\n        effects: read";
+    let versions = [
+        Some(manifest_text.replace("argv: [git, push]", read)),
+        Some(manifest_text.replace("effects: read", "effects: write")),
+    ];
+    walk(&mut ws, "/ws/workspace.yaml", &versions);
     assert_eq!(ws.snapshot(), full);
 }
 
@@ -1140,28 +1135,17 @@ fn agents_sharing_an_archetype_follow_its_defaults() {
     ws.remove(&u2.path);
     ws.assert_consistent("u2 goes");
     assert_eq!(ws.snapshot(), full);
-    let fetch = ws.text("/ws/skills/fetch.yaml");
-    ws.set(
-        "/ws/skills/fetch.yaml",
-        &fetch.replace("server: tools", "server: other"),
-    );
-    ws.assert_consistent("fetch moves off the server");
-    ws.remove("/ws/skills/fetch.yaml");
-    ws.assert_consistent("fetch goes");
-    ws.set("/ws/skills/fetch.yaml", &fetch);
-    ws.assert_consistent("fetch comes back");
+    // fetch moves off the server, goes, and comes back.
+    let off = ws
+        .text("/ws/skills/fetch.yaml")
+        .replace("server: tools", "server: other");
+    walk(&mut ws, "/ws/skills/fetch.yaml", &[Some(off), None]);
+    // One unknown default is dropped, then every one renamed.
     let archetype_text = ws.text("/ws/archetypes/broken.yaml");
-    ws.set(
-        "/ws/archetypes/broken.yaml",
-        &archetype_text.replace("    - u1\n", ""),
-    );
-    ws.assert_consistent("one unknown default dropped");
-    ws.set(
-        "/ws/archetypes/broken.yaml",
-        &archetype_text.replace("    - u", "    - s"),
-    );
-    ws.assert_consistent("every unknown default renamed");
-    ws.set("/ws/archetypes/broken.yaml", &archetype_text);
-    ws.assert_consistent("the archetype as it was");
+    let versions = [
+        Some(archetype_text.replace("    - u1\n", "")),
+        Some(archetype_text.replace("    - u", "    - s")),
+    ];
+    walk(&mut ws, "/ws/archetypes/broken.yaml", &versions);
     assert_eq!(ws.snapshot(), full);
 }

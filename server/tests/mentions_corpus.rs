@@ -99,13 +99,13 @@ fn measure(root: &Path) -> Measured {
 
 #[test]
 fn no_near_miss_is_reported_on_the_corpus() {
-    let Some(corpus) = skillgraph::testing::shared_path("corpus") else {
-        return;
-    };
-    let measured = measure(&corpus);
-    assert!(measured.files >= 190, "{} files", measured.files);
-    assert!(measured.mentions > 0);
-    assert_eq!(measured.reports, Vec::<String>::new());
+    // Where the shared corpus is not at hand, there is nothing to measure.
+    if let Some(corpus) = skillgraph::testing::shared_path("corpus") {
+        let measured = measure(&corpus);
+        assert!(measured.files >= 190, "{} files", measured.files);
+        assert!(measured.mentions > 0);
+        assert_eq!(measured.reports, Vec::<String>::new());
+    }
 }
 
 #[test]

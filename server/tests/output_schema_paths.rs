@@ -54,19 +54,18 @@ fn reported(root: &Path) -> Vec<(String, String)> {
 #[test]
 fn a_folder_nothing_or_unreadable_bytes_are_refused_as_the_runtime_refuses_them() {
     let dir = tempfile::tempdir().unwrap();
+    // (agent id, output_schema) pairs.
+    let schemas = [
+        ("folder", "schemas"),
+        ("slash", "schemas/"),
+        ("json-folder", "out.json"),
+        ("no-suffix", "schemas/report"),
+        ("latin1", "schemas/latin1.json"),
+        ("fine", "schemas/report.json"),
+        ("other-suffix", "schemas/report.schema"),
+    ];
     let root = dir.path();
-    workspace(
-        root,
-        &[
-            ("folder", "schemas"),
-            ("slash", "schemas/"),
-            ("json-folder", "out.json"),
-            ("no-suffix", "schemas/report"),
-            ("latin1", "schemas/latin1.json"),
-            ("fine", "schemas/report.json"),
-            ("other-suffix", "schemas/report.schema"),
-        ],
-    );
+    workspace(root, &schemas);
     write(root, "topologies/schemas/report.json", SCHEMA.as_bytes());
     write(root, "topologies/schemas/report.schema", SCHEMA.as_bytes());
     write(

@@ -385,6 +385,27 @@ fn places(root: &Path) -> BTreeMap<Code, Places> {
             }
         }
     }
+    // The SwarmKit rule cases: one file each, whose `expect` lines (before its files) name the
+    // codes it reports.
+    let cases = "server/tests/fixtures/swarmkit";
+    for entry in std::fs::read_dir(root.join(cases))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+        if !name.ends_with(".txt") || text.starts_with("//- ") {
+            continue;
+        }
+        let said = text.split("\n//- ").next().unwrap_or_default();
+        for &code in codes::ALL {
+            if mentions_code(said, code) {
+                let places = found.get_mut(&code).unwrap();
+                places.fixtures.insert(format!("{cases}/{name}"));
+            }
+        }
+    }
     found
 }
 
@@ -451,9 +472,14 @@ fn render_rule(
         let fixtures: Vec<String> = places
             .fixtures
             .iter()
-            .map(|folder| {
-                let name = folder.rsplit('/').next().unwrap_or(folder);
-                link(&format!("{folder}/"), &format!("`{name}`"), links)
+            .map(|fixture| {
+                let name = fixture.rsplit('/').next().unwrap_or(fixture);
+                // A folder, or a case file.
+                let path = match name.strip_suffix(".txt") {
+                    Some(_) => fixture.clone(),
+                    None => format!("{fixture}/"),
+                };
+                link(&path, &format!("`{name}`"), links)
             })
             .collect();
         let _ = writeln!(out, "- Fixtures: {}", fixtures.join(", "));
@@ -467,8 +493,8 @@ fn render() -> String {
         "# Diagnostic codes\n\nEvery diagnostic skillgraph reports, with its default severity. {PREAMBLE}\n\
 This file is generated from the documentation kept beside each rule in `server/src/rules/`. Under each code: \
 the rule family's file (its documentation and, for most codes, its check), other files naming its constant \
-(from `server/src/diagnostic/codes.rs`), the tests that name the constant or the code, and the fixtures named \
-after it.\n",
+(from `server/src/diagnostic/codes.rs`), the tests that name the constant or the code, the fixtures named \
+after it, and the SwarmKit rule cases that expect it.\n",
     );
     let places = places(&root());
     for rule in skillgraph::rules::catalogue::all() {
@@ -651,13 +677,13 @@ fn rules_md_is_up_to_date() {
     let expected = render();
     if std::env::var_os("UPDATE_DOCS").is_some() {
         std::fs::write(path, &expected).unwrap();
-        return;
+    } else {
+        let actual = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            actual == expected,
+            "docs/rules.md is stale; run `UPDATE_DOCS=1 cargo test -p skillgraph --test rules_doc`"
+        );
     }
-    let actual = std::fs::read_to_string(path).unwrap_or_default();
-    assert!(
-        actual == expected,
-        "docs/rules.md is stale; run `UPDATE_DOCS=1 cargo test -p skillgraph --test rules_doc`"
-    );
 }
 
 /// The book's rule pages (docs/rules/) are the generated ones, no more and no fewer, and the

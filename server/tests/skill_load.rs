@@ -156,13 +156,15 @@ see reference.md, `from core.gif import x`, and {baseDir}/templates/t.md.\n";
 
 #[test]
 fn files_named_nowhere_are_one_information_naming_them() {
-    let files = [
-        ("SKILL.md", ""),
-        ("references/api.md", "# API"),
-        ("references/old.md", "# Old"),
-        ("assets/unused.png", ""),
-    ];
-    let found = check_folder("Read references/api.md.\n", &files);
+    let found = check_folder(
+        "Read references/api.md.\n",
+        &[
+            ("SKILL.md", ""),
+            ("references/api.md", "# API"),
+            ("references/old.md", "# Old"),
+            ("assets/unused.png", ""),
+        ],
+    );
     let orphans = the_one(&found, "skillmd.orphan-files");
     assert_eq!(orphans.text, "pdf");
     assert!(

@@ -188,13 +188,10 @@ fn fixing_a_tool_list_clears_its_diagnostics_incrementally() {
         ("/r/skills/refund/SKILL.md", &text),
     ]));
     let codes = |index: &Index| {
-        let mut all: Vec<&str> = index
-            .files()
-            .flat_map(|f| index.diagnostics(f.id))
-            .map(|d| d.code.name())
-            .collect();
-        all.sort();
-        all
+        let all = index.files().flat_map(|f| index.diagnostics(f.id));
+        let mut codes: Vec<&str> = all.map(|d| d.code.name()).collect();
+        codes.sort();
+        codes
     };
     assert_eq!(
         codes(&index),

@@ -33,6 +33,20 @@ fn assert_one(found: &[Found], code: &str, text: &str) -> String {
     found[0].message.clone()
 }
 
+/// For each `folder: text => code on ranged, saying part`: the text as
+/// `/r/skills/<folder>/SKILL.md` reports that one diagnostic, over that text, and its message
+/// holds `part` (`""` when the message is not the point).
+macro_rules! reports_one {
+    ($($folder:literal: $text:literal => $code:literal on $ranged:literal, saying $part:literal;)*) => {
+        $(
+            let found = check_one($folder, $text);
+            let got: Vec<(&str, &str)> = found.iter().map(|f| (f.code, f.text.as_str())).collect();
+            assert_eq!(got, [($code, $ranged)], "{:?}: {found:#?}", $text);
+            assert_contains(&found[0].message, $part);
+        )*
+    };
+}
+
 const VALID: &str = "---\nname: pdf\ndescription: Reads PDF files. Use when the user mentions a PDF.\nlicense: MIT\ncompatibility: Needs poppler-utils.\nallowed-tools: Read Grep\nmetadata:\n  author: someone\n  version: \"1.0\"\n---\n# PDF\n\nBody with a rule:\n\n---\n\nmore: text: here\n";
 
 #[test]
@@ -53,25 +67,12 @@ fn bom_crlf_and_host_fields_are_silent() {
 
 #[test]
 fn no_frontmatter() {
-    let message = assert_one(
-        &check_one("pdf", "# PDF skill\nname: pdf\n"),
-        "skillmd.no-frontmatter",
-        "# PDF skill",
-    );
-    assert_contains(&message, "must start with a `---` line");
-    let message = assert_one(
-        &check_one("pdf", "\n---\nname: pdf\ndescription: x\n---\n"),
-        "skillmd.no-frontmatter",
-        "",
-    );
-    assert_contains(&message, "blank lines");
-    let message = assert_one(
-        &check_one("pdf", "---yaml\nname: pdf\n---\n"),
-        "skillmd.no-frontmatter",
-        "---yaml",
-    );
-    assert_contains(&message, "exactly `---`");
     assert_one(&check_one("pdf", ""), "skillmd.no-frontmatter", "");
+    reports_one! {
+        "pdf": "# PDF skill\nname: pdf\n" => "skillmd.no-frontmatter" on "# PDF skill", saying "must start with a `---` line";
+        "pdf": "\n---\nname: pdf\ndescription: x\n---\n" => "skillmd.no-frontmatter" on "", saying "blank lines";
+        "pdf": "---yaml\nname: pdf\n---\n" => "skillmd.no-frontmatter" on "---yaml", saying "exactly `---`";
+    }
 }
 
 #[test]
@@ -117,39 +118,23 @@ fn duplicate_keys() {
 
 #[test]
 fn not_a_mapping() {
-    let message = assert_one(
-        &check_one("pdf", "---\n---\nbody\n"),
-        "skillmd.not-a-mapping",
-        "---",
-    );
-    assert_contains(&message, "empty");
-    assert_one(
-        &check_one("pdf", "---\n# only a comment\n---\n"),
-        "skillmd.not-a-mapping",
-        "---",
-    );
+    reports_one! {
+        "pdf": "---\n---\nbody\n" => "skillmd.not-a-mapping" on "---", saying "empty";
+        "pdf": "---\n# only a comment\n---\n" => "skillmd.not-a-mapping" on "---", saying "";
+        "pdf": "---\njust text\n---\n" => "skillmd.not-a-mapping" on "just text", saying "";
+    }
     let found = check_one("pdf", "---\n- name\n- pdf\n---\n");
     assert_eq!(codes(&found), ["skillmd.not-a-mapping"], "{found:#?}");
     assert!(found[0].text.starts_with("- name"), "{found:#?}");
     assert!(found[0].message.contains("list"), "{found:#?}");
-    let found = check_one("pdf", "---\njust text\n---\n");
-    assert_one(&found, "skillmd.not-a-mapping", "just text");
 }
 
 #[test]
 fn missing_fields() {
-    let message = assert_one(
-        &check_one("pdf", "---\ndescription: Reads PDFs.\n---\n"),
-        "skillmd.missing-field",
-        "---",
-    );
-    assert_contains(&message, "`name:`");
-    let message = assert_one(
-        &check_one("pdf", "---\nname: pdf\n---\n"),
-        "skillmd.missing-field",
-        "---",
-    );
-    assert_contains(&message, "`description:`");
+    reports_one! {
+        "pdf": "---\ndescription: Reads PDFs.\n---\n" => "skillmd.missing-field" on "---", saying "`name:`";
+        "pdf": "---\nname: pdf\n---\n" => "skillmd.missing-field" on "---", saying "`description:`";
+    }
     let found = check_one("pdf", "---\nlicense: MIT\n---\n");
     assert_eq!(
         codes(&found),
@@ -181,31 +166,26 @@ fn name_format_says_which_rule_failed() {
         "{found:#?}"
     );
 
-    let found = name_findings("-pdf", "name: -pdf");
-    assert_eq!(found.len(), 1);
-    assert!(found[0].message.contains("start or end with a hyphen"));
-
-    let found = name_findings("a--b", "name: a--b");
-    assert_eq!(found.len(), 1);
-    assert!(found[0].message.contains("two hyphens"));
-
+    name_says("-pdf", "name: -pdf", "start or end with a hyphen");
+    name_says("a--b", "name: a--b", "two hyphens");
     let long = "a".repeat(65);
-    let found = name_findings(&long, &format!("name: {long}"));
-    assert_eq!(found.len(), 1);
-    assert!(found[0].message.contains("65 characters"), "{found:#?}");
+    name_says(&long, &format!("name: {long}"), "65 characters");
     assert!(name_findings(&"a".repeat(64), &format!("name: {}", "a".repeat(64))).is_empty());
+    assert_eq!(name_says("pdf", "name: \"\"", "empty").text, "\"\"");
+    name_says("pdf", "name:\n  - pdf", "list");
+    assert_contains(
+        &name_findings("my skill", "name: my skill")[0].message,
+        "space",
+    );
+}
 
-    let found = name_findings("pdf", "name: \"\"");
-    assert_eq!(found.len(), 1);
-    assert_eq!(found[0].text, "\"\"");
-    assert!(found[0].message.contains("empty"));
-
-    let found = name_findings("pdf", "name:\n  - pdf");
-    assert_eq!(found.len(), 1);
-    assert!(found[0].message.contains("list"));
-
-    let found = name_findings("my skill", "name: my skill");
-    assert!(found[0].message.contains("space"), "{found:#?}");
+/// The one finding of [`name_findings`], whose message holds `part`.
+#[track_caller]
+fn name_says(folder: &str, name_line: &str, part: &str) -> Found {
+    let mut found = name_findings(folder, name_line);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_contains(&found[0].message, part);
+    found.remove(0)
 }
 
 #[test]
@@ -343,7 +323,7 @@ fn description_length() {
     assert_eq!(codes(&found), ["skillmd.description-length"], "{found:#?}");
     assert!(found[0].message.contains("1025"), "{found:#?}");
     let found = check_one("pdf", "---\nname: pdf\ndescription:\n  a: b\n---\n");
-    assert!(found[0].message.contains("mapping"), "{found:#?}");
+    assert_contains(&found[0].message, "mapping");
 }
 
 #[test]
@@ -394,8 +374,12 @@ fn metadata_shape() {
     assert_one(&found, "skillmd.metadata-shape", "v1");
 }
 
-fn config(path: &'static str, text: &'static str) -> (&'static str, &'static str) {
-    (path, text)
+/// `text` as `/r/skills/pdf/SKILL.md`, checked beside the `skillgraph.toml` files `configs`
+/// (path, text).
+fn check_configured(text: &str, configs: &[(&str, &str)]) -> Vec<Found> {
+    let mut files = vec![("/r/skills/pdf/SKILL.md", text)];
+    files.extend_from_slice(configs);
+    check(&files)
 }
 
 #[test]
@@ -413,26 +397,16 @@ fn unknown_fields_default_mode() {
     );
     assert_eq!(found[2].text, "x-owner");
     // extra-fields silences a field, from a config in any ancestor directory.
-    let found = check(&[
-        ("/r/skills/pdf/SKILL.md", text),
-        config(
-            "/r/skillgraph.toml",
-            "[skill-md]\nextra-fields = [\"x-owner\"]\n",
-        ),
-    ]);
+    let extra = "[skill-md]\nextra-fields = [\"x-owner\"]\n";
+    let found = check_configured(text, &[("/r/skillgraph.toml", extra)]);
     assert_eq!(codes(&found), ["skillmd.unknown-field"; 2], "{found:#?}");
 }
 
 #[test]
 fn unknown_fields_strict_mode_follows_skills_ref() {
     let text = "---\nname: pdf\ndescription: d\nversion: 1.0.0\nmodel: opus\nx-owner: me\nlicense: MIT\n---\n";
-    let found = check(&[
-        ("/r/skills/pdf/SKILL.md", text),
-        config(
-            "/r/skillgraph.toml",
-            "[skill-md]\nstrict = true\nextra-fields = [\"x-owner\"]\n",
-        ),
-    ]);
+    let strict = "[skill-md]\nstrict = true\nextra-fields = [\"x-owner\"]\n";
+    let found = check_configured(text, &[("/r/skillgraph.toml", strict)]);
     assert_eq!(codes(&found), ["skillmd.unknown-field"; 2], "{found:#?}");
     assert!(found.iter().all(|f| f.severity == Severity::Error));
     assert_eq!(found[0].text, "version");
@@ -440,11 +414,13 @@ fn unknown_fields_strict_mode_follows_skills_ref() {
     assert!(found[1].message.contains("Claude Code"), "{found:#?}");
     assert!(found.iter().all(|f| f.related.len() == 1), "{found:#?}");
     // The nearest config wins.
-    let found = check(&[
-        ("/r/skills/pdf/SKILL.md", text),
-        config("/r/skillgraph.toml", "[skill-md]\nstrict = true\n"),
-        config("/r/skills/skillgraph.toml", "[skill-md]\nstrict = false\n"),
-    ]);
+    let found = check_configured(
+        text,
+        &[
+            ("/r/skillgraph.toml", "[skill-md]\nstrict = true\n"),
+            ("/r/skills/skillgraph.toml", "[skill-md]\nstrict = false\n"),
+        ],
+    );
     assert_eq!(codes(&found), ["skillmd.unknown-field"; 2], "{found:#?}");
     assert!(found.iter().all(|f| f.severity == Severity::Warning));
 }

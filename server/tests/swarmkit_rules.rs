@@ -1,6 +1,9 @@
 //! Every SwarmKit rule code: one fixture where it fires (asserting the range by the text it
 //! covers), plus near misses where it must stay silent. The baseline workspace from
-//! `support` is clean, which covers silence on valid input for every code at once.
+//! `support` is clean, which covers silence on valid input for every code at once. Most
+//! fixtures are case files in `fixtures/swarmkit` (see its README), each with what it must
+//! report and say of its diagnostics; the tests here read them for what lies beyond (offsets
+//! found in the text, the index behind the report).
 
 #[path = "support/text.rs"]
 mod text;
@@ -16,6 +19,197 @@ use support::*;
 
 fn codes(found: &[(String, &'static str, String)]) -> Vec<&'static str> {
     found.iter().map(|(_, code, _)| *code).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The cases in `fixtures/swarmkit`: each amends the baseline and says what it must report.
+
+/// Where the case files are, beside the baseline they amend.
+const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/swarmkit");
+
+/// One diagnostic as a case sees it: (path, code, ranged text), then its message, its severity
+/// (lower case) and its related places as (path, ranged text, message).
+#[derive(Debug)]
+struct Reported {
+    found: (String, &'static str, String),
+    message: String,
+    severity: String,
+    related: Vec<(String, String, String)>,
+    /// Where the range starts, in the text of its file.
+    start: usize,
+    file_text: String,
+}
+
+/// What a case expects of one diagnostic: its `expect` line, and the lines indented under it
+/// (`says <part of the message>`, `severity <level>`, `at <context>`: the range starts where its
+/// text stands in the last `context` of its file, and `related <path> <ranged text> <message>`,
+/// which together list every related place, in order).
+#[derive(Default)]
+struct Expected {
+    found: (String, &'static str, String),
+    says: Vec<String>,
+    severity: Option<String>,
+    at: Option<String>,
+    related: Option<Vec<(String, String, String)>>,
+}
+
+/// One case file: prose and the expectations (see the folder's README), then the files that
+/// amend the baseline, as a fixture.
+struct Case {
+    expected: Vec<Expected>,
+    fixture: String,
+}
+
+/// The JSON strings of `text`, one after the other.
+fn json_strings(name: &str, text: &str) -> Vec<String> {
+    serde_json::Deserializer::from_str(text)
+        .into_iter::<String>()
+        .map(|s| s.unwrap_or_else(|e| panic!("{name}: not JSON strings: {text:?}: {e}")))
+        .collect()
+}
+
+/// `text` as a JSON string, as case files write it.
+fn json_string(text: &str) -> String {
+    serde_json::to_string(text).unwrap()
+}
+
+fn read_case(name: &str) -> Case {
+    let path = format!("{CASES}/{name}.txt");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let files_at = text.find("\n//- ").map_or(0, |at| at + 1);
+    let (header, files) = text.split_at(files_at);
+    let mut expected: Vec<Expected> = Vec::new();
+    let mut said = false;
+    for line in header.lines() {
+        if let Some(rest) = line.strip_prefix("expect ") {
+            said = true;
+            if rest == "nothing" {
+                continue;
+            }
+            let (file, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+            let (code, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+            let code = skillgraph::diagnostic::codes::lookup(code)
+                .unwrap_or_else(|| panic!("{name}: no code {code:?}"))
+                .name();
+            let [ranged] = <[String; 1]>::try_from(json_strings(name, rest))
+                .unwrap_or_else(|_| panic!("{name}: `expect <path> <code> <text>`: {line:?}"));
+            expected.push(Expected {
+                found: (file.to_owned(), code, ranged),
+                ..Expected::default()
+            });
+            continue;
+        }
+        let Some(detail) = line.strip_prefix("  ") else {
+            continue;
+        };
+        let last = expected
+            .last_mut()
+            .unwrap_or_else(|| panic!("{name}: {line:?} under no `expect` line"));
+        let (word, rest) = detail.split_once(' ').unwrap_or((detail, ""));
+        match word {
+            "says" => last.says.extend(json_strings(name, rest)),
+            "severity" => last.severity = Some(rest.to_owned()),
+            "at" => {
+                let [context] = <[String; 1]>::try_from(json_strings(name, rest))
+                    .unwrap_or_else(|_| panic!("{name}: `at <context>`"));
+                last.at = Some(context);
+            }
+            "related" => {
+                let (file, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+                let [ranged, message] = <[String; 2]>::try_from(json_strings(name, rest))
+                    .unwrap_or_else(|_| panic!("{name}: `related <path> <text> <message>`"));
+                let place = (file.to_owned(), ranged, message);
+                last.related.get_or_insert_with(Vec::new).push(place);
+            }
+            _ => panic!("{name}: unknown line {line:?}"),
+        }
+    }
+    assert!(said, "{name}: no `expect` line");
+    Case {
+        expected,
+        fixture: with_baseline(files),
+    }
+}
+
+/// The fixture of a case, for the tests that look beyond what it reports.
+fn case(name: &str) -> String {
+    read_case(name).fixture
+}
+
+/// Every diagnostic of a fixture but the `schema.*` ones, in the order of [`check`].
+fn reported(fixture: &str) -> Vec<Reported> {
+    let outcome = run(fixture);
+    outcome
+        .diagnostics
+        .iter()
+        .filter(|d| !d.code.name().starts_with("schema."))
+        .map(|d| Reported {
+            found: describe(&outcome.index, d),
+            message: d.message.clone(),
+            severity: format!("{:?}", d.severity).to_lowercase(),
+            related: related(&outcome.index, d),
+            start: d.range.start as usize,
+            file_text: outcome.index.file(d.file).unwrap().text.to_string(),
+        })
+        .collect()
+}
+
+/// What a case found that it did not expect, one line a difference.
+fn differences(name: &str, case: &Case) -> Vec<String> {
+    let reported = reported(&case.fixture);
+    let found: Vec<_> = reported.iter().map(|r| r.found.clone()).collect();
+    let expected: Vec<_> = case.expected.iter().map(|e| e.found.clone()).collect();
+    if found != expected {
+        return vec![format!("{name}: expected {expected:#?}\nfound {found:#?}")];
+    }
+    let mut out = Vec::new();
+    for (want, got) in case.expected.iter().zip(&reported) {
+        let at = format!("{name}: {:?}", got.found);
+        for part in want.says.iter().filter(|part| !got.message.contains(*part)) {
+            out.push(format!("{at}: {:?} does not say {part:?}", got.message));
+        }
+        if want.severity.as_ref().is_some_and(|s| *s != got.severity) {
+            out.push(format!("{at}: severity {}", got.severity));
+        }
+        if let Some(context) = &want.at {
+            let place = got.file_text.rfind(context.as_str()).and_then(|at| {
+                let within = context.find(got.found.2.as_str())?;
+                Some(at + within)
+            });
+            if place != Some(got.start) {
+                out.push(format!("{at}: starts at {}, not in {context:?}", got.start));
+            }
+        }
+        if want.related.as_ref().is_some_and(|r| *r != got.related) {
+            let lines: Vec<String> = got
+                .related
+                .iter()
+                .map(|(file, ranged, message)| {
+                    let (ranged, message) = (json_string(ranged), json_string(message));
+                    format!("  related {file} {ranged} {message}")
+                })
+                .collect();
+            out.push(format!("{at}: related places\n{}", lines.join("\n")));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_case_reports_what_it_expects() {
+    let mut names: Vec<String> = std::fs::read_dir(CASES)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter_map(|file| file.strip_suffix(".txt").map(str::to_owned))
+        .filter(|name| name != "baseline")
+        .collect();
+    names.sort();
+    assert!(names.len() >= 60, "only {} cases", names.len());
+    let failed: Vec<String> = names
+        .iter()
+        .flat_map(|name| differences(name, &read_case(name)))
+        .collect();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -69,48 +263,8 @@ fn fixture_helpers_amend_the_baseline() {
     .assert_eq(&team.text);
 }
 
-#[test]
-fn extra_artifacts_of_every_helper_are_clean() {
-    let fixture = with_baseline(&format!(
-        "{}{}{}{}",
-        mcp_skill("lookup", "tools"),
-        llm_skill("draft"),
-        composed_skill("fetch-and-store", &["fetch", "store"]),
-        archetype("reader", &["fetch", "lookup"]),
-    ));
-    assert_eq!(check(&fixture), vec![]);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Syntax and discovery.
-
-#[test]
-fn yaml_duplicate_key_on_the_second_key_with_the_first_related() {
-    let fixture = with_baseline(&baseline_edited(
-        "/ws/skills/fetch.yaml",
-        "  name: Fetch\n",
-        "  name: Fetch\n  name: Fetch again\n",
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![d("skills/fetch.yaml", "yaml.duplicate-key", "name")]
-    );
-    let (outcome, found) = diagnostics_of(&fixture, "yaml.duplicate-key");
-    let text = &outcome.index.file(found[0].file).unwrap().text;
-    // The second `name`, not the first.
-    assert_eq!(
-        found[0].range.start as usize,
-        text.find("name: Fetch again").unwrap()
-    );
-    assert_eq!(
-        related(&outcome.index, &found[0]),
-        vec![(
-            "skills/fetch.yaml".to_owned(),
-            "name".to_owned(),
-            "`name` first written here".to_owned()
-        )]
-    );
-}
 
 #[test]
 fn yaml_parse_error_keeps_what_was_read_before_it() {
@@ -149,161 +303,8 @@ fn yaml_parse_error_is_placed_where_the_parser_stopped() {
     assert!(found[0].range.end as usize <= text.len());
 }
 
-#[test]
-fn workspace_kind_mismatch_on_the_kind_value() {
-    let fixture = with_baseline(
-        r#"
-        //- /ws/skills/misplaced.yaml
-        apiVersion: swarmkit/v1
-        kind: Topology
-        metadata:
-          name: misplaced
-          version: 1.0.0
-        agents:
-          root:
-            id: root
-            role: root
-        "#,
-    );
-    assert_eq!(
-        check(&fixture),
-        vec![d(
-            "skills/misplaced.yaml",
-            "workspace.kind-mismatch",
-            "Topology"
-        )]
-    );
-}
-
-#[test]
-fn workspace_kind_mismatch_in_the_manifest() {
-    let fixture = with_baseline(&baseline_edited(
-        "/ws/workspace.yaml",
-        "kind: Workspace\n",
-        "kind: Workspaces\n",
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![d("workspace.yaml", "workspace.kind-mismatch", "Workspaces")]
-    );
-}
-
-#[test]
-fn workspace_deep_nesting_on_the_first_key() {
-    let fixture = with_baseline(
-        &llm_skill("deep").replace("/ws/skills/deep.yaml", "/ws/skills/a/b/deep.yaml"),
-    );
-    assert_eq!(
-        check(&fixture),
-        vec![d(
-            "skills/a/b/deep.yaml",
-            "workspace.deep-nesting",
-            "apiVersion"
-        )]
-    );
-    // One level below the artifact directory is fine.
-    let fixture = with_baseline(
-        &llm_skill("shallow").replace("/ws/skills/shallow.yaml", "/ws/skills/a/shallow.yaml"),
-    );
-    assert_eq!(check(&fixture), vec![]);
-}
-
-#[test]
-fn workspace_malformed_for_a_list_a_scalar_and_an_empty_file() {
-    let fixture = with_baseline(
-        "//- /ws/skills/list.yaml\n- a\n- b\n//- /ws/skills/scalar.yaml\njust text\n//- /ws/skills/empty.yaml\n",
-    );
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d("skills/empty.yaml", "workspace.malformed", ""),
-            d("skills/list.yaml", "workspace.malformed", "- a\n- b"),
-            d("skills/scalar.yaml", "workspace.malformed", "just text"),
-        ]
-    );
-}
-
 // ---------------------------------------------------------------------------------------------
 // Duplicate ids: every defining file is reported, on its id.
-
-#[test]
-fn skill_duplicate_id_on_every_defining_file() {
-    let copy =
-        mcp_skill("fetch", "tools").replace("/ws/skills/fetch.yaml", "/ws/skills/fetch-2.yaml");
-    let fixture = with_baseline(&copy);
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d("skills/fetch-2.yaml", "skill.duplicate-id", "fetch"),
-            d("skills/fetch.yaml", "skill.duplicate-id", "fetch"),
-        ]
-    );
-    let (outcome, found) = diagnostics_of(&fixture, "skill.duplicate-id");
-    let rel = related(&outcome.index, &found[0]);
-    assert_eq!(
-        rel,
-        vec![(
-            "skills/fetch.yaml".to_owned(),
-            "fetch".to_owned(),
-            "`fetch` also defined here".to_owned()
-        )]
-    );
-}
-
-#[test]
-fn archetype_duplicate_id_on_every_defining_file() {
-    let copy = archetype("worker", &["fetch"])
-        .replace("/ws/archetypes/worker.yaml", "/ws/archetypes/worker-2.yaml");
-    assert_eq!(
-        check(&with_baseline(&copy)),
-        vec![
-            d(
-                "archetypes/worker-2.yaml",
-                "archetype.duplicate-id",
-                "worker"
-            ),
-            d("archetypes/worker.yaml", "archetype.duplicate-id", "worker"),
-        ]
-    );
-}
-
-#[test]
-fn topology_duplicate_id_on_every_defining_file() {
-    let copy = topology("team", "root:\n  id: root\n  role: root\n")
-        .replace("/ws/topologies/team.yaml", "/ws/topologies/team-2.yaml");
-    assert_eq!(
-        check(&with_baseline(&copy)),
-        vec![
-            d("topologies/team-2.yaml", "topology.duplicate-id", "team"),
-            d("topologies/team.yaml", "topology.duplicate-id", "team"),
-        ]
-    );
-}
-
-const TRIGGER_T: &str = r#"
-//- /ws/triggers/t.yaml
-apiVersion: swarmkit/v1
-kind: Trigger
-metadata:
-  id: t
-  name: Trigger t
-type: manual
-targets:
-  - team
-"#;
-
-#[test]
-fn trigger_duplicate_id_on_every_defining_file() {
-    let copy = TRIGGER_T.replace("/ws/triggers/t.yaml", "/ws/schedules/t-2.yaml");
-    assert_eq!(check(&with_baseline(TRIGGER_T)), vec![]);
-    assert_eq!(
-        check(&with_baseline(&format!("{TRIGGER_T}{copy}"))),
-        vec![
-            d("schedules/t-2.yaml", "trigger.duplicate-id", "t"),
-            d("triggers/t.yaml", "trigger.duplicate-id", "t"),
-        ]
-    );
-}
 
 #[test]
 fn same_id_in_two_kinds_is_not_a_duplicate() {
@@ -323,46 +324,6 @@ fn same_id_in_two_kinds_is_not_a_duplicate() {
 // References to archetypes, funnels and topologies.
 
 #[test]
-fn agent_unknown_archetype_on_the_value_with_a_suggestion() {
-    let fixture = with_baseline(&team_with_children(
-        r#"
-        - id: helper
-          role: worker
-          archetype: workr
-        "#,
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![d(
-            "topologies/team.yaml",
-            "agent.unknown-archetype",
-            "workr"
-        )]
-    );
-    let (_, found) = diagnostics_of(&fixture, "agent.unknown-archetype");
-    assert_contains(&found[0].message, "did you mean `worker`?");
-}
-
-#[test]
-fn agent_unknown_archetype_still_checks_the_agents_own_skills() {
-    let fixture = with_baseline(&team_with_children(
-        r#"
-        - id: helper
-          role: worker
-          archetype: nobody
-          skills: [fetch, nope]
-        "#,
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d("topologies/team.yaml", "agent.unknown-archetype", "nobody"),
-            d("topologies/team.yaml", "agent.unknown-skill", "nope"),
-        ]
-    );
-}
-
-#[test]
 fn agent_unknown_funnel_on_the_value() {
     let agents = r#"
         - id: helper
@@ -370,46 +331,10 @@ fn agent_unknown_funnel_on_the_value() {
           archetype: worker
           funnel: reviw
         "#;
-    assert_eq!(
-        check(&with_baseline(&team_with_children(agents))),
-        vec![d("topologies/team.yaml", "agent.unknown-funnel", "reviw")]
-    );
     // With the funnel defined (under a near-miss id first, then the right one).
     let fixture = with_baseline(&format!("{FUNNEL_REVIEW}{}", team_with_children(agents)));
     let (_, found) = diagnostics_of(&fixture, "agent.unknown-funnel");
     assert!(found[0].message.contains("did you mean `review`?"));
-    let fixed = team_with_children(&agents.replace("reviw", "review"));
-    assert_eq!(
-        check(&with_baseline(&format!("{FUNNEL_REVIEW}{fixed}"))),
-        vec![]
-    );
-}
-
-#[test]
-fn trigger_unknown_target_on_each_unknown_topology_id() {
-    let fixture = with_baseline(
-        r#"
-        //- /ws/triggers/t.yaml
-        apiVersion: swarmkit/v1
-        kind: Trigger
-        metadata:
-          id: t
-          name: Trigger t
-        type: manual
-        targets:
-          - team
-          - nope
-          - {pipeline: p, emit: e}
-          - also-nope
-        "#,
-    );
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d("triggers/t.yaml", "trigger.unknown-target", "nope"),
-            d("triggers/t.yaml", "trigger.unknown-target", "also-nope"),
-        ]
-    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -417,59 +342,14 @@ fn trigger_unknown_target_on_each_unknown_topology_id() {
 
 #[test]
 fn agent_duplicate_id_across_the_whole_tree() {
-    let fixture = with_baseline(&team_with_children(
-        r#"
-        - id: lead
-          role: leader
-          children:
-            - id: helper
-              role: worker
-        - id: helper
-          role: worker
-        "#,
-    ));
+    let fixture = case("agent_duplicate_id_across_the_whole_tree");
     let (outcome, found) = diagnostics_of(&fixture, "agent.duplicate-id");
-    assert_eq!(
-        check(&fixture),
-        vec![d("topologies/team.yaml", "agent.duplicate-id", "helper")]
-    );
     // On the second `helper` (the sibling of `lead`), pointing at the nested first one.
     let text = &outcome.index.file(found[0].file).unwrap().text;
     assert_eq!(found[0].range.start as usize, text.rfind("helper").unwrap());
     assert_eq!(
         found[0].related[0].range.start as usize,
         text.find("helper").unwrap()
-    );
-}
-
-#[test]
-fn agent_bad_role_for_the_root_and_below_it() {
-    let fixture = with_baseline(&team(
-        r#"
-        root:
-          id: root
-          role: leader
-          skills: [store]
-          children:
-            - id: helper
-              role: root
-              archetype: worker
-            - id: lead
-              role: leader
-        "#,
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d("topologies/team.yaml", "agent.bad-role", "leader"),
-            d("topologies/team.yaml", "agent.bad-role", "root"),
-        ]
-    );
-    let (outcome, found) = diagnostics_of(&fixture, "agent.bad-role");
-    let text = &outcome.index.file(found[1].file).unwrap().text;
-    assert_eq!(
-        found[1].range.start as usize,
-        text.find("role: root").unwrap() + "role: ".len()
     );
 }
 
@@ -498,158 +378,8 @@ fn agent_depends_on_self() {
     assert_eq!(all[0].range.start as usize, text.find("b, a]").unwrap() + 3);
 }
 
-#[test]
-fn agent_depends_on_unknown_with_a_suggestion() {
-    let fixture = with_baseline(&team_with_children(
-        r#"
-        - id: writer
-          role: worker
-          depends_on: [reader, ghost]
-        - id: reader
-          role: worker
-        - id: checker
-          role: worker
-          depends_on: [writr]
-        "#,
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d("topologies/team.yaml", "agent.depends-on-unknown", "ghost"),
-            d("topologies/team.yaml", "agent.depends-on-unknown", "writr"),
-        ]
-    );
-    let (_, found) = diagnostics_of(&fixture, "agent.depends-on-unknown");
-    assert!(found[1].message.contains("did you mean `writer`?"));
-}
-
-#[test]
-fn agent_depends_on_cycle_once_with_the_whole_loop() {
-    let fixture = with_baseline(&team_with_children(
-        r#"
-        - id: a
-          role: worker
-          depends_on: [b]
-        - id: b
-          role: worker
-          depends_on: [c]
-        - id: c
-          role: worker
-          depends_on: [a]
-        - id: d
-          role: worker
-          depends_on: [a]
-        "#,
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![d("topologies/team.yaml", "agent.depends-on-cycle", "b")]
-    );
-    let (outcome, found) = diagnostics_of(&fixture, "agent.depends-on-cycle");
-    assert_contains(&found[0].message, "a → b → c → a");
-    let rel: Vec<String> = related(&outcome.index, &found[0])
-        .into_iter()
-        .map(|(_, text, message)| format!("{text}: {message}"))
-        .collect();
-    assert_eq!(
-        rel,
-        [
-            "b: `a` depends on `b`",
-            "c: `b` depends on `c`",
-            "a: `c` depends on `a`"
-        ]
-    );
-}
-
-#[test]
-fn depends_on_between_siblings_in_order_is_fine() {
-    let fixture = with_baseline(&team_with_children(
-        r#"
-        - id: a
-          role: worker
-        - id: b
-          role: worker
-          depends_on: [a]
-        - id: c
-          role: worker
-          depends_on: [a, b]
-        "#,
-    ));
-    assert_eq!(check(&fixture), vec![]);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Grants.
-
-#[test]
-fn agent_unknown_skill_in_skills_and_skills_additional() {
-    let fixture = with_baseline(&team(
-        r#"
-        root:
-          id: root
-          role: root
-          skills: [store, nope]
-          children:
-            - id: helper
-              role: worker
-              archetype: worker
-              skills_additional:
-                - fetchh
-        "#,
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d("topologies/team.yaml", "agent.unknown-skill", "nope"),
-            d("topologies/team.yaml", "agent.unknown-skill", "fetchh"),
-        ]
-    );
-    let (_, found) = diagnostics_of(&fixture, "agent.unknown-skill");
-    assert!(found[1].message.contains("did you mean `fetch`?"));
-}
-
-#[test]
-fn unknown_skill_inherited_from_an_archetype_is_on_the_agents_archetype_value() {
-    let fixture = with_baseline(&format!(
-        "{}{}",
-        archetype("broken", &["fetch", "nope"]),
-        team_with_children(
-            r#"
-            - id: one
-              role: worker
-              archetype: broken
-            - id: two
-              role: worker
-              archetype: broken
-            - id: own
-              role: worker
-              archetype: broken
-              skills: [fetch]
-            "#,
-        )
-    ));
-    // Reported on the archetype, and again on every agent that inherits the list (not on
-    // `own`, whose `skills` replace the defaults).
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d("archetypes/broken.yaml", "archetype.unknown-skill", "nope"),
-            d("topologies/team.yaml", "agent.unknown-skill", "broken"),
-            d("topologies/team.yaml", "agent.unknown-skill", "broken"),
-        ]
-    );
-    let (outcome, found) = diagnostics_of(&fixture, "agent.unknown-skill");
-    assert_eq!(
-        related(&outcome.index, &found[0]),
-        vec![(
-            "archetypes/broken.yaml".to_owned(),
-            "nope".to_owned(),
-            "the archetype's grant".to_owned()
-        )]
-    );
-    assert_contains(&found[0].message, "agent `one`");
-    assert_contains(&found[1].message, "agent `two`");
-}
 
 /// An archetype of many broken defaults inherited by several agents, at a small size: each
 /// agent gets one diagnostic per code, naming the first ten and counting the rest, with the
@@ -810,14 +540,10 @@ other grants or this one"
     );
     let shown = related(&outcome.index, &found[2]);
     assert_eq!(shown.len(), 20);
-    assert_eq!(
-        shown[0],
-        (
-            "archetypes/wide.yaml".to_owned(),
-            "s0".to_owned(),
-            "`s0` first granted here (from archetype wide)".to_owned()
-        )
-    );
+    let (file, text, message) = &shown[0];
+    assert_eq!(file, "archetypes/wide.yaml");
+    assert_eq!(text, "s0");
+    assert_eq!(message, "`s0` first granted here (from archetype wide)");
     // `s3` granted again by the agent counts once, with the archetype's; `s27` is its own.
     assert!(found[3]
         .message
@@ -849,216 +575,6 @@ fn archetype_unknown_skill_on_the_entry() {
     assert!(found[0].message.contains("did you mean `summarise`?"));
 }
 
-#[test]
-fn agent_bad_skill_entry_for_lists_maps_and_nulls() {
-    let fixture = with_baseline(&team(
-        r#"
-        root:
-          id: root
-          role: root
-          skills:
-            - store
-            - [fetch]
-            - {name: fetch}
-            - ~
-        "#,
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d("topologies/team.yaml", "agent.bad-skill-entry", "[fetch]"),
-            d(
-                "topologies/team.yaml",
-                "agent.bad-skill-entry",
-                "{name: fetch}"
-            ),
-            d("topologies/team.yaml", "agent.bad-skill-entry", "~"),
-        ]
-    );
-}
-
-#[test]
-fn agent_bad_skill_entry_in_an_archetype() {
-    // Reported on the inheriting agent, pointing at the archetype's entry.
-    let fixture = with_baseline(&archetype("worker", &["fetch", "[summarise]"]));
-    assert_eq!(
-        check(&fixture),
-        vec![d("topologies/team.yaml", "agent.bad-skill-entry", "worker")]
-    );
-    let (outcome, found) = diagnostics_of(&fixture, "agent.bad-skill-entry");
-    assert_eq!(
-        related(&outcome.index, &found[0])[0].1,
-        "[summarise]".to_owned()
-    );
-}
-
-#[test]
-fn agent_unknown_bulk_grant_on_the_id_after_the_prefix() {
-    let fixture = with_baseline(&team(
-        r#"
-        root:
-          id: root
-          role: root
-          skills:
-            - server:nope
-            - "server:tool"
-            - pack:nothing
-        "#,
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d("topologies/team.yaml", "agent.unknown-bulk-grant", "nope"),
-            d("topologies/team.yaml", "agent.unknown-bulk-grant", "tool"),
-            d(
-                "topologies/team.yaml",
-                "agent.unknown-bulk-grant",
-                "nothing"
-            ),
-        ]
-    );
-    let (_, found) = diagnostics_of(&fixture, "agent.unknown-bulk-grant");
-    assert_contains(&found[1].message, "did you mean `server:tools`?");
-}
-
-#[test]
-fn server_and_pack_grants_that_resolve_are_fine() {
-    let fixture = with_baseline(&format!(
-        "{}{}",
-        manifest_with_git_log_and_push(),
-        team(
-            r#"
-            root:
-              id: root
-              role: root
-              skills: [server:tools, pack:git, git-push]
-              requires:
-                store: [fetch]
-                git-push: [fetch]
-                git-log: [fetch]
-            "#
-        )
-    ));
-    // `pack:git` grants the pack's read command `git-log`; the write command `git-push` is
-    // granted by name. Both are command skills the runtime makes up from the manifest.
-    assert_eq!(check(&fixture), vec![]);
-}
-
-#[test]
-fn a_pack_grant_does_not_hand_out_write_commands() {
-    let fixture = with_baseline(&format!(
-        "{}{}",
-        manifest_with_git_log_and_push(),
-        team("root:\n  id: root\n  role: root\n  skills: [store, pack:git]\n  requires:\n    git-push: [git-log]\n"),
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![d(
-            "topologies/team.yaml",
-            "agent.requires-unknown-skill",
-            "git-push"
-        )]
-    );
-}
-
-#[test]
-fn abstract_grant_matching_one_skill_is_fine() {
-    let fixture = with_baseline(&abstract_archetype("fet"));
-    assert_eq!(check(&fixture), vec![]);
-}
-
-// As SwarmKit, problems of an archetype's abstract and bulk grants are reported on the agents
-// that inherit them (on their `archetype:` value), not on the archetype itself.
-#[test]
-fn agent_abstract_no_match_on_the_inheriting_agent() {
-    let fixture = with_baseline(&format!(
-        "{}{}",
-        abstract_archetype("translate"),
-        team_with_children("- id: finder\n  role: worker\n  archetype: finder\n")
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![d(
-            "topologies/team.yaml",
-            "agent.abstract-no-match",
-            "finder"
-        )]
-    );
-    let (outcome, found) = diagnostics_of(&fixture, "agent.abstract-no-match");
-    // Pointing at the archetype's grant.
-    assert_eq!(
-        related(&outcome.index, &found[0])
-            .into_iter()
-            .map(|(path, text, _)| (path, text))
-            .collect::<Vec<_>>(),
-        vec![(
-            "archetypes/finder.yaml".to_owned(),
-            "abstract: {category: capability, capability: translate}".to_owned()
-        )]
-    );
-}
-
-#[test]
-fn agent_abstract_ambiguous_names_the_candidates() {
-    // `e` is in fetch, store and summarise.
-    let fixture = with_baseline(&format!(
-        "{}{}",
-        abstract_archetype("e"),
-        team_with_children("- id: finder\n  role: worker\n  archetype: finder\n")
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![d(
-            "topologies/team.yaml",
-            "agent.abstract-ambiguous",
-            "finder"
-        )]
-    );
-    let (_, found) = diagnostics_of(&fixture, "agent.abstract-ambiguous");
-    assert_contains(&found[0].message, "fetch, store, summarise");
-}
-
-#[test]
-fn agent_duplicate_grant_on_the_second_grant() {
-    let fixture = with_baseline(&team(
-        r#"
-        root:
-          id: root
-          role: root
-          skills: [store, fetch, store]
-          children:
-            - id: helper
-              role: worker
-              archetype: worker
-              skills_additional: [fetch]
-            - id: bulk
-              role: worker
-              skills: [fetch, server:tools]
-        "#,
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d("topologies/team.yaml", "agent.duplicate-grant", "store"),
-            d("topologies/team.yaml", "agent.duplicate-grant", "fetch"),
-            d(
-                "topologies/team.yaml",
-                "agent.duplicate-grant",
-                "server:tools"
-            ),
-        ]
-    );
-    let (outcome, found) = diagnostics_of(&fixture, "agent.duplicate-grant");
-    assert!(found
-        .iter()
-        .all(|d| d.severity == skillgraph::diagnostic::Severity::Warning));
-    // The inherited first grant is in the archetype.
-    assert_eq!(
-        related(&outcome.index, &found[1])[0].0,
-        "archetypes/worker.yaml"
-    );
-}
-
 /// Many agents granting one server and one pack, at a small size: each agent holds the shared
 /// member list, and what it holds, repeats and is told to mean is as if every member were its own.
 fn bulk_grants_fixture() -> String {
@@ -1087,71 +603,6 @@ fn bulk_grants_fixture() -> String {
         archetype("bulk", &["fetch", "server:tools", "summarise"]),
         team_with_children(&children)
     )
-}
-
-#[test]
-fn bulk_grants_of_many_agents_are_judged_as_if_each_held_every_member() {
-    let fixture = with_baseline(&bulk_grants_fixture());
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d(
-                "topologies/team.yaml",
-                "agent.requires-unknown-skill",
-                "s4q"
-            ),
-            d(
-                "topologies/team.yaml",
-                "agent.duplicate-grant",
-                "server:tools"
-            ),
-            d("topologies/team.yaml", "agent.duplicate-grant", "s5"),
-            d(
-                "topologies/team.yaml",
-                "agent.duplicate-grant",
-                "server:tools"
-            ),
-            d("topologies/team.yaml", "agent.duplicate-grant", "git-log"),
-            d("topologies/team.yaml", "agent.duplicate-grant", "pack:git"),
-            d("topologies/team.yaml", "agent.duplicate-grant", "s7"),
-            d("topologies/team.yaml", "agent.duplicate-grant", "fetch"),
-        ]
-    );
-    let (_, unknown) = diagnostics_of(&fixture, "agent.requires-unknown-skill");
-    assert_contains(&unknown[0].message, "did you mean `s4`?");
-    let (outcome, found) = diagnostics_of(&fixture, "agent.duplicate-grant");
-    let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
-    // The first `server:tools` of `twice` repeats `s3`, granted by id before it; `s5` after it
-    // repeats the server's grant.
-    assert!(
-        messages[0].contains("already holds `s3` (from skills); this grant (server:tools grant)")
-    );
-    assert!(
-        messages[1].contains("already holds `s5` (from server:tools grant); this grant (skills)")
-    );
-    // A target granted twice is one diagnostic, not one per skill it hands out (deliberately:
-    // a server of 20,000 skills granted twice made 20,000).
-    assert_contains(
-        messages[2],
-        "already holds every skill this grant (server:tools grant) hands out",
-    );
-    assert_eq!(
-        related(&outcome.index, &found[2]),
-        vec![(
-            "topologies/team.yaml".to_owned(),
-            "server:tools".to_owned(),
-            "first granted here".to_owned()
-        )]
-    );
-    assert!(messages[3].contains("already holds `git-log` (from pack:git grant)"));
-    assert!(messages[4].contains("(pack:git grant) hands out"));
-    // Inherited `server:tools` hands out `s7`; `fetch` is inherited by id before it.
-    assert!(messages[5].contains("already holds `s7` (from server:tools grant)"));
-    assert!(messages[6].contains("already holds `fetch` (from archetype bulk)"));
-    assert_eq!(
-        related(&outcome.index, &found[6])[0].0,
-        "archetypes/bulk.yaml"
-    );
 }
 
 /// What an agent holds through the shared lists, asked by id, is what walking every skill it
@@ -1236,194 +687,6 @@ fn mcp_skills(ids: &[&str]) -> String {
 }
 
 #[test]
-fn agent_bad_requires_for_a_string_block_and_a_string_value() {
-    let fixture = with_baseline(&team(
-        r#"
-        root:
-          id: root
-          role: root
-          skills: [store, fetch]
-          requires: store
-          children:
-            - id: helper
-              role: worker
-              skills: [store, fetch]
-              requires:
-                store: fetch
-            - id: empty
-              role: worker
-              skills: [store]
-              requires:
-        "#,
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d("topologies/team.yaml", "agent.bad-requires", "store"),
-            d("topologies/team.yaml", "agent.bad-requires", "fetch"),
-            d("topologies/team.yaml", "agent.bad-requires", ""),
-        ]
-    );
-}
-
-#[test]
-fn agent_requires_unknown_skill_on_either_side() {
-    let fixture = with_baseline(&root_requiring(
-        "store, fetch",
-        r#"
-        store: [fetch, summarise]
-        nope: [fetch]
-        "#,
-    ));
-    // `summarise` is a skill of the workspace, but the root does not hold it.
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d(
-                "topologies/team.yaml",
-                "agent.requires-unknown-skill",
-                "summarise"
-            ),
-            d(
-                "topologies/team.yaml",
-                "agent.requires-unknown-skill",
-                "nope"
-            ),
-        ]
-    );
-}
-
-#[test]
-fn requires_over_inherited_and_additional_skills_is_fine() {
-    let fixture = with_baseline(&team_with_children(
-        r#"
-        - id: helper
-          role: worker
-          archetype: worker
-          skills_additional: [store]
-          requires:
-            store: [fetch]
-        "#,
-    ));
-    assert_eq!(check(&fixture), vec![]);
-}
-
-#[test]
-fn requires_is_not_inherited_and_replaced_defaults_are_not_held() {
-    // `skills` replaces the archetype's defaults: `fetch` is no longer held.
-    let fixture = with_baseline(&team_with_children(
-        r#"
-        - id: helper
-          role: worker
-          archetype: worker
-          skills: [store]
-          requires:
-            store: [fetch]
-        "#,
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![d(
-            "topologies/team.yaml",
-            "agent.requires-unknown-skill",
-            "fetch"
-        )]
-    );
-}
-
-#[test]
-fn mcp_tool_prerequisites_are_satisfiable() {
-    let fixture = with_baseline(&root_requiring("store, fetch", "store: [fetch]\n"));
-    assert_eq!(check(&fixture), vec![]);
-}
-
-#[test]
-fn requires_over_a_server_grant_is_fine() {
-    let fixture = with_baseline(&root_requiring("server:tools", "store: [fetch]\n"));
-    assert_eq!(check(&fixture), vec![]);
-}
-
-#[test]
-fn agent_requires_cycle_once_with_the_whole_loop_and_each_edge() {
-    let fixture = with_baseline(&format!(
-        "{}{}",
-        mcp_skills(&["a", "b", "c"]),
-        root_requiring(
-            "store, a, b, c",
-            r#"
-            a: [b]
-            b: [c]
-            c: [a]
-            "#,
-        )
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![d("topologies/team.yaml", "agent.requires-cycle", "a")]
-    );
-    let (outcome, found) = diagnostics_of(&fixture, "agent.requires-cycle");
-    assert_contains(&found[0].message, "a → b → c → a");
-    let rel: Vec<String> = related(&outcome.index, &found[0])
-        .into_iter()
-        .map(|(_, text, message)| format!("{text}: {message}"))
-        .collect();
-    assert_eq!(
-        rel,
-        [
-            "b: `a` requires `b`",
-            "c: `b` requires `c`",
-            "a: `c` requires `a`"
-        ]
-    );
-}
-
-#[test]
-fn agent_requires_self_loop_is_a_cycle() {
-    let fixture = with_baseline(&root_requiring("store", "store: [store]\n"));
-    assert_eq!(
-        check(&fixture),
-        vec![d("topologies/team.yaml", "agent.requires-cycle", "store")]
-    );
-}
-
-#[test]
-fn agent_requires_unsatisfiable_direct() {
-    let fixture = with_baseline(&root_requiring("store, summarise", "store: [summarise]\n"));
-    assert_eq!(
-        check(&fixture),
-        vec![d(
-            "topologies/team.yaml",
-            "agent.requires-unsatisfiable",
-            "store"
-        )]
-    );
-    let (outcome, found) = diagnostics_of(&fixture, "agent.requires-unsatisfiable");
-    assert!(
-        found[0].message.contains(
-            "it requires summarise, an llm_prompt skill that the runtime never records as called"
-        ),
-        "{}",
-        found[0].message
-    );
-    let rel = related(&outcome.index, &found[0]);
-    assert_eq!(
-        rel,
-        vec![
-            (
-                "topologies/team.yaml".to_owned(),
-                "summarise".to_owned(),
-                "`store` requires `summarise`".to_owned()
-            ),
-            (
-                "skills/summarise.yaml".to_owned(),
-                "llm_prompt".to_owned(),
-                "`summarise` is an llm_prompt skill".to_owned()
-            ),
-        ]
-    );
-}
-
-#[test]
 fn agent_requires_unsatisfiable_for_every_non_mcp_prerequisite_type() {
     for (kind, implementation) in [
         ("composed", "  type: composed\n  composes: [fetch]\n"),
@@ -1446,169 +709,6 @@ fn agent_requires_unsatisfiable_for_every_non_mcp_prerequisite_type() {
             found[0].message
         );
     }
-}
-
-#[test]
-fn agent_requires_unsatisfiable_transitive_names_the_whole_path() {
-    let fixture = with_baseline(&root_requiring(
-        "store, fetch, summarise",
-        r#"
-        fetch: [store]
-        store: [summarise]
-        "#,
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d(
-                "topologies/team.yaml",
-                "agent.requires-unsatisfiable",
-                "fetch"
-            ),
-            d(
-                "topologies/team.yaml",
-                "agent.requires-unsatisfiable",
-                "store"
-            ),
-        ]
-    );
-    let (outcome, found) = diagnostics_of(&fixture, "agent.requires-unsatisfiable");
-    assert!(
-        found[0].message.contains(
-            "can never call fetch: it requires store, which requires summarise, an llm_prompt skill that the runtime never records as called"
-        ),
-        "{}",
-        found[0].message
-    );
-    // One related place per edge of the path, and the skill whose type is the cause.
-    let rel: Vec<String> = related(&outcome.index, &found[0])
-        .into_iter()
-        .map(|(path, text, _)| format!("{path}: {text}"))
-        .collect();
-    assert_eq!(
-        rel,
-        [
-            "topologies/team.yaml: store",
-            "topologies/team.yaml: summarise",
-            "skills/summarise.yaml: llm_prompt"
-        ]
-    );
-}
-
-#[test]
-fn agent_requires_unsatisfiable_when_blocked_by_a_cycle() {
-    let fixture = with_baseline(&format!(
-        "{}{}",
-        mcp_skills(&["a", "b"]),
-        root_requiring(
-            "store, a, b",
-            r#"
-            a: [b]
-            b: [a]
-            store: [a]
-            "#,
-        )
-    ));
-    // The cycle is reported once, as a cycle; `store` is blocked by it, not part of it.
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d("topologies/team.yaml", "agent.requires-cycle", "a"),
-            d(
-                "topologies/team.yaml",
-                "agent.requires-unsatisfiable",
-                "store"
-            ),
-        ]
-    );
-    let (_, found) = diagnostics_of(&fixture, "agent.requires-unsatisfiable");
-    assert_contains(
-        &found[0].message,
-        "it requires a, which is caught in the requires cycle a → b → a",
-    );
-}
-
-#[test]
-fn agent_requires_not_enforced_on_llm_prompt_and_composed_guards() {
-    let fixture = with_baseline(&format!(
-        "{}{}",
-        composed_skill("combo", &["fetch", "store"]),
-        root_requiring(
-            "store, fetch, summarise, combo",
-            r#"
-            summarise: [fetch]
-            combo: [fetch]
-            "#,
-        )
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d(
-                "topologies/team.yaml",
-                "agent.requires-not-enforced",
-                "summarise"
-            ),
-            d(
-                "topologies/team.yaml",
-                "agent.requires-not-enforced",
-                "combo"
-            ),
-        ]
-    );
-    let (outcome, found) = diagnostics_of(&fixture, "agent.requires-not-enforced");
-    assert!(found
-        .iter()
-        .all(|d| d.severity == skillgraph::diagnostic::Severity::Warning));
-    assert_eq!(
-        related(&outcome.index, &found[0]),
-        vec![(
-            "skills/summarise.yaml".to_owned(),
-            "llm_prompt".to_owned(),
-            "its implementation type".to_owned()
-        )]
-    );
-}
-
-#[test]
-fn command_and_agent_guards_are_enforced() {
-    // The pack is declared: a command skill on an undeclared pack stops the workspace loading
-    // (`skill.unknown-command`).
-    let fixture = with_baseline(&format!(
-        "{}{}{}{}",
-        manifest_with_pack(),
-        skill(
-            "run",
-            "capability",
-            "  type: command\n  pack: git\n  command: log\n"
-        ),
-        skill("delegate", "capability", "  type: agent\n"),
-        root_requiring(
-            "store, fetch, run, delegate",
-            r#"
-            run: [fetch]
-            delegate: [fetch]
-            "#,
-        )
-    ));
-    assert_eq!(check(&fixture), vec![]);
-}
-
-#[test]
-fn agent_requires_duplicate_on_the_repeat() {
-    let fixture = with_baseline(&root_requiring("store, fetch", "store: [fetch, fetch]\n"));
-    let (outcome, found) = diagnostics_of(&fixture, "agent.requires-duplicate");
-    assert_eq!(
-        check(&fixture),
-        vec![d(
-            "topologies/team.yaml",
-            "agent.requires-duplicate",
-            "fetch"
-        )]
-    );
-    let text = &outcome.index.file(found[0].file).unwrap().text;
-    assert_eq!(found[0].range.start as usize, text.rfind("fetch").unwrap());
-    assert_eq!(found[0].severity, skillgraph::diagnostic::Severity::Warning);
 }
 
 /// `text` with the fixes of `found` applied, each diagnostic's first.
@@ -1638,41 +738,8 @@ fn repeats_on_one_long_line_each_get_a_fix_of_their_own() {
     );
 }
 
-#[test]
-fn agent_requires_parameterised_on_the_entry() {
-    let fixture = with_baseline(&root_requiring(
-        "store, fetch",
-        r#"
-        store:
-          - fetch(id=$x)
-        "#,
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![d(
-            "topologies/team.yaml",
-            "agent.requires-parameterised",
-            "fetch(id=$x)"
-        )]
-    );
-    let (_, found) = diagnostics_of(&fixture, "agent.requires-parameterised");
-    assert_contains(&found[0].message, "bare id `fetch`");
-}
-
 // ---------------------------------------------------------------------------------------------
 // Skills.
-
-#[test]
-fn skill_composed_unknown_on_the_entry() {
-    let fixture = with_baseline(&composed_skill("combo", &["fetch", "fetc", "nothing"]));
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d("skills/combo.yaml", "skill.composed-unknown", "fetc"),
-            d("skills/combo.yaml", "skill.composed-unknown", "nothing"),
-        ]
-    );
-}
 
 // DOUBTFUL: SPEC §3 says every cycle is reported once per cycle (and the brief: "reported
 // once"); rules/skills.rs now reports it on every member, on the `composes` entry leading into
@@ -1734,15 +801,6 @@ fn skill_composed_cycle_with_the_whole_loop_and_each_edge() {
 }
 
 #[test]
-fn skill_composed_cycle_of_one() {
-    let fixture = with_baseline(&composed_skill("loop", &["loop"]));
-    assert_eq!(
-        check(&fixture),
-        vec![d("skills/loop.yaml", "skill.composed-cycle", "loop")]
-    );
-}
-
-#[test]
 fn composing_a_cycle_is_not_being_on_it() {
     let fixture = with_baseline(&format!(
         "{}{}{}",
@@ -1760,25 +818,6 @@ fn composing_a_cycle_is_not_being_on_it() {
                 && (path == "skills/c-one.yaml" || path == "skills/c-two.yaml")),
         "{found:?}"
     );
-}
-
-#[test]
-fn skill_unknown_mcp_server_on_the_server_value() {
-    let fixture = with_baseline(&format!(
-        "{}{}",
-        mcp_skill("x", "tool"),
-        mcp_skill("y", "zzz")
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d("skills/x.yaml", "skill.unknown-mcp-server", "tool"),
-            d("skills/y.yaml", "skill.unknown-mcp-server", "zzz"),
-        ]
-    );
-    let (outcome, found) = diagnostics_of(&fixture, "skill.unknown-mcp-server");
-    assert_contains(&found[0].message, "did you mean `tools`?");
-    assert_eq!(related(&outcome.index, &found[0])[0].0, "workspace.yaml");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1816,50 +855,6 @@ fn several_problems_are_all_reported_in_one_pass() {
 // ---------------------------------------------------------------------------------------------
 // Known bugs: each test asserts the right behaviour; those still open are ignored until the
 // engine is fixed (`cargo test --test swarmkit_rules -- --ignored`).
-
-// Once a known bug: rules/requires.rs `build` marked a guarded skill blocked whatever its own type, so
-// an `llm_prompt` (or `composed`) skill guarded by an `llm_prompt` prerequisite gets both
-// `agent.requires-not-enforced` ("this rule guards nothing") and
-// `agent.requires-unsatisfiable` ("the runtime will refuse it on every try"). Ungated skills
-// are never refused, so only the first is true.
-#[test]
-fn an_ungated_guard_is_not_enforced_rather_than_unsatisfiable() {
-    let fixture = with_baseline(&format!(
-        "{}{}",
-        llm_skill("draft"),
-        root_requiring("store, summarise, draft", "summarise: [draft]\n")
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![d(
-            "topologies/team.yaml",
-            "agent.requires-not-enforced",
-            "summarise"
-        )]
-    );
-}
-
-// Two loops through `a` (a → b → c → a and a → c → a) make one tangle. As in SwarmKit, every
-// member reports a loop through itself, once: the shortest one back to the tangle's first skill
-// and on to itself.
-#[test]
-fn every_member_of_a_composed_tangle_reports_a_loop_through_itself() {
-    let fixture = with_baseline(&format!(
-        "{}{}{}",
-        composed_skill("a", &["b", "c"]),
-        composed_skill("b", &["c"]),
-        composed_skill("c", &["a"]),
-    ));
-    let (_, found) = diagnostics_of(&fixture, "skill.composed-cycle");
-    let mut messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
-    messages.sort();
-    assert_eq!(messages.len(), 3, "{messages:?}");
-    assert!(messages[0].contains("`a` is part of a loop, so it would recurse forever: a → c → a"));
-    assert!(
-        messages[1].contains("`b` is part of a loop, so it would recurse forever: b → c → a → b")
-    );
-    assert!(messages[2].contains("`c` is part of a loop, so it would recurse forever: c → a → c"));
-}
 
 #[test]
 fn two_requires_loops_through_one_skill_are_one_tangle_reported_once() {
@@ -1903,152 +898,12 @@ fn two_requires_loops_through_one_skill_are_one_tangle_reported_once() {
 // Codes added with the SwarmKit parity work: runtime floors, funnel and contract duplicates,
 // executors, and the skills the runtime makes up (pack commands, topology skills, memory).
 
-fn with_runtime_floor(id: &str, floor: &str) -> String {
-    llm_skill(id).replace(
-        "  version: 1.0.0\n",
-        &format!("  version: 1.0.0\n  requires_runtime: \"{floor}\"\n"),
-    )
-}
-
-#[test]
-fn skill_runtime_too_old_on_the_floor() {
-    let fixture = with_baseline(&format!(
-        "{}{}",
-        with_runtime_floor("future", ">=99.0.0"),
-        with_runtime_floor("present", ">=1.0.0"),
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![d(
-            "skills/future.yaml",
-            "skill.runtime-too-old",
-            "\">=99.0.0\""
-        )]
-    );
-}
-
-#[test]
-fn funnel_and_contract_duplicate_ids_on_every_defining_file() {
-    let contract = |file: &str| {
-        format!(
-            "//- /ws/contracts/{file}.yaml\napiVersion: swarmkit/v1\nkind: Contract\nmetadata:\n  id: c\n  name: Contract c\n  description: The contract between two teams.\nparties: [oms, inventory]\nprovenance:\n  authored_by: human\n  version: 0.1.0\n"
-        )
-    };
-    let fixture = with_baseline(&format!(
-        "{FUNNEL_REVIEW}{}{}{}",
-        FUNNEL_REVIEW.replace("/ws/funnels/review.yaml", "/ws/funnels/review-2.yaml"),
-        contract("a"),
-        contract("b"),
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d("contracts/a.yaml", "contract.duplicate-id", "c"),
-            d("contracts/b.yaml", "contract.duplicate-id", "c"),
-            d("funnels/review-2.yaml", "funnel.duplicate-id", "review"),
-            d("funnels/review.yaml", "funnel.duplicate-id", "review"),
-        ]
-    );
-}
-
-fn archetype_with_executor(id: &str, executor: &str) -> String {
-    archetype(id, &["fetch"]).replace(
-        "provenance:\n",
-        &format!("executor:\n{executor}provenance:\n"),
-    )
-}
-
-#[test]
-fn archetype_executor_invalid_on_the_kind_or_the_ref() {
-    let fixture = with_baseline(&format!(
-        "{}{}{}{}{}",
-        archetype_with_executor("bogus", "  kind: bogus\n"),
-        archetype_with_executor("no-ref", "  kind: harness\n"),
-        archetype_with_executor("bad-ref", "  kind: harness\n  ref: nowhere\n"),
-        archetype_with_executor("bundled", "  kind: harness\n  ref: codex\n"),
-        archetype_with_executor("direct", "  kind: claude-code\n"),
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![
-            d(
-                "archetypes/bad-ref.yaml",
-                "archetype.executor-invalid",
-                "nowhere"
-            ),
-            d(
-                "archetypes/bogus.yaml",
-                "archetype.executor-invalid",
-                "bogus"
-            ),
-            d(
-                "archetypes/no-ref.yaml",
-                "archetype.executor-invalid",
-                "harness"
-            ),
-        ]
-    );
-}
-
-/// The manifest with a command pack `git` whose one command is `status`.
-fn manifest_with_git_pack() -> String {
-    manifest_with(
-        "command_packs:\n  - id: git\n    commands:\n      - id: status\n        argv: [git, status]\n        effects: read\n",
-    )
-}
-
-#[test]
-fn command_pack_id_collision_on_the_command() {
-    let fixture = with_baseline(&format!(
-        "{}{}",
-        manifest_with_git_pack(),
-        mcp_skill("git-status", "tools")
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![d("workspace.yaml", "command-pack.id-collision", "status")]
-    );
-    // Without the clash, the command is a skill agents can be granted.
-    let fixture = with_baseline(&format!(
-        "{}{}",
-        manifest_with_git_pack(),
-        team("root:\n  id: root\n  role: root\n  skills: [store, git-status]\n")
-    ));
-    assert_eq!(check(&fixture), vec![]);
-}
-
 /// A pack of many commands, resolved one id at a time: each id is found among the commands
 /// without building the others, with the same answer as building them all (two commands making
 /// one id, a command colliding with a skill file, memory skills beside the packs).
 #[test]
 fn pack_commands_resolve_by_id_in_a_large_pack() {
-    let commands: String = (0..60)
-        .map(|i| {
-            let effects = if i % 2 == 0 { "read" } else { "write" };
-            format!("      - {{id: k{i}, argv: [echo], effects: {effects}}}\n")
-        })
-        .collect();
-    let manifest = manifest_with(&format!(
-        r#"command_packs:
-  - id: big
-    commands:
-{commands}  - id: a
-    commands:
-      - {{id: b-c, argv: [echo], effects: read}}
-  - id: a-b
-    commands:
-      - {{id: c, argv: [echo]}}
-"#
-    ));
-    let fixture = with_baseline(&format!(
-        "{manifest}{}{}",
-        mcp_skill("big-k7", "tools"),
-        team("root:\n  id: root\n  role: root\n  skills: [store, big-k3, big-k59, a-b-c]\n  requires:\n    big-k59: [store]\n")
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![d("workspace.yaml", "command-pack.id-collision", "k7")]
-    );
+    let fixture = case("pack_commands_resolve_by_id_in_a_large_pack");
 
     let outcome = run(&fixture);
     let index = &outcome.index;
@@ -2097,19 +952,6 @@ fn pack_commands_resolve_by_id_in_a_large_pack() {
 }
 
 #[test]
-fn workspace_pack_id_collision_on_the_topology_name() {
-    let fixture = with_baseline(&llm_skill("topology-team"));
-    assert_eq!(
-        check(&fixture),
-        vec![d(
-            "topologies/team.yaml",
-            "workspace-pack.id-collision",
-            "team"
-        )]
-    );
-}
-
-#[test]
 fn topology_skills_resolve_one_by_one_and_through_pack_workspace() {
     let fixture = with_baseline(&format!(
         "{}{}",
@@ -2125,17 +967,7 @@ fn topology_skills_resolve_one_by_one_and_through_pack_workspace() {
 
 #[test]
 fn memory_disabled_but_bound_on_the_binding() {
-    let fixture = with_baseline(&manifest_with(
-        "memory:\n  enabled: false\ngovernance:\n  provider: mock\n  decision_skills:\n    - id: memory-reader\n      trigger: pre_input\n",
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![d(
-            "workspace.yaml",
-            "memory.disabled-but-bound",
-            "memory-reader"
-        )]
-    );
+    let fixture = case("memory_disabled_but_bound_on_the_binding");
     // With memory on, the binding is fine.
     assert_eq!(
         check(&fixture.replace("enabled: false", "enabled: true")),
@@ -2312,42 +1144,6 @@ fn hostile_references_are_read_in_one_pass_and_stay_as_written() {
         "root:\n  id: root\n  role: root\n  skills: [store]\n  prompt:\n    system: \"{open} ${{A:-${{B:-${{C}}}}}} ${{D\"\n"
     )));
     assert_eq!(run_in(&fixture, &[]), vec![]);
-}
-
-#[test]
-fn bundled_memory_skills_are_llm_prompt_skills_for_requires() {
-    // `governed-memory` is an `llm_prompt` skill the runtime bundles: as a prerequisite it is
-    // never recorded as called, and a rule guarding it guards nothing.
-    let fixture = with_baseline(&root_requiring(
-        "store, governed-memory",
-        "governed-memory: [store]\n",
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![d(
-            "topologies/team.yaml",
-            "agent.requires-not-enforced",
-            "governed-memory"
-        )]
-    );
-    let fixture = with_baseline(&root_requiring(
-        "store, governed-memory",
-        "store: [governed-memory]\n",
-    ));
-    assert_eq!(
-        check(&fixture),
-        vec![d(
-            "topologies/team.yaml",
-            "agent.requires-unsatisfiable",
-            "store"
-        )]
-    );
-    // Guarding an MCP tool by an MCP tool stays silent, memory skills granted or not.
-    let fixture = with_baseline(&root_requiring(
-        "store, fetch, governed-memory",
-        "store: [fetch]\n",
-    ));
-    assert_eq!(check(&fixture), vec![]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,8 +12,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use skillgraph::check::{check_changes, CheckOutcome};
-use skillgraph::diagnostic::Diagnostic;
+use skillgraph::diagnostic::{Diagnostic, FileId};
 use skillgraph::index::Index;
+use skillgraph::syntax::TextRange;
 pub use skillgraph::testing::{
     assert_any_order_equals_batch, batch_snapshot, changes, changes_of, index_of, parse,
     parse_fixture, render_fixture, shuffled, snapshot, trim_indent, FixtureFile, Found, Replay,
@@ -48,14 +49,19 @@ pub fn slice(text: &str, start: u32, end: u32) -> String {
     }
 }
 
-/// (path, code, ranged text) of one diagnostic.
-pub fn describe(index: &Index, d: &Diagnostic) -> (String, &'static str, String) {
-    let file = index.file(d.file).expect("diagnostic names a known file");
+/// (path, ranged text) of a place in a file of `index`.
+pub fn place(index: &Index, file: FileId, range: TextRange) -> (String, String) {
+    let file = index.file(file).expect("a place in a known file");
     (
         show_path(&file.path),
-        d.code.name(),
-        slice(&file.text, d.range.start, d.range.end),
+        slice(&file.text, range.start, range.end),
     )
+}
+
+/// (path, code, ranged text) of one diagnostic.
+pub fn describe(index: &Index, d: &Diagnostic) -> (String, &'static str, String) {
+    let (path, text) = place(index, d.file, d.range);
+    (path, d.code.name(), text)
 }
 
 /// Every diagnostic of a fixture as (path, code, ranged text), in path then position order.
@@ -105,12 +111,8 @@ pub fn related(index: &Index, d: &Diagnostic) -> Vec<(String, String, String)> {
     d.related
         .iter()
         .map(|r| {
-            let file = index.file(r.file).expect("related names a known file");
-            (
-                show_path(&file.path),
-                slice(&file.text, r.range.start, r.range.end),
-                r.message.clone(),
-            )
+            let (path, text) = place(index, r.file, r.range);
+            (path, text, r.message.clone())
         })
         .collect()
 }
@@ -127,103 +129,7 @@ pub fn d(path: &str, code: &'static str, text: &str) -> (String, &'static str, S
 /// `tools`; `mcp_tool` skills `fetch` and `store` on it; an `llm_prompt` skill `summarise`; an
 /// archetype `worker` whose defaults are `[fetch, summarise]`; a topology `team` whose root
 /// holds `store` and has one child `helper` built from `worker`.
-pub const BASELINE: &str = r#"
-//- /ws/workspace.yaml
-apiVersion: swarmkit/v1
-kind: Workspace
-metadata:
-  id: ws
-  name: Test workspace
-mcp_servers:
-  - id: tools
-    transport: stdio
-    command: ["tools-server"]
-//- /ws/skills/fetch.yaml
-apiVersion: swarmkit/v1
-kind: Skill
-metadata:
-  id: fetch
-  name: Fetch
-  description: Fetches a document.
-category: capability
-implementation:
-  type: mcp_tool
-  server: tools
-  tool: fetch
-provenance:
-  authored_by: human
-  version: 1.0.0
-//- /ws/skills/store.yaml
-apiVersion: swarmkit/v1
-kind: Skill
-metadata:
-  id: store
-  name: Store
-  description: Stores a document.
-category: capability
-implementation:
-  type: mcp_tool
-  server: tools
-  tool: store
-provenance:
-  authored_by: human
-  version: 1.0.0
-//- /ws/skills/summarise.yaml
-apiVersion: swarmkit/v1
-kind: Skill
-metadata:
-  id: summarise
-  name: Summarise
-  description: Summarises notes.
-category: capability
-implementation:
-  type: llm_prompt
-  prompt: Summarise the notes.
-provenance:
-  authored_by: human
-  version: 1.0.0
-//- /ws/archetypes/worker.yaml
-apiVersion: swarmkit/v1
-kind: Archetype
-metadata:
-  id: worker
-  name: Worker
-  description: Does the work.
-role: worker
-defaults:
-  model:
-    provider: anthropic
-    name: claude-sonnet-4-6
-  prompt:
-    system: You do the work.
-  skills:
-    - fetch
-    - summarise
-provenance:
-  authored_by: human
-  version: 1.0.0
-//- /ws/topologies/team.yaml
-apiVersion: swarmkit/v1
-kind: Topology
-metadata:
-  name: team
-  version: 1.0.0
-agents:
-  root:
-    id: root
-    role: root
-    model:
-      provider: anthropic
-      name: claude-opus-4-7
-    prompt:
-      system: Delegate the work.
-    skills:
-      - store
-    children:
-      - id: helper
-        role: worker
-        archetype: worker
-"#;
+pub const BASELINE: &str = include_str!("../fixtures/swarmkit/baseline.txt");
 
 /// `//- /ws/workspace.yaml`: the baseline's manifest with `rest` (more top-level keys, written
 /// at column 0) after its own.
