@@ -86,7 +86,8 @@ fn chained(chains: &[(String, Vec<String>)]) -> Vec<Change> {
             text: format!(
                 "---\nname: {name}\ndescription: Does {name}.\nmetadata:\n  chain: [{}]\n---\n# {name}\n",
                 calls.join(", ")
-            ),
+            )
+            .into(),
         })
         .collect()
 }

@@ -420,12 +420,12 @@ impl CheckOutcome {
                 changes.push(match entry.invalid_utf8_at {
                     Some(invalid_at) => Change::SetDecoded {
                         path: path.clone(),
-                        text,
+                        text: text.into(),
                         invalid_at,
                     },
                     None => Change::Set {
                         path: path.clone(),
-                        text,
+                        text: text.into(),
                     },
                 });
                 origin.insert(path, (first_path, first_text));

@@ -598,7 +598,7 @@ mod tests {
         assert!(read_regular(dir.path()).is_err(), "a directory is not read");
         let file = dir.path().join("y.yaml");
         std::fs::write(&file, "a: 1\n").unwrap();
-        assert!(matches!(read_regular(&file), Ok(Change::Set { text, .. }) if text == "a: 1\n"));
+        assert!(matches!(read_regular(&file), Ok(Change::Set { text, .. }) if &*text == "a: 1\n"));
     }
 
     #[test]

@@ -355,12 +355,12 @@ mod tests {
                     });
                     changes.push(Change::Set {
                         path: to,
-                        text: text.unwrap_or_else(|| entry.text.to_string()),
+                        text: text.map_or_else(|| entry.text.clone(), Into::into),
                     });
                 }
                 (None, Some(text)) => changes.push(Change::Set {
                     path: entry.path.clone(),
-                    text,
+                    text: text.into(),
                 }),
                 (None, None) => {}
             }

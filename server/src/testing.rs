@@ -145,7 +145,7 @@ pub fn changes_of(files: Vec<FixtureFile>) -> Vec<Change> {
         .into_iter()
         .map(|f| Change::Set {
             path: PathBuf::from(f.path),
-            text: f.text,
+            text: f.text.into(),
         })
         .collect()
 }
@@ -156,7 +156,7 @@ pub fn set_files(files: &[(&str, &str)]) -> Vec<Change> {
         .iter()
         .map(|(path, text)| Change::Set {
             path: PathBuf::from(path),
-            text: (*text).to_owned(),
+            text: (*text).into(),
         })
         .collect()
 }
@@ -297,7 +297,7 @@ impl Replay {
         for change in &changes {
             match change {
                 Change::Set { path, text } => {
-                    self.files.insert(path.clone(), text.clone());
+                    self.files.insert(path.clone(), text.to_string());
                 }
                 Change::Remove { path } => {
                     self.files.remove(path);
@@ -313,7 +313,7 @@ impl Replay {
     pub fn set(&mut self, path: &str, text: &str) {
         self.apply(vec![Change::Set {
             path: path.into(),
-            text: text.to_owned(),
+            text: text.into(),
         }]);
     }
 
@@ -328,7 +328,7 @@ impl Replay {
             Change::Remove { path: from.into() },
             Change::Set {
                 path: to.into(),
-                text,
+                text: text.into(),
             },
         ]);
     }
@@ -345,7 +345,7 @@ impl Replay {
                 .iter()
                 .map(|(path, text)| Change::Set {
                     path: path.clone(),
-                    text: text.clone(),
+                    text: text.as_str().into(),
                 })
                 .collect(),
         )

@@ -17,7 +17,7 @@ fn with_file(path: &str, text: &str) -> Vec<Change> {
     all.retain(|c| !matches!(c, Change::Set { path: p, .. } if p.to_str() == Some(path)));
     all.push(Change::Set {
         path: path.into(),
-        text: text.to_owned(),
+        text: text.into(),
     });
     all
 }
@@ -146,7 +146,7 @@ fn crlf_line_endings_check_the_same_and_ranges_exclude_the_cr() {
             .map(|c| match c {
                 Change::Set { path, text } => Change::Set {
                     path,
-                    text: text.replace('\n', "\r\n"),
+                    text: text.replace('\n', "\r\n").into(),
                 },
                 other => other,
             })
@@ -220,7 +220,10 @@ fn tabs_used_for_indentation_are_a_parse_error_and_tabs_in_values_are_fine() {
 fn a_binary_file_named_skill_md_gets_one_encoding_diagnostic() {
     let bytes: Vec<u8> = (0u8..=255).cycle().take(4096).collect();
     let decoded = decode(&bytes);
-    assert!(decoded.text.contains('\0'), "the NUL bytes stay in the text");
+    assert!(
+        decoded.text.contains('\0'),
+        "the NUL bytes stay in the text"
+    );
     let found = check_changes_all(vec![Change::Set {
         path: "/repo/skills/tool/SKILL.md".into(),
         text: decoded.text,
@@ -236,7 +239,10 @@ fn a_binary_file_in_skills_gets_one_encoding_diagnostic_and_defines_nothing() {
     let mut bytes = b"apiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: blob\n".to_vec();
     bytes.extend_from_slice(&[0, 1, 2, 0xff, 0]);
     let decoded = decode(&bytes);
-    assert!(decoded.text.contains('\0'), "the NUL bytes stay in the text");
+    assert!(
+        decoded.text.contains('\0'),
+        "the NUL bytes stay in the text"
+    );
     let mut all = with_file("/ws/skills/blob.yaml", &decoded.text);
     all.extend(changes(&team(
         "root:\n  id: root\n  role: root\n  skills: [store, blob]\n",
@@ -453,7 +459,7 @@ fn a_five_megabyte_file_gets_file_too_large_and_is_skipped() {
     )));
     all.push(Change::Set {
         path: "/repo/big/SKILL.md".into(),
-        text: format!("---\nname: big\n---\n{}", "x".repeat(5 * 1024 * 1024)),
+        text: format!("---\nname: big\n---\n{}", "x".repeat(5 * 1024 * 1024)).into(),
     });
     let found = within(10 * SECOND, || check_changes_all(all));
     // The huge skill defines nothing, so the grant of it is unknown.
@@ -537,11 +543,11 @@ fn empty_files() {
     check_changes_all(vec![
         Change::Set {
             path: "/repo/SKILL.md".into(),
-            text: String::new(),
+            text: String::new().into(),
         },
         Change::Set {
             path: "/repo/skillgraph.toml".into(),
-            text: String::new(),
+            text: String::new().into(),
         },
     ]);
 }
@@ -566,7 +572,7 @@ fn a_skill_md_that_is_only_a_frontmatter_marker() {
     for text in ["---", "---\n", "---\n---\n", "---\n\u{0}"] {
         check_changes_all(vec![Change::Set {
             path: "/repo/x/SKILL.md".into(),
-            text: text.to_owned(),
+            text: text.into(),
         }]);
     }
 }
@@ -655,7 +661,7 @@ fn every_bad_input_at_once_in_one_workspace() {
     for (path, text) in extra {
         all.push(Change::Set {
             path: path.into(),
-            text,
+            text: text.into(),
         });
     }
     let found = within(10 * SECOND, || check_changes_resolution(all));

@@ -13,7 +13,7 @@ const MANIFEST: &str =
 fn set(path: &str, text: &str) -> Change {
     Change::Set {
         path: PathBuf::from(path),
-        text: text.to_owned(),
+        text: text.into(),
     }
 }
 

@@ -263,7 +263,8 @@ fn chained_skills(chains: &[(String, Vec<String>)]) -> Vec<Diagnostic> {
                 path: std::path::PathBuf::from(format!("/r/s/{name}/SKILL.md")),
                 text: format!(
                     "---\nname: {name}\ndescription: Does {name}.\n{chain}---\n# {name}\n"
-                ),
+                )
+                .into(),
             }
         })
         .collect();
@@ -323,7 +324,8 @@ fn a_chain_cycle_follows_a_member_whose_entries_moved() {
         path: std::path::PathBuf::from(format!("/r/s/{name}/SKILL.md")),
         text: format!(
             "---\nname: {name}\ndescription: {description}\nmetadata:\n  chain: [{calls}]\n---\n"
-        ),
+        )
+        .into(),
     };
     let mut files: Vec<Change> = vec![skill("a", "Does a.", "b"), skill("b", "Does b.", "a")];
     // Bystanders with chains of their own: they read the graph, but nothing they show moves.

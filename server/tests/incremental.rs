@@ -789,7 +789,7 @@ mod renames {
             .iter()
             .map(|change| match change {
                 Change::Set { path, text } => {
-                    let mut text = text.clone();
+                    let mut text = text.to_string();
                     if let Some(id) = index.file_id(path) {
                         let mut edits: Vec<&Edit> =
                             rename.edits.iter().filter(|e| e.file == id).collect();
@@ -803,7 +803,7 @@ mod renames {
                     }
                     Change::Set {
                         path: moved(path),
-                        text,
+                        text: text.into(),
                     }
                 }
                 Change::SetDecoded {

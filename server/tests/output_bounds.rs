@@ -71,7 +71,7 @@ fn with_skill_inputs(inputs: &str) -> Vec<Change> {
     let skill = parse_fixture(&mcp_skill("hostile", "tools")).remove(0);
     all.push(Change::Set {
         path: "/ws/skills/hostile.yaml".into(),
-        text: format!("{}inputs:\n{inputs}", skill.text),
+        text: format!("{}inputs:\n{inputs}", skill.text).into(),
     });
     all
 }
@@ -107,11 +107,11 @@ fn hostile_shapes() -> Vec<(&'static str, Vec<Change>)> {
         let skill = parse_fixture(&mcp_skill("twin", "tools")).remove(0);
         same_id.push(Change::Set {
             path: format!("/ws/skills/twin-{i}.yaml").into(),
-            text: skill.text,
+            text: skill.text.into(),
         });
         same_name.push(Change::Set {
             path: format!("/r/skills/twin-{i}/SKILL.md").into(),
-            text: "---\nname: twin\ndescription: d\n---\n".to_owned(),
+            text: "---\nname: twin\ndescription: d\n---\n".into(),
         });
     }
     // A skill on an unknown server, among 3,000 declared servers none of which is near.
@@ -123,7 +123,10 @@ fn hostile_shapes() -> Vec<(&'static str, Vec<Change>)> {
     )));
     many_servers.push(Change::Set {
         path: "/ws/skills/lost.yaml".into(),
-        text: parse_fixture(&mcp_skill("lost", "zz")).remove(0).text,
+        text: parse_fixture(&mcp_skill("lost", "zz"))
+            .remove(0)
+            .text
+            .into(),
     });
     // A SKILL.md name made of 3,000 different characters that are not letters or digits.
     let odd: String = (0..3_000u32)
@@ -132,12 +135,12 @@ fn hostile_shapes() -> Vec<(&'static str, Vec<Change>)> {
         .collect();
     let odd_name = vec![Change::Set {
         path: "/r/skills/odd/SKILL.md".into(),
-        text: format!("---\nname: \"{odd}\"\ndescription: d\n---\n"),
+        text: format!("---\nname: \"{odd}\"\ndescription: d\n---\n").into(),
     }];
     let metadata: String = (0..3_000).map(|i| format!("  k{i}: {i}\n")).collect();
     let many_metadata = vec![Change::Set {
         path: "/r/skills/meta/SKILL.md".into(),
-        text: format!("---\nname: meta\ndescription: d\nmetadata:\n{metadata}---\n"),
+        text: format!("---\nname: meta\ndescription: d\nmetadata:\n{metadata}---\n").into(),
     }];
     // 300 topologies of one name (each makes the skill `topology-team`).
     let mut same_topology = changes(BASELINE);
@@ -146,7 +149,8 @@ fn hostile_shapes() -> Vec<(&'static str, Vec<Change>)> {
             path: format!("/ws/topologies/team-{i}.yaml").into(),
             text: parse_fixture(&team("root:\n  id: root\n  role: root\n"))
                 .remove(0)
-                .text,
+                .text
+                .into(),
         });
     }
     // 3,000 unknown fields, each offered a move under a `metadata:` of 3,000 keys.
@@ -154,7 +158,7 @@ fn hostile_shapes() -> Vec<(&'static str, Vec<Change>)> {
     let kept: String = (0..3_000).map(|i| format!("  m{i}: v\n")).collect();
     let many_fields = vec![Change::Set {
         path: "/r/skills/wide/SKILL.md".into(),
-        text: format!("---\nname: wide\ndescription: d\n{fields}metadata:\n{kept}---\n"),
+        text: format!("---\nname: wide\ndescription: d\n{fields}metadata:\n{kept}---\n").into(),
     }];
     vec![
         ("a frontmatter of 3,000 unknown fields", many_fields),

@@ -36,7 +36,7 @@ fn findings(agents: &str, extra: &[(&str, &str)]) -> Vec<(&'static str, String)>
         .into_iter()
         .map(|(path, text)| Change::Set {
             path: PathBuf::from(path),
-            text,
+            text: text.into(),
         })
         .collect();
     check_changes_found(changes)

@@ -18,7 +18,7 @@ use skillgraph::model::skill_md::SkillMd;
 fn set(path: &str, text: &str) -> Change {
     Change::Set {
         path: PathBuf::from(path),
-        text: text.to_owned(),
+        text: text.into(),
     }
 }
 
@@ -253,7 +253,7 @@ fn reported(files: &[(PathBuf, String)], path: &Path) -> Vec<(String, String)> {
         .iter()
         .map(|(p, t)| Change::Set {
             path: p.clone(),
-            text: t.clone(),
+            text: t.clone().into(),
         })
         .collect();
     let mut out: Vec<(String, String)> = check(changes)

@@ -22,11 +22,11 @@ fn registry(id: &str, roles: &[&str]) -> String {
 fn role_findings(files: &[(&str, String)]) -> Vec<(String, &'static str, String)> {
     let mut changes = vec![Change::Set {
         path: PathBuf::from("/ws/workspace.yaml"),
-        text: MANIFEST.to_owned(),
+        text: MANIFEST.into(),
     }];
     changes.extend(files.iter().map(|(name, text)| Change::Set {
         path: PathBuf::from(format!("/ws/roles/{name}")),
-        text: text.clone(),
+        text: text.clone().into(),
     }));
     let outcome = check_changes(changes, PathBuf::from("/"));
     outcome

@@ -16,7 +16,7 @@ use skillgraph::index::Change;
 fn check(text: &str) -> Vec<Found> {
     check_with(vec![Change::Set {
         path: PathBuf::from("/r/skills/pdf/SKILL.md"),
-        text: text.to_owned(),
+        text: text.into(),
     }])
 }
 
@@ -114,7 +114,7 @@ fn folder(dir: &str, files: &[(&str, &str)]) -> Vec<Change> {
 fn check_folder(body: &str, files: &[(&str, &str)]) -> Vec<Found> {
     let mut changes = vec![Change::Set {
         path: PathBuf::from("/r/skills/pdf/SKILL.md"),
-        text: skill(body),
+        text: skill(body).into(),
     }];
     changes.extend(folder("/r/skills/pdf", files));
     check_with(changes)
@@ -313,7 +313,7 @@ fn adding_a_link_clears_an_orphan_and_rechecks_no_other_skill() {
     for name in ["pdf", "docx"] {
         changes.push(Change::Set {
             path: PathBuf::from(format!("/r/skills/{name}/SKILL.md")),
-            text: format!("---\nname: {name}\ndescription: d\n---\nNothing named.\n"),
+            text: format!("---\nname: {name}\ndescription: d\n---\nNothing named.\n").into(),
         });
         let dir = format!("/r/skills/{name}");
         changes.extend(folder(
@@ -328,7 +328,7 @@ fn adding_a_link_clears_an_orphan_and_rechecks_no_other_skill() {
     assert!(codes_on(&index, pdf).contains(&"skillmd.orphan-files"));
     let touched = index.apply(vec![Change::Set {
         path: PathBuf::from("/r/skills/pdf/SKILL.md"),
-        text: "---\nname: pdf\ndescription: d\n---\nRead references/a.md.\n".to_owned(),
+        text: "---\nname: pdf\ndescription: d\n---\nRead references/a.md.\n".into(),
     }]);
     assert!(!codes_on(&index, pdf).contains(&"skillmd.orphan-files"));
     assert_eq!(touched.into_iter().collect::<Vec<_>>(), [pdf]);
@@ -402,7 +402,8 @@ fn discovery_reads_bundled_markdown_and_survives_loops_and_binary_files() {
 fn claude_skill(frontmatter: &str, body: &str) -> Vec<Found> {
     check_with(vec![Change::Set {
         path: PathBuf::from("/p/.claude/skills/fix/SKILL.md"),
-        text: format!("---\nname: fix\ndescription: Fixes an issue.\n{frontmatter}---\n{body}"),
+        text: format!("---\nname: fix\ndescription: Fixes an issue.\n{frontmatter}---\n{body}")
+            .into(),
     }])
 }
 

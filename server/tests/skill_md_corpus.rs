@@ -77,14 +77,13 @@ fn run(root: &Path, config: Option<&str>) -> (usize, Findings) {
         .iter()
         .map(|path| Change::Set {
             path: path.clone(),
-            text: String::from_utf8_lossy(&std::fs::read(path).expect("corpus file reads"))
-                .into_owned(),
+            text: String::from_utf8_lossy(&std::fs::read(path).expect("corpus file reads")).into(),
         })
         .collect();
     if let Some(config) = config {
         changes.push(Change::Set {
             path: root.join("skillgraph.toml"),
-            text: config.to_owned(),
+            text: config.into(),
         });
     }
     let outcome = check_changes(changes, root.to_owned());

@@ -271,7 +271,7 @@ fn chain_resolution_prefers_the_same_parent_then_the_shallowest_deeper_folder() 
             .iter()
             .map(|(p, t)| Change::Set {
                 path: PathBuf::from(p),
-                text: t.clone(),
+                text: t.clone().into(),
             })
             .collect(),
     );

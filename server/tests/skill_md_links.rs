@@ -24,7 +24,7 @@ fn check(text: &str, files: &[&str]) -> Vec<Found> {
     let changes = vec![
         Change::Set {
             path: PathBuf::from("/r/skills/pdf/SKILL.md"),
-            text: text.to_owned(),
+            text: text.into(),
         },
         skill_files("/r/skills/pdf", files),
     ];
@@ -92,7 +92,7 @@ fn plugin_root_paths_resolve_through_the_plugin() {
     let changes = vec![
         Change::Set {
             path: PathBuf::from("/plug/skills/pdf/SKILL.md"),
-            text: skill("Run ${CLAUDE_PLUGIN_ROOT}/skills/pdf/scripts/fill.py and ${CLAUDE_PLUGIN_ROOT}/skills/pdf/scripts/gone.py and ${CLAUDE_PLUGIN_ROOT}/hooks/x.sh.\n"),
+            text: skill("Run ${CLAUDE_PLUGIN_ROOT}/skills/pdf/scripts/fill.py and ${CLAUDE_PLUGIN_ROOT}/skills/pdf/scripts/gone.py and ${CLAUDE_PLUGIN_ROOT}/hooks/x.sh.\n").into(),
         },
         skill_files("/plug/skills/pdf", FILES),
     ];
@@ -107,7 +107,7 @@ fn without_a_listing_nothing_is_said() {
     let outcome = check_changes(
         vec![Change::Set {
             path: PathBuf::from("/r/skills/pdf/SKILL.md"),
-            text: skill("[gone](gone.md)\n"),
+            text: skill("[gone](gone.md)\n").into(),
         }],
         PathBuf::from("/"),
     );
@@ -120,7 +120,7 @@ fn a_file_appearing_re_checks_the_skill() {
     index.apply(vec![
         Change::Set {
             path: PathBuf::from("/r/skills/pdf/SKILL.md"),
-            text: skill("[new](references/new.md)\n"),
+            text: skill("[new](references/new.md)\n").into(),
         },
         skill_files("/r/skills/pdf", FILES),
     ]);
@@ -202,11 +202,12 @@ fn links_into_a_nested_skill_resolve_through_its_own_listing() {
             path: PathBuf::from("/r/skills/pdf/SKILL.md"),
             text: skill(
                 "[ok](forms/references/f.md) [missing](forms/references/g.md) [nested](forms/SKILL.md) [typo](forms/reference/f.md)\n",
-            ),
+            )
+            .into(),
         },
         Change::Set {
             path: PathBuf::from("/r/skills/pdf/forms/SKILL.md"),
-            text: "---\nname: forms\ndescription: d\n---\n".to_owned(),
+            text: "---\nname: forms\ndescription: d\n---\n".into(),
         },
         skill_files("/r/skills/pdf", &["SKILL.md", "LICENSE.txt", "forms/SKILL.md"]),
         skill_files("/r/skills/pdf/forms", &["SKILL.md", "references/f.md"]),

@@ -25,7 +25,10 @@ pub fn check(data: &[u8]) {
     let paths: Vec<PathBuf> = files.iter().map(|(path, _)| path.clone()).collect();
     let changes = files
         .into_iter()
-        .map(|(path, text)| Change::Set { path, text })
+        .map(|(path, text)| Change::Set {
+            path,
+            text: text.into(),
+        })
         .collect();
     let mut outcome = check_changes(changes, PathBuf::from("/"));
     for diagnostic in &outcome.diagnostics {

@@ -40,7 +40,10 @@ pub fn edits(data: &[u8]) {
             match marker {
                 "//- " if files.contains_key(&path) || files.len() < MAX_FILES => {
                     files.insert(path.clone(), body.clone());
-                    changes.push(Change::Set { path, text: body });
+                    changes.push(Change::Set {
+                        path,
+                        text: body.into(),
+                    });
                 }
                 "//x " => {
                     files.remove(&path);
@@ -65,7 +68,7 @@ pub fn edits(data: &[u8]) {
                     current.replace_range(start..end, &body);
                     changes.push(Change::Set {
                         path,
-                        text: current.clone(),
+                        text: current.as_str().into(),
                     });
                 }
                 "//> " => {
@@ -82,7 +85,7 @@ pub fn edits(data: &[u8]) {
                     changes.push(Change::Remove { path });
                     changes.push(Change::Set {
                         path: to,
-                        text: moved,
+                        text: moved.into(),
                     });
                 }
                 _ => {}

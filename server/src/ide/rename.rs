@@ -703,7 +703,10 @@ mod tests {
         out.apply(
             texts
                 .into_iter()
-                .map(|(path, text)| Change::Set { path, text })
+                .map(|(path, text)| Change::Set {
+                    path,
+                    text: text.into(),
+                })
                 .collect(),
         );
         out

@@ -257,7 +257,7 @@ mod tests {
         index.apply(vec![
             Change::Set {
                 path: "/r/skills/pdf/SKILL.md".into(),
-                text: text.to_owned(),
+                text: text.into(),
             },
             Change::SkillFiles {
                 dir: "/r/skills/pdf".into(),

@@ -79,7 +79,7 @@ impl Index {
                     if let Some(root) = self.set_plugin_layout(&path, Some(&text)) {
                         reclassify_under.push(root);
                     }
-                    pending.insert(id, (path, text.into(), invalid_utf8_at));
+                    pending.insert(id, (path, text, invalid_utf8_at));
                     touched.insert(id);
                 }
                 Change::Remove { path } => {
@@ -315,12 +315,12 @@ impl Index {
                             .map(|entry| match entry.invalid_utf8_at {
                                 Some(invalid_at) => Change::SetDecoded {
                                     path: entry.path.clone(),
-                                    text: entry.text.to_string(),
+                                    text: entry.text.clone(),
                                     invalid_at,
                                 },
                                 None => Change::Set {
                                     path: entry.path.clone(),
-                                    text: entry.text.to_string(),
+                                    text: entry.text.clone(),
                                 },
                             }),
                     );

@@ -199,13 +199,13 @@ type KeySet = HashSet<Key, TableHasher>;
 #[derive(Clone, Debug)]
 pub enum Change {
     /// A file was created or its text changed.
-    Set { path: PathBuf, text: String },
+    Set { path: PathBuf, text: Arc<str> },
     /// Like `Set`, for text decoded from bytes that were not all UTF-8: each bad sequence reads
     /// as U+FFFD, the first at byte `invalid_at` of `text`. (A U+FFFD in a `Set` is a character
     /// the file really holds.)
     SetDecoded {
         path: PathBuf,
-        text: String,
+        text: Arc<str>,
         invalid_at: u32,
     },
     /// A file was deleted.
@@ -232,7 +232,7 @@ impl Change {
         if bytes.len() > MAX_FILE_BYTES {
             return Change::Set {
                 path,
-                text: " ".repeat(MAX_FILE_BYTES + 1),
+                text: " ".repeat(MAX_FILE_BYTES + 1).into(),
             };
         }
         let decoded = crate::syntax::decode(bytes);
@@ -456,7 +456,7 @@ mod tests {
     fn set(path: &str, text: &str) -> Change {
         Change::Set {
             path: path.into(),
-            text: text.to_owned(),
+            text: text.into(),
         }
     }
 

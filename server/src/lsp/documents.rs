@@ -35,7 +35,7 @@ impl Backend {
             "didOpen",
             vec![Change::Set {
                 path: path.clone(),
-                text: document.text,
+                text: document.text.into(),
             }],
         );
         self.log_failure("didOpen", result).await;
@@ -93,7 +93,13 @@ impl Backend {
             return;
         };
         let decides_logs = decides_audit_logs(&path);
-        let result = self.apply("didChange", vec![Change::Set { path, text }]);
+        let result = self.apply(
+            "didChange",
+            vec![Change::Set {
+                path,
+                text: text.into(),
+            }],
+        );
         self.log_failure("didChange", result).await;
         if decides_logs {
             self.refresh_audit_logs(&[]);

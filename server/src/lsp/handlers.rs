@@ -396,7 +396,9 @@ mod tests {
         .iter()
         .map(|relative| Change::Set {
             path: root.join(relative),
-            text: std::fs::read_to_string(fixture.join(relative)).unwrap(),
+            text: std::fs::read_to_string(fixture.join(relative))
+                .unwrap()
+                .into(),
         })
         .collect();
         let mut index = Index::new(&crate::rules::CHECKS);
@@ -496,8 +498,7 @@ mod tests {
         index.apply(vec![
             Change::Set {
                 path: skill.clone(),
-                text: "---\nname: pdf\ndescription: d\n---\nSee [api](references/api.md).\n"
-                    .to_owned(),
+                text: "---\nname: pdf\ndescription: d\n---\nSee [api](references/api.md).\n".into(),
             },
             Change::SkillFiles {
                 dir: PathBuf::from("/r/skills/pdf"),

@@ -127,7 +127,7 @@ mod tests {
         let mut index = Index::new(&crate::rules::CHECKS);
         index.apply(vec![Change::Set {
             path: PathBuf::from("/w/workspace.yaml"),
-            text: manifest.to_owned(),
+            text: manifest.into(),
         }]);
         let executables: BTreeMap<String, Executable> = facts
             .iter()

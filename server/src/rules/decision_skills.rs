@@ -166,20 +166,22 @@ mod tests {
             .iter()
             .map(|(path, text)| Change::Set {
                 path: PathBuf::from(path),
-                text: (*text).to_owned(),
+                text: (*text).into(),
             })
             .collect();
         changes.push(Change::Set {
             path: PathBuf::from("/w/workspace.yaml"),
             text: format!(
                 "apiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: w\n  name: w\ngovernance:\n  provider: mock\n  decision_skills:\n{manifest_bindings}"
-            ),
+            )
+            .into(),
         });
         changes.push(Change::Set {
             path: PathBuf::from("/w/topologies/t.yaml"),
             text: format!(
                 "apiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\n  version: 0.1.0\nagents:\n  root:\n    id: root\n    role: root\n    skills: [say-hello]\ngovernance:\n  decision_skills:\n{topology_bindings}"
-            ),
+            )
+            .into(),
         });
         let (index, diagnostics) = checked(changes);
         diagnostics
@@ -230,7 +232,7 @@ mod tests {
         let changes = vec![
             Change::Set {
                 path: PathBuf::from("/w/workspace.yaml"),
-                text: "apiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: w\n  name: w\nmemory:\n  enabled: false\ngovernance:\n  provider: mock\n  decision_skills:\n    - id: judge\n      trigger: post_output\n".to_owned(),
+                text: "apiVersion: swarmkit/v1\nkind: Workspace\nmetadata:\n  id: w\n  name: w\nmemory:\n  enabled: false\ngovernance:\n  provider: mock\n  decision_skills:\n    - id: judge\n      trigger: post_output\n".into(),
             },
         ];
         let (_, diagnostics) = checked(changes);

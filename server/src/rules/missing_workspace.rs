@@ -65,7 +65,7 @@ mod tests {
     fn set(path: &str, text: &str) -> Change {
         Change::Set {
             path: PathBuf::from(path),
-            text: text.to_owned(),
+            text: text.into(),
         }
     }
 

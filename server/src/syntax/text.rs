@@ -6,7 +6,8 @@
 /// Decoded file text, as the rest of the engine sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decoded {
-    pub text: String,
+    /// Shared, as the index keeps it: decoding is the one copy of a file's bytes.
+    pub text: std::sync::Arc<str>,
     /// Byte offset (in `text`) of the first byte that was not valid UTF-8, if any.
     pub invalid_utf8_at: Option<u32>,
 }
@@ -14,12 +15,12 @@ pub struct Decoded {
 pub fn decode(bytes: &[u8]) -> Decoded {
     match std::str::from_utf8(bytes) {
         Ok(text) => Decoded {
-            text: text.to_owned(),
+            text: text.into(),
             invalid_utf8_at: None,
         },
         Err(error) => Decoded {
             invalid_utf8_at: Some(error.valid_up_to() as u32),
-            text: String::from_utf8_lossy(bytes).into_owned(),
+            text: String::from_utf8_lossy(bytes).into(),
         },
     }
 }

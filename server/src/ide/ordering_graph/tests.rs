@@ -38,7 +38,10 @@ fn demo() -> (Index, PathBuf) {
                 folders.push(path);
             } else {
                 let text = std::fs::read_to_string(&path).expect("the demo's files are UTF-8");
-                changes.push(crate::index::Change::Set { path, text });
+                changes.push(crate::index::Change::Set {
+                    path,
+                    text: text.into(),
+                });
             }
         }
     }
