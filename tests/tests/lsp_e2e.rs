@@ -66,6 +66,13 @@ fn fixed_typo_diagnostics(grants: [[u64; 4]; 2]) -> Vec<(String, [u64; 4])> {
     ]
 }
 
+/// A fresh copy of the estate fixture, and its topology's URI.
+fn estate_copy() -> (tempfile::TempDir, String) {
+    let dir = fixture_copy("estate");
+    let topology = file_uri(&dir.path().join(TOPOLOGY));
+    (dir, topology)
+}
+
 /// A copy of the estate fixture and a client started on it with `capabilities`, once the
 /// topology's first diagnostics are in: the folder, the client, the `initialize` result, the
 /// topology's URI and those diagnostics.
@@ -79,9 +86,8 @@ fn start_estate_with(
     env: &[(&str, &str)],
     initialize: impl FnOnce(&Path) -> Value,
 ) -> (tempfile::TempDir, Client, Value, String, Vec<Value>) {
-    let dir = fixture_copy("estate");
+    let (dir, topology) = estate_copy();
     let (mut client, init) = Client::start_with_env(initialize(dir.path()), env);
-    let topology = file_uri(&dir.path().join(TOPOLOGY));
     let (diagnostics, _) = client.diagnostics(&topology);
     (dir, client, init, topology, diagnostics)
 }
@@ -820,15 +826,20 @@ fn rename_in_utf16_and_utf8_clients() {
     let skill = file_uri(&root.join("skills/search-code.yaml"));
     client.diagnostics(&topology);
 
+    // The rename's edits: the definition, the grant on line 22 (`grant`, in the client's
+    // units) and the rule's key.
+    let edits = |grant: [u64; 3]| {
+        [
+            (skill.clone(), [3, 6, 17]),
+            (topology.clone(), grant),
+            (topology.clone(), [25, 10, 21]),
+        ]
+    };
+
     // On the grant after CJK and an emoji: `search-code` is at UTF-16 columns 59..70.
     let at = position(&topology, 22, 62);
     assert_prepared(&mut client, at.clone(), "search-code", [22, 59, 22, 70]);
-    let edits = [
-        (&skill, [3, 6, 17]),
-        (&topology, [22, 59, 70]),
-        (&topology, [25, 10, 21]),
-    ];
-    let edit = assert_renamed(&mut client, at.clone(), "find-code", &edits);
+    let edit = assert_renamed(&mut client, at.clone(), "find-code", &edits([22, 59, 70]));
     let find_code = file_uri(&root.join("skills/find-code.yaml"));
     assert_one_move(&edit, &skill, &find_code);
 
@@ -844,26 +855,16 @@ fn rename_in_utf16_and_utf8_clients() {
     // A UTF-8 client without file renames: byte columns, `changes`, the file keeps its name.
     let (mut client, _) = Client::start(root, utf8_capabilities());
     client.diagnostics(&topology);
-    let edits = [
-        (&skill, [3, 6, 17]),
-        (&topology, [22, 65, 76]),
-        (&topology, [25, 10, 21]),
-    ];
-    let edit = assert_renamed(
-        &mut client,
-        position(&topology, 22, 68),
-        "find-code",
-        &edits,
-    );
+    let at = position(&topology, 22, 68);
+    let edit = assert_renamed(&mut client, at, "find-code", &edits([22, 65, 76]));
     assert!(edit.get("documentChanges").is_none(), "{edit:#}");
     assert!(client.shutdown().success());
 }
 
 #[test]
 fn highlights_inlay_hints_and_lenses_in_utf16_and_utf8_clients() {
-    let dir = fixture_copy("estate");
+    let (dir, topology) = estate_copy();
     let root = dir.path();
-    let topology = file_uri(&root.join(TOPOLOGY));
     // (client capabilities, the UTF-16 or UTF-8 end column of `search-code` on line 22, after
     // CJK and an emoji)
     for (capabilities, start, end) in [
@@ -1080,9 +1081,8 @@ fn code_actions_fix_in_utf16_and_utf8_and_rename_only_when_the_client_can() {
 
 #[test]
 fn pull_diagnostics_replace_push_in_utf16_and_utf8_clients() {
-    let dir = fixture_copy("estate");
+    let (dir, topology) = estate_copy();
     let root = dir.path();
-    let topology = file_uri(&root.join(TOPOLOGY));
     // A client that does not pull is not offered it (and gets pushes, as the tests above show).
     let (client, init) = Client::start(root, vscode_capabilities());
     assert!(init["capabilities"].get("diagnosticProvider").is_none());
@@ -1280,12 +1280,8 @@ fn skill_md_rename_moves_its_folder_only_for_clients_that_can() {
     let at = position(&smoke, 1, 8);
     assert_rename_refused(&mut client, renaming(at, "sanity"), "cannot rename folders");
     // The chain entry, in byte columns: `"技能🚀"` is 12 bytes.
-    assert_prepared(
-        &mut client,
-        position(&chain, 4, 26),
-        "smoke",
-        [4, 24, 4, 29],
-    );
+    let entry = position(&chain, 4, 26);
+    assert_prepared(&mut client, entry, "smoke", [4, 24, 4, 29]);
     assert!(client.shutdown().success());
 }
 
@@ -1294,9 +1290,8 @@ const FLOW_MODEL: &str = "        model: {name: \"技能🚀\", }";
 
 #[test]
 fn completion_places_in_utf16_and_utf8_clients() {
-    let dir = fixture_copy("estate");
+    let (dir, topology) = estate_copy();
     let root = dir.path();
-    let topology = file_uri(&root.join(TOPOLOGY));
     // (capabilities, the column after `depends_on: ["技能🚀", ` and the grant `search-code` on
     // line 22, in the client's units).
     for (capabilities, after_emoji, grant) in [
