@@ -502,5 +502,14 @@ message says which rule and what to change; SwarmKit rejects the file until it h
     ),
 ];
 
+/// `text` parsed as YAML and checked against the schema of `kind`, for the tests (which name
+/// no YAML tree): the parser's errors and the diagnostics, or `None` for a document with no root.
+#[cfg(test)]
+fn check_text(kind: SchemaKind, text: &str) -> Option<(Vec<String>, Vec<Diagnostic>)> {
+    let doc = crate::syntax::YamlDocument::parse(text, 0);
+    let errors = doc.errors.iter().map(|e| format!("{e:?}")).collect();
+    Some((errors, check_schema(kind, doc.root()?, FileId(0))))
+}
+
 #[cfg(test)]
 mod tests;

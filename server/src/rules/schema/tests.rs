@@ -1,9 +1,9 @@
-//! Tests of the schema checks: the documents of `cases.txt`, each with the diagnostics it must
-//! get, and the cases that need code of their own.
+//! Tests of the schema checks: the documents of `cases/<schema name>/`, each saying the
+//! diagnostics it must get, and the cases that need code of their own.
 
 use super::*;
 use crate::diagnostic::Code;
-use crate::syntax::{TextRange, YamlDocument};
+use crate::syntax::TextRange;
 
 const SKILL: &str = "apiVersion: swarmkit/v1
 kind: Skill
@@ -22,13 +22,9 @@ provenance:
 ";
 
 fn check(kind: impl Into<SchemaKind>, text: &str) -> Vec<Diagnostic> {
-    let doc = YamlDocument::parse(text, 0);
-    assert!(
-        doc.errors.is_empty(),
-        "fixture does not parse: {:?}",
-        doc.errors
-    );
-    check_schema(kind.into(), doc.root().expect("a root"), FileId(0))
+    let (errors, diagnostics) = check_text(kind.into(), text).expect("a root");
+    assert!(errors.is_empty(), "fixture does not parse: {errors:?}");
+    diagnostics
 }
 
 /// The codes of the diagnostics of `text`, in order.
@@ -51,7 +47,7 @@ fn skill_with(from: &str, to: &str) -> String {
     SKILL.replacen(from, to, 1)
 }
 
-/// What a document of `cases.txt` must get: one diagnostic with this code on this text, whose
+/// What a document of `cases/` must get: one diagnostic with this code on this text, whose
 /// message says each of `says` and whose first related locations are on `related`.
 #[derive(Debug, Default)]
 struct Expected {
@@ -87,16 +83,35 @@ fn expectations(text: &str) -> Vec<Expected> {
     expected
 }
 
-/// Every document of `cases.txt` (`/<schema name>/<case>.yaml`) gets exactly the diagnostics its
+/// The documents of `cases/<schema name>/*.yaml`, as (schema name/file name, text), in order.
+fn cases() -> Vec<(String, String)> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/src/rules/schema/cases");
+    let mut cases = Vec::new();
+    for folder in std::fs::read_dir(root).unwrap() {
+        let folder = folder.unwrap().path();
+        for file in std::fs::read_dir(&folder).unwrap() {
+            let file = file.unwrap().path();
+            let name_of =
+                |path: &std::path::Path| path.file_name().unwrap().to_string_lossy().into_owned();
+            let name = format!("{}/{}", name_of(&folder), name_of(&file));
+            cases.push((name, std::fs::read_to_string(&file).unwrap()));
+        }
+    }
+    cases.sort();
+    cases
+}
+
+/// Every document of `cases/` (`<schema name>/<case>.yaml`) gets exactly the diagnostics its
 /// first lines expect: their codes, where they are, what their messages say and where their
 /// related locations are.
 #[test]
 fn every_case_gets_the_diagnostics_it_expects() {
-    let cases = crate::testing::parse_fixture(include_str!("cases.txt"));
+    let cases = cases();
     assert!(cases.len() >= 29, "{} cases", cases.len());
-    for case in cases {
-        let (name, text) = (case.path.as_str(), case.text.as_str());
-        let schema = name.trim_start_matches('/').split('/').next().unwrap();
+    let mut expected_codes = std::collections::BTreeSet::new();
+    for (name, text) in &cases {
+        let (name, text) = (name.as_str(), text.as_str());
+        let schema = name.split('/').next().unwrap();
         let kind = SchemaKind::from_schema_name(schema)
             .unwrap_or_else(|| panic!("{name}: no schema named {schema:?}"));
         let diagnostics = check(kind, text);
@@ -110,6 +125,7 @@ fn every_case_gets_the_diagnostics_it_expects() {
             .map(|e| (e.code.as_str(), e.on.as_str()))
             .collect();
         assert_eq!(found, wanted, "{name}: {diagnostics:#?}");
+        expected_codes.extend(expected.iter().map(|e| e.code.clone()));
         for (diagnostic, expected) in diagnostics.iter().zip(&expected) {
             for part in &expected.says {
                 let message = &diagnostic.message;
@@ -136,6 +152,27 @@ fn every_case_gets_the_diagnostics_it_expects() {
             );
         }
     }
+    // Each schema code has a case of its own (the models' codes have tests below).
+    for code in [
+        codes::SCHEMA_REQUIRED_FIELD,
+        codes::SCHEMA_TYPE_MISMATCH,
+        codes::SCHEMA_PATTERN_MISMATCH,
+        codes::SCHEMA_ENUM_MISMATCH,
+        codes::SCHEMA_CONST_MISMATCH,
+        codes::SCHEMA_UNKNOWN_FIELD,
+        codes::SCHEMA_ARRAY_SIZE,
+        codes::SCHEMA_LENGTH,
+        codes::SCHEMA_RANGE,
+        codes::SCHEMA_VARIANT_MISMATCH,
+        codes::SCHEMA_FORMAT,
+        codes::SCHEMA_OBJECT_SIZE,
+        codes::SCHEMA_OTHER,
+    ] {
+        assert!(
+            expected_codes.contains(code.name()),
+            "no case expects {code}"
+        );
+    }
 }
 
 #[test]
@@ -160,30 +197,28 @@ fn every_bundled_schema_compiles_and_kinds_round_trip() {
 
 #[test]
 fn every_code_is_documented() {
-    let documented: Vec<Code> = RULES.iter().map(|r| r.code).collect();
-    for code in [
-        codes::SCHEMA_REQUIRED_FIELD,
-        codes::SCHEMA_TYPE_MISMATCH,
-        codes::SCHEMA_PATTERN_MISMATCH,
-        codes::SCHEMA_ENUM_MISMATCH,
-        codes::SCHEMA_CONST_MISMATCH,
-        codes::SCHEMA_UNKNOWN_FIELD,
-        codes::SCHEMA_ARRAY_SIZE,
-        codes::SCHEMA_LENGTH,
-        codes::SCHEMA_RANGE,
-        codes::SCHEMA_VARIANT_MISMATCH,
-        codes::SCHEMA_FORMAT,
-        codes::SCHEMA_OBJECT_SIZE,
-        codes::SCHEMA_OTHER,
-        codes::SKILL_MODEL_CONSTRUCTION,
-        codes::ARCHETYPE_MODEL_CONSTRUCTION,
-        codes::TOPOLOGY_MODEL_CONSTRUCTION,
-        codes::TRIGGER_MODEL_CONSTRUCTION,
-        codes::FUNNEL_MODEL_CONSTRUCTION,
-        codes::CONTRACT_MODEL_CONSTRUCTION,
-    ] {
-        assert!(documented.contains(&code), "{code}");
+    let documented: Vec<&str> = RULES.iter().map(|r| r.code.name()).collect();
+    // Every `schema.*` code of the engine (each has a case in `cases/`), and the models' own.
+    let mut expected: Vec<&str> = codes::ALL
+        .iter()
+        .map(|code| code.name())
+        .filter(|name| name.starts_with("schema."))
+        .collect();
+    expected.extend(
+        [
+            codes::SKILL_MODEL_CONSTRUCTION,
+            codes::ARCHETYPE_MODEL_CONSTRUCTION,
+            codes::TOPOLOGY_MODEL_CONSTRUCTION,
+            codes::TRIGGER_MODEL_CONSTRUCTION,
+            codes::FUNNEL_MODEL_CONSTRUCTION,
+            codes::CONTRACT_MODEL_CONSTRUCTION,
+        ]
+        .map(|code| code.name()),
+    );
+    for code in &expected {
+        assert!(documented.contains(code), "{code}");
     }
+    assert_eq!(documented.len(), expected.len(), "{documented:?}");
     assert_eq!(documented.len(), 19);
 }
 
@@ -317,9 +352,10 @@ fn odd_documents_do_not_panic_and_stay_in_the_file() {
     ];
     for kind in SchemaKind::ALL {
         for text in texts {
-            let doc = YamlDocument::parse(text, 0);
-            let Some(root) = doc.root() else { continue };
-            for d in check_schema(kind, root, FileId(0)) {
+            let Some((_, diagnostics)) = check_text(kind, text) else {
+                continue;
+            };
+            for d in diagnostics {
                 assert!(
                     d.range.end as usize <= text.len(),
                     "{kind:?} {text:?} {d:?}"
