@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use serde_json::{json, Value};
-pub use skillgraph_lsp_client::{binary, file_uri, Client, TIMEOUT};
+pub use skillgraph_lsp_client::{binary, file_uri, initialize_params, Client, TIMEOUT};
 
 // The one copy of the folder-copying helper, shared with the server's own tests.
 #[path = "../../server/tests/support/copy.rs"]

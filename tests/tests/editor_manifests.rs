@@ -35,21 +35,37 @@ enum Language {
 /// Files the server reads as documents, one per kind of place, each checked against the
 /// server's own patterns before it is used.
 fn our_documents() -> Vec<(&'static str, Language)> {
-    let samples = vec![
-        ("/r/.claude/skills/pdf/SKILL.md", Language::Markdown),
-        ("/r/skills/a/SKILL.md", Language::Markdown),
-        ("/r/ws/workspace.yaml", Language::Yaml),
-        ("/r/ws/workspace.yml", Language::Yaml),
-        ("/r/ws/workspace.env.yaml", Language::Yaml),
-        ("/r/ws/workspace.env.prod.yaml", Language::Yaml),
-        ("/r/ws/topologies/estate.yaml", Language::Yaml),
-        ("/r/ws/skills/group/lint.yml", Language::Yaml),
-        ("/r/ws/archetypes/a.yaml", Language::Yaml),
-        ("/r/skillgraph.toml", Language::Toml),
-        ("/r/p/.claude-plugin/plugin.json", Language::Json),
-        ("/r/.claude-plugin/marketplace.json", Language::Json),
-        ("/r/.github/plugin/marketplace.json", Language::Json),
+    let by_language: [(Language, &[&'static str]); 4] = [
+        (
+            Language::Markdown,
+            &["/r/.claude/skills/pdf/SKILL.md", "/r/skills/a/SKILL.md"],
+        ),
+        (
+            Language::Yaml,
+            &[
+                "/r/ws/workspace.yaml",
+                "/r/ws/workspace.yml",
+                "/r/ws/workspace.env.yaml",
+                "/r/ws/workspace.env.prod.yaml",
+                "/r/ws/topologies/estate.yaml",
+                "/r/ws/skills/group/lint.yml",
+                "/r/ws/archetypes/a.yaml",
+            ],
+        ),
+        (Language::Toml, &["/r/skillgraph.toml"]),
+        (
+            Language::Json,
+            &[
+                "/r/p/.claude-plugin/plugin.json",
+                "/r/.claude-plugin/marketplace.json",
+                "/r/.github/plugin/marketplace.json",
+            ],
+        ),
     ];
+    let samples: Vec<(&'static str, Language)> = by_language
+        .iter()
+        .flat_map(|(language, paths)| paths.iter().map(|path| (*path, *language)))
+        .collect();
     let mut patterns = globset::GlobSetBuilder::new();
     let ours = skillgraph::index::classify::editor_document_patterns();
     for pattern in &ours {

@@ -17,17 +17,16 @@ fn real_log(scenario: &str) -> PathBuf {
         .join(scenario)
 }
 
-/// The `recover` scenario's workspace with its log where the runtime writes it.
-fn workspace(root: &Path) -> PathBuf {
-    let ws = root.join("notes");
+/// The `recover` scenario's workspace, in a fresh temporary folder, with its log where the
+/// runtime writes it: the folder, the workspace and the log.
+fn workspace() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("notes");
     copy_tree(&real_log("recover").join("workspace"), &ws);
     std::fs::create_dir_all(ws.join(".swarmkit")).unwrap();
-    std::fs::copy(
-        real_log("recover").join("audit.sqlite"),
-        ws.join(".swarmkit/audit.sqlite"),
-    )
-    .unwrap();
-    ws
+    let log = ws.join(".swarmkit/audit.sqlite");
+    std::fs::copy(real_log("recover").join("audit.sqlite"), &log).unwrap();
+    (dir, ws, log)
 }
 
 fn capabilities() -> Value {
@@ -71,6 +70,29 @@ fn is_read_message(m: &Value) -> bool {
             .is_some_and(|t| t.starts_with("skillgraph: audit log"))
 }
 
+/// Waits for the server's next word about the log (`what` names it in a timeout), and returns it.
+fn log_said(client: &mut Client, what: &str) -> String {
+    let said = client.wait_for(what, is_read_message);
+    said["params"]["message"].as_str().unwrap().to_owned()
+}
+
+/// Opens the topology of the workspace `ws` in the editor, as it is on disk; its URI.
+fn open_topology(client: &mut Client, ws: &Path) -> String {
+    let topology = ws.join("topologies/notes.yaml");
+    let uri = file_uri(&topology);
+    let text = std::fs::read_to_string(&topology).unwrap();
+    client.open(&uri, "yaml", 1, &text);
+    uri
+}
+
+/// Tells the server, as an editor that watches files does, that the log `log` was written.
+fn log_written(client: &mut Client, log: &Path) {
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": file_uri(log), "type": 1}]}),
+    );
+}
+
 fn hover_text(client: &mut Client, uri: &str, line: u32, character: u32) -> (Duration, String) {
     let (took, response) = client.timed_request(
         "textDocument/hover",
@@ -106,21 +128,11 @@ fn rule_lenses(client: &mut Client, uri: &str) -> Vec<(u64, String)> {
 
 #[test]
 fn the_rules_show_what_the_log_observed_and_the_replay_follows_the_buffer() {
-    let dir = tempfile::tempdir().unwrap();
-    let ws = workspace(dir.path());
-    let topology = ws.join("topologies/notes.yaml");
-    let log = ws.join(".swarmkit/audit.sqlite");
-    let uri = file_uri(&topology);
+    let (_dir, ws, log) = workspace();
     let mut client = start(&ws, json!({}));
-    let read = client.wait_for("the log read", is_read_message);
-    let said = read["params"]["message"].as_str().unwrap();
-    assert_contains(said, ".swarmkit/audit.sqlite read: 13 rows, 2 runs kept");
-    client.open(
-        &uri,
-        "yaml",
-        1,
-        &std::fs::read_to_string(&topology).unwrap(),
-    );
+    let said = log_said(&mut client, "the log read");
+    assert_contains(&said, ".swarmkit/audit.sqlite read: 13 rows, 2 runs kept");
+    let uri = open_topology(&mut client, &ws);
 
     // The hover on the rule `get-note: [list-notes]` (line 15).
     let (took, hover) = hover_text(&mut client, &uri, 15, 8);
@@ -165,18 +177,9 @@ fn the_rules_show_what_the_log_observed_and_the_replay_follows_the_buffer() {
 
     // A new log (the `give-up` scenario's) where the runtime writes it, reported by the editor.
     std::fs::copy(real_log("give-up").join("audit.sqlite"), &log).unwrap();
-    client.notify(
-        "workspace/didChangeWatchedFiles",
-        json!({"changes": [{"uri": file_uri(&log), "type": 1}]}),
-    );
-    let read = client.wait_for("the new log read", is_read_message);
-    assert!(
-        read["params"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("read: 3 rows, 1 runs kept"),
-        "{read}"
-    );
+    log_written(&mut client, &log);
+    let said = log_said(&mut client, "the new log read");
+    assert_contains(&said, "read: 3 rows, 1 runs kept");
     let (_, hover) = hover_text(&mut client, &uri, 15, 8);
     assert_contains(&hover, "- refused 1 · recovered 0 · gave up 1");
 
@@ -205,17 +208,9 @@ fn the_rules_show_what_the_log_observed_and_the_replay_follows_the_buffer() {
 
 #[test]
 fn turned_off_by_the_editor_the_log_is_never_read() {
-    let dir = tempfile::tempdir().unwrap();
-    let ws = workspace(dir.path());
-    let topology = ws.join("topologies/notes.yaml");
-    let uri = file_uri(&topology);
+    let (_dir, ws, _) = workspace();
     let mut client = start(&ws, json!({"skillgraph": {"audit": {"enabled": false}}}));
-    client.open(
-        &uri,
-        "yaml",
-        1,
-        &std::fs::read_to_string(&topology).unwrap(),
-    );
+    let uri = open_topology(&mut client, &ws);
     let (_, hover) = hover_text(&mut client, &uri, 15, 8);
     assert_contains(&hover, "get-note");
     assert!(!hover.contains("**Observed**"), "{hover}");
@@ -226,60 +221,32 @@ fn turned_off_by_the_editor_the_log_is_never_read() {
 
 #[test]
 fn with_an_editor_that_watches_nothing_the_server_sees_the_log_change_itself() {
-    let dir = tempfile::tempdir().unwrap();
-    let ws = workspace(dir.path());
-    let log = ws.join(".swarmkit/audit.sqlite");
+    let (_dir, ws, log) = workspace();
     let mut client = start_with(
         &ws,
         json!({}),
         json!({"general": {"positionEncodings": ["utf-16"]}}),
     );
-    let read = client.wait_for("the log read", is_read_message);
-    assert!(
-        read["params"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("13 rows"),
-        "{read}"
-    );
+    assert_contains(&log_said(&mut client, "the log read"), "13 rows");
     // The runtime's next runs, as a new log in its place: no event from the editor.
     let next = ws.join(".swarmkit/next.sqlite");
     std::fs::copy(real_log("give-up").join("audit.sqlite"), &next).unwrap();
     std::fs::rename(&next, &log).unwrap();
-    let read = client.wait_for("the new log read", is_read_message);
-    assert!(
-        read["params"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("3 rows"),
-        "{read}"
-    );
+    assert_contains(&log_said(&mut client, "the new log read"), "3 rows");
     client.shutdown();
 }
 
 #[test]
 fn a_workspace_with_no_log_yet_shows_nothing_until_its_first_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let ws = workspace(dir.path());
-    let log = ws.join(".swarmkit/audit.sqlite");
+    let (_dir, ws, log) = workspace();
     std::fs::remove_file(&log).unwrap();
-    let topology = ws.join("topologies/notes.yaml");
-    let uri = file_uri(&topology);
     let mut client = start(&ws, json!({}));
-    let said = client.wait_for("the log looked for", is_read_message);
+    let said = log_said(&mut client, "the log looked for");
     assert!(
-        said["params"]["message"]
-            .as_str()
-            .unwrap()
-            .ends_with(".swarmkit/audit.sqlite: none yet (no runs recorded)"),
+        said.ends_with(".swarmkit/audit.sqlite: none yet (no runs recorded)"),
         "{said}"
     );
-    client.open(
-        &uri,
-        "yaml",
-        1,
-        &std::fs::read_to_string(&topology).unwrap(),
-    );
+    let uri = open_topology(&mut client, &ws);
     let (_, hover) = hover_text(&mut client, &uri, 15, 8);
     assert_contains(&hover, "get-note");
     assert!(
@@ -289,10 +256,7 @@ fn a_workspace_with_no_log_yet_shows_nothing_until_its_first_run() {
     assert!(rule_lenses(&mut client, &uri).is_empty());
     // The first run writes the log; the editor reports it.
     std::fs::copy(real_log("recover").join("audit.sqlite"), &log).unwrap();
-    client.notify(
-        "workspace/didChangeWatchedFiles",
-        json!({"changes": [{"uri": file_uri(&log), "type": 1}]}),
-    );
+    log_written(&mut client, &log);
     client.wait_for("the log read", is_read_message);
     let (_, hover) = hover_text(&mut client, &uri, 15, 8);
     assert_contains(&hover, "- refused 3 · recovered 2 · gave up 0");

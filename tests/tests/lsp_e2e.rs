@@ -9,7 +9,8 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 use skillgraph_e2e::{
-    assert_contains, code_and_range, copy_fixture, file_uri, fixture_copy, write_fixture, Client,
+    assert_contains, code_and_range, copy_fixture, file_uri, fixture_copy, initialize_params,
+    write_fixture, Client,
 };
 
 const TOPOLOGY: &str = "topologies/estate.yaml";
@@ -41,6 +42,71 @@ fn d(code: &str, range: [u64; 4]) -> (String, [u64; 4]) {
     (code.to_owned(), range)
 }
 
+/// The two unknown grants of line 22, after CJK and an emoji: in UTF-16 columns, in bytes.
+const UTF16_GRANTS: [[u64; 4]; 2] = [[22, 35, 22, 41], [22, 43, 22, 57]];
+const UTF8_GRANTS: [[u64; 4]; 2] = [[22, 35, 22, 47], [22, 49, 22, 63]];
+
+/// The fixture's agent diagnostics, with the unknown grants of line 22 at `grants`.
+fn estate_diagnostics(grants: [[u64; 4]; 2]) -> Vec<(String, [u64; 4])> {
+    vec![
+        d("agent.unknown-skill", grants[0]),
+        d("agent.unknown-skill", grants[1]),
+        d("agent.unknown-skill", [23, 28, 23, 37]),
+        d("agent.requires-unknown-skill", [25, 24, 25, 38]),
+        d("agent.requires-unknown-skill", [26, 10, 26, 24]),
+    ]
+}
+
+/// The agent diagnostics left once the typo `get-convension` is fixed: the unknown grant
+/// `技能🚀` (at `grants[0]`) and the unknown additional skill `audit-log`.
+fn fixed_typo_diagnostics(grants: [[u64; 4]; 2]) -> Vec<(String, [u64; 4])> {
+    vec![
+        d("agent.unknown-skill", grants[0]),
+        d("agent.unknown-skill", [23, 28, 23, 37]),
+    ]
+}
+
+/// A fresh copy of the estate fixture, and its topology's URI.
+fn estate_copy() -> (tempfile::TempDir, String) {
+    let dir = fixture_copy("estate");
+    let topology = file_uri(&dir.path().join(TOPOLOGY));
+    (dir, topology)
+}
+
+/// A copy of the estate fixture and a client started on it with `capabilities`, once the
+/// topology's first diagnostics are in: the folder, the client, the `initialize` result, the
+/// topology's URI and those diagnostics.
+fn start_estate(capabilities: Value) -> (tempfile::TempDir, Client, Value, String, Vec<Value>) {
+    start_estate_with(&[], |root| initialize_params(root, capabilities))
+}
+
+/// Like [`start_estate`], with the `initialize` params made from the copy's root and `env`
+/// for the server process.
+fn start_estate_with(
+    env: &[(&str, &str)],
+    initialize: impl FnOnce(&Path) -> Value,
+) -> (tempfile::TempDir, Client, Value, String, Vec<Value>) {
+    let (dir, topology) = estate_copy();
+    let (mut client, init) = Client::start_with_env(initialize(dir.path()), env);
+    let (diagnostics, _) = client.diagnostics(&topology);
+    (dir, client, init, topology, diagnostics)
+}
+
+/// Edits the open document `uri`, now at `version` (`range` replaced by `text`), and waits for
+/// its diagnostics, which must be those of that version.
+fn edit_and_wait(
+    client: &mut Client,
+    uri: &str,
+    version: i64,
+    range: [u32; 4],
+    text: &str,
+) -> Vec<Value> {
+    client.edit(uri, version, range, text);
+    let (diagnostics, seen) = client.diagnostics(uri);
+    assert_eq!(seen, version, "{diagnostics:#?}");
+    diagnostics
+}
+
 fn open(client: &mut Client, root: &Path, relative: &str, version: i64) -> String {
     let path = root.join(relative);
     let uri = file_uri(&path);
@@ -60,43 +126,44 @@ fn watched(client: &mut Client, uri: &str, kind: u32) {
     );
 }
 
+/// The labels of a completion result, which must be a bare list.
+fn labels(result: &Value) -> Vec<String> {
+    result
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The item labelled `label` of a completion result, which must be a bare list.
+#[track_caller]
+fn item<'a>(result: &'a Value, label: &str) -> &'a Value {
+    result
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["label"] == label)
+        .unwrap_or_else(|| panic!("no {label:?} in {result:#}"))
+}
+
 fn position(uri: &str, line: u32, character: u32) -> Value {
     json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
 }
 
-const AUDIT_LOG_SKILL: &str = "apiVersion: swarmkit/v1
-kind: Skill
-metadata:
-  id: audit-log
-  name: audit log
-  description: Appends to the audit log.
-category: capability
-implementation:
-  type: mcp_tool
-  server: conventions
-  tool: audit_log
-";
+/// A skill the estate lacks: its agent's `skills_additional` names it.
+const AUDIT_LOG_SKILL: &str = include_str!("../fixtures/audit-log.yaml");
 
 #[test]
 fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
-    let dir = fixture_copy("estate");
+    // Initial indexing: diagnostics for a file that is not open, in UTF-16 columns.
+    let (dir, mut client, init, topology, diagnostics) = start_estate(vscode_capabilities());
     let root = dir.path();
-    let (mut client, init) = Client::start(root, vscode_capabilities());
     assert_eq!(init["capabilities"]["positionEncoding"], "utf-16");
     assert_eq!(init["capabilities"]["textDocumentSync"]["change"], 2);
-
-    // Initial indexing: diagnostics for a file that is not open, in UTF-16 columns.
-    let topology = file_uri(&root.join(TOPOLOGY));
-    let (diagnostics, _) = client.diagnostics(&topology);
     assert_eq!(
         agent_diagnostics(&diagnostics),
-        vec![
-            d("agent.unknown-skill", [22, 35, 22, 41]),
-            d("agent.unknown-skill", [22, 43, 22, 57]),
-            d("agent.unknown-skill", [23, 28, 23, 37]),
-            d("agent.requires-unknown-skill", [25, 24, 25, 38]),
-            d("agent.requires-unknown-skill", [26, 10, 26, 24]),
-        ]
+        estate_diagnostics(UTF16_GRANTS)
     );
     let typo = diagnostics
         .iter()
@@ -162,15 +229,10 @@ fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
     // rules that named the skill the agent did not hold.
     let uri = open(&mut client, root, TOPOLOGY, 1);
     assert_eq!(uri, topology);
-    client.edit(&uri, 2, [22, 43, 22, 57], "get-convention");
-    let (diagnostics, version) = client.diagnostics(&topology);
-    assert_eq!(version, 2);
+    let diagnostics = edit_and_wait(&mut client, &uri, 2, [22, 43, 22, 57], "get-convention");
     assert_eq!(
         agent_diagnostics(&diagnostics),
-        vec![
-            d("agent.unknown-skill", [22, 35, 22, 41]),
-            d("agent.unknown-skill", [23, 28, 23, 37]),
-        ]
+        fixed_typo_diagnostics(UTF16_GRANTS)
     );
 
     // A skill file created on disk resolves `audit-log`; deleting it brings the error back.
@@ -187,10 +249,7 @@ fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
     let (diagnostics, _) = client.diagnostics(&topology);
     assert_eq!(
         agent_diagnostics(&diagnostics),
-        vec![
-            d("agent.unknown-skill", [22, 35, 22, 41]),
-            d("agent.unknown-skill", [23, 28, 23, 37]),
-        ]
+        fixed_typo_diagnostics(UTF16_GRANTS)
     );
 
     // Hover on a `requires:` key: the ordering, and the runtime's refusal verbatim.
@@ -242,34 +301,19 @@ fn vscode_utf16_diagnostics_edits_watched_files_hover_definition() {
 
 #[test]
 fn utf8_client_gets_byte_columns() {
-    let dir = fixture_copy("estate");
+    let (dir, mut client, init, topology, diagnostics) = start_estate(utf8_capabilities());
     let root = dir.path();
-    let (mut client, init) = Client::start(root, utf8_capabilities());
     assert_eq!(init["capabilities"]["positionEncoding"], "utf-8");
-
-    let topology = file_uri(&root.join(TOPOLOGY));
-    let (diagnostics, _) = client.diagnostics(&topology);
     assert_eq!(
         agent_diagnostics(&diagnostics),
-        vec![
-            d("agent.unknown-skill", [22, 35, 22, 47]),
-            d("agent.unknown-skill", [22, 49, 22, 63]),
-            d("agent.unknown-skill", [23, 28, 23, 37]),
-            d("agent.requires-unknown-skill", [25, 24, 25, 38]),
-            d("agent.requires-unknown-skill", [26, 10, 26, 24]),
-        ]
+        estate_diagnostics(UTF8_GRANTS)
     );
 
     let uri = open(&mut client, root, TOPOLOGY, 7);
-    client.edit(&uri, 8, [22, 49, 22, 63], "get-convention");
-    let (diagnostics, version) = client.diagnostics(&topology);
-    assert_eq!(version, 8);
+    let diagnostics = edit_and_wait(&mut client, &uri, 8, [22, 49, 22, 63], "get-convention");
     assert_eq!(
         agent_diagnostics(&diagnostics),
-        vec![
-            d("agent.unknown-skill", [22, 35, 22, 47]),
-            d("agent.unknown-skill", [23, 28, 23, 37]),
-        ]
+        fixed_typo_diagnostics(UTF8_GRANTS)
     );
 
     // Definition on the fixed grant, addressed in bytes.
@@ -316,13 +360,8 @@ fn utf8_client_gets_byte_columns() {
 
 #[test]
 fn unknown_documents_and_positions_past_the_end_answer_null() {
-    let dir = fixture_copy("estate");
-    let root = dir.path();
-    let (mut client, _) = Client::start(root, vscode_capabilities());
-    let topology = file_uri(&root.join(TOPOLOGY));
-    client.diagnostics(&topology);
-
-    let unknown = file_uri(&root.join("nowhere/else.yaml"));
+    let (dir, mut client, _, topology, _) = start_estate(vscode_capabilities());
+    let unknown = file_uri(&dir.path().join("nowhere/else.yaml"));
     for method in [
         "textDocument/hover",
         "textDocument/definition",
@@ -353,14 +392,9 @@ fn unknown_documents_and_positions_past_the_end_answer_null() {
 
 #[test]
 fn references_symbols_and_completion() {
-    let dir = fixture_copy("estate");
-    let root = dir.path();
-    let (mut client, _) = Client::start(root, vscode_capabilities());
-    let topology = file_uri(&root.join(TOPOLOGY));
-    client.diagnostics(&topology);
-
+    let (dir, mut client, _, topology, _) = start_estate(vscode_capabilities());
     // References of `list-conventions` from its definition: the grant and both prerequisites.
-    let skill = file_uri(&root.join("skills/list-conventions.yaml"));
+    let skill = file_uri(&dir.path().join("skills/list-conventions.yaml"));
     let mut params = position(&skill, 3, 8);
     params["context"] = json!({"includeDeclaration": false});
     let references = client.request("textDocument/references", params);
@@ -380,14 +414,6 @@ fn references_symbols_and_completion() {
 
     // Completion: every skill id in a grant; only the agent's held skills inside `requires:`
     // (`get-convention` is not held: the grant has a typo).
-    let labels = |result: &Value| -> Vec<String> {
-        result
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|i| i["label"].as_str().unwrap().to_owned())
-            .collect()
-    };
     let grant = client.request("textDocument/completion", position(&topology, 22, 61));
     let offered = labels(&grant);
     // The cursor is on `search-code`, which the item replaces; `list-conventions` the agent
@@ -399,14 +425,9 @@ fn references_symbols_and_completion() {
         !offered.contains(&"list-conventions".to_owned()),
         "{offered:?}"
     );
-    let item = grant
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|i| i["label"] == "get-convention")
-        .unwrap();
-    assert_eq!(item["documentation"]["kind"], "markdown");
-    let doc = item["documentation"]["value"].as_str().unwrap();
+    let get_convention = item(&grant, "get-convention");
+    assert_eq!(get_convention["documentation"]["kind"], "markdown");
+    let doc = get_convention["documentation"]["value"].as_str().unwrap();
     assert!(
         doc.contains("get_convention tool") && doc.contains("skills/get-convention.yaml"),
         "{doc}"
@@ -448,12 +469,8 @@ fn references_symbols_and_completion() {
 
 #[test]
 fn rapid_keystrokes_apply_in_order() {
-    let dir = fixture_copy("estate");
-    let root = dir.path();
-    let (mut client, _) = Client::start(root, vscode_capabilities());
-    let topology = file_uri(&root.join(TOPOLOGY));
-    client.diagnostics(&topology);
-    let uri = open(&mut client, root, TOPOLOGY, 1);
+    let (dir, mut client, _, topology, _) = start_estate(vscode_capabilities());
+    let uri = open(&mut client, dir.path(), TOPOLOGY, 1);
 
     // Delete the misspelt id, then type the right one a character at a time, without waiting.
     client.edit(&uri, 2, [22, 43, 22, 57], "");
@@ -464,18 +481,10 @@ fn rapid_keystrokes_apply_in_order() {
         client.edit(&uri, version, [22, col, 22, col], &c.to_string());
     }
     // The last keystroke completes the id: the diagnostics that follow carry its version.
-    let final_version = json!(version);
-    let message = client.wait_for("diagnostics after the last keystroke", |m| {
-        m["method"] == "textDocument/publishDiagnostics"
-            && m["params"]["uri"] == topology
-            && m["params"]["version"] == final_version
-    });
+    let diagnostics = diagnostics_at(&mut client, &topology, version);
     assert_eq!(
-        agent_diagnostics(message["params"]["diagnostics"].as_array().unwrap()),
-        vec![
-            d("agent.unknown-skill", [22, 35, 22, 41]),
-            d("agent.unknown-skill", [23, 28, 23, 37]),
-        ]
+        agent_diagnostics(&diagnostics),
+        fixed_typo_diagnostics(UTF16_GRANTS)
     );
     assert!(client.shutdown().success());
 }
@@ -492,26 +501,17 @@ fn crlf_files_get_the_same_ranges() {
     let (diagnostics, _) = client.diagnostics(&topology);
     assert_eq!(
         agent_diagnostics(&diagnostics)[..3],
-        [
-            d("agent.unknown-skill", [22, 35, 22, 41]),
-            d("agent.unknown-skill", [22, 43, 22, 57]),
-            d("agent.unknown-skill", [23, 28, 23, 37]),
-        ]
+        estate_diagnostics(UTF16_GRANTS)[..3]
     );
     // Joining two CRLF lines and splitting them again restores the text exactly.
     let uri = open(&mut client, root, TOPOLOGY, 1);
     client.edit(&uri, 2, [22, 71, 23, 0], "");
     client.edit(&uri, 3, [22, 71, 22, 71], "\r\n");
     client.edit(&uri, 4, [22, 43, 22, 57], "get-convention");
-    let message = client.wait_for("diagnostics after the fix", |m| {
-        m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == 4
-    });
+    let diagnostics = diagnostics_at(&mut client, &uri, 4);
     assert_eq!(
-        agent_diagnostics(message["params"]["diagnostics"].as_array().unwrap()),
-        vec![
-            d("agent.unknown-skill", [22, 35, 22, 41]),
-            d("agent.unknown-skill", [23, 28, 23, 37]),
-        ]
+        agent_diagnostics(&diagnostics),
+        fixed_typo_diagnostics(UTF16_GRANTS)
     );
     assert!(client.shutdown().success());
 }
@@ -582,17 +582,14 @@ fn a_file_opened_without_a_workspace_folder_brings_its_workspace() {
 
 #[test]
 fn settings_from_initialization_options_and_configuration_changes() {
-    let dir = fixture_copy("estate");
-    let root = dir.path();
-    let uri = file_uri(root);
-    let (mut client, _) = Client::start_with(json!({
-        "processId": null,
-        "rootUri": uri,
-        "capabilities": {},
-        "initializationOptions": {"rules": {"agent.unknown-skill": "warning"}},
-    }));
-    let topology = file_uri(&root.join(TOPOLOGY));
-    let (diagnostics, _) = client.diagnostics(&topology);
+    let (_dir, mut client, _, topology, diagnostics) = start_estate_with(&[], |root| {
+        json!({
+            "processId": null,
+            "rootUri": file_uri(root),
+            "capabilities": {},
+            "initializationOptions": {"rules": {"agent.unknown-skill": "warning"}},
+        })
+    });
     let severities: Vec<(String, u64)> = diagnostics
         .iter()
         .filter(|d| d["code"] == "agent.unknown-skill")
@@ -624,21 +621,12 @@ fn settings_from_initialization_options_and_configuration_changes() {
 
 #[test]
 fn a_panicking_handler_answers_an_error_and_the_server_keeps_answering() {
-    let dir = fixture_copy("estate");
-    let root = dir.path();
-    let uri = file_uri(root);
     // Debug builds read SKILLGRAPH_TEST_PANIC: the first `hover` panics inside its handler.
-    let (mut client, _) = Client::start_with_env(
-        json!({
-            "processId": null,
-            "rootUri": uri,
-            "capabilities": vscode_capabilities(),
-            "workspaceFolders": [{"uri": uri, "name": "fixture"}],
-        }),
-        &[("SKILLGRAPH_TEST_PANIC", "hover")],
-    );
-    let topology = file_uri(&root.join(TOPOLOGY));
-    client.diagnostics(&topology);
+    let (dir, mut client, _, topology, _) =
+        start_estate_with(&[("SKILLGRAPH_TEST_PANIC", "hover")], |root| {
+            initialize_params(root, vscode_capabilities())
+        });
+    let root = dir.path();
 
     let response = client.request_raw("textDocument/hover", position(&topology, 25, 14));
     if response.get("error").is_none() {
@@ -675,20 +663,15 @@ fn a_panicking_handler_answers_an_error_and_the_server_keeps_answering() {
         file_uri(&root.join("skills/list-conventions.yaml"))
     );
     let opened = open(&mut client, root, TOPOLOGY, 1);
-    client.edit(&opened, 2, [22, 43, 22, 57], "get-convention");
-    let (diagnostics, version) = client.diagnostics(&topology);
-    assert_eq!(version, 2);
+    let diagnostics = edit_and_wait(&mut client, &opened, 2, [22, 43, 22, 57], "get-convention");
     assert_eq!(agent_diagnostics(&diagnostics).len(), 2);
     assert!(client.shutdown().success());
 }
 
 #[test]
 fn changes_to_a_document_never_opened_leave_the_state_alone() {
-    let dir = fixture_copy("estate");
+    let (dir, mut client, _, topology, before) = start_estate(vscode_capabilities());
     let root = dir.path();
-    let (mut client, _) = Client::start(root, vscode_capabilities());
-    let topology = file_uri(&root.join(TOPOLOGY));
-    let (before, _) = client.diagnostics(&topology);
 
     // The client "fixes" the typo in a file it never opened, and sends edits past its end: the
     // server has no text to apply them to and keeps the disk's.
@@ -715,9 +698,7 @@ fn changes_to_a_document_never_opened_leave_the_state_alone() {
     let uri = open(&mut client, root, TOPOLOGY, 5);
     // `skills_additional: [audit-log]` becomes `[get-convention]`: the unknown additional skill
     // goes, and so do the rules that named `get-convention` while the agent did not hold it.
-    client.edit(&uri, 6, [23, 28, 23, 37], "get-convention");
-    let (after, version) = client.diagnostics(&topology);
-    assert_eq!(version, 6);
+    let after = edit_and_wait(&mut client, &uri, 6, [23, 28, 23, 37], "get-convention");
     assert_eq!(
         agent_diagnostics(&after),
         vec![
@@ -772,6 +753,40 @@ fn renaming_vscode_capabilities() -> Value {
     capabilities
 }
 
+/// The params of `textDocument/rename` to `new_name` at `at` (a [`position`]).
+fn renaming(mut at: Value, new_name: &str) -> Value {
+    at["newName"] = json!(new_name);
+    at
+}
+
+/// Asserts that `textDocument/prepareRename` at `at` (a [`position`]) offers to rename
+/// `placeholder`, standing at `range`.
+#[track_caller]
+fn assert_prepared(client: &mut Client, at: Value, placeholder: &str, range: [u32; 4]) {
+    let prepared = client.request("textDocument/prepareRename", at);
+    assert_eq!(prepared["placeholder"], placeholder, "{prepared:#}");
+    assert_eq!(range_of(&prepared["range"]), range, "{prepared:#}");
+}
+
+/// Renames what stands at `at` (a [`position`]) to `new_name`, and asserts that the text edits
+/// are `expected`, as `(uri, [line, start, end])` in the order [`rename_edits`] sorts them; the
+/// workspace edit, for more.
+#[track_caller]
+fn assert_renamed<U: AsRef<str>>(
+    client: &mut Client,
+    at: Value,
+    new_name: &str,
+    expected: &[(U, [u64; 3])],
+) -> Value {
+    let edit = client.request("textDocument/rename", renaming(at, new_name));
+    let expected: Vec<(String, [u64; 3], String)> = expected
+        .iter()
+        .map(|(uri, range)| (uri.as_ref().to_owned(), *range, new_name.to_owned()))
+        .collect();
+    assert_eq!(rename_edits(&edit), expected, "{edit:#}");
+    edit
+}
+
 /// Asserts that a workspace edit moves exactly one file or folder, from `old` to `new`.
 #[track_caller]
 fn assert_one_move(edit: &Value, old: &str, new: &str) {
@@ -811,35 +826,27 @@ fn rename_in_utf16_and_utf8_clients() {
     let skill = file_uri(&root.join("skills/search-code.yaml"));
     client.diagnostics(&topology);
 
-    // On the grant after CJK and an emoji: `search-code` is at UTF-16 columns 59..70.
-    let prepared = client.request("textDocument/prepareRename", position(&topology, 22, 62));
-    assert_eq!(prepared["placeholder"], "search-code");
-    assert_eq!(
-        prepared["range"],
-        json!({"start": {"line": 22, "character": 59}, "end": {"line": 22, "character": 70}})
-    );
-    let mut params = position(&topology, 22, 62);
-    params["newName"] = json!("find-code");
-    let edit = client.request("textDocument/rename", params.clone());
-    assert_eq!(
-        rename_edits(&edit),
+    // The rename's edits: the definition, the grant on line 22 (`grant`, in the client's
+    // units) and the rule's key.
+    let edits = |grant: [u64; 3]| {
         [
-            (skill.clone(), [3, 6, 17], "find-code".to_owned()),
-            (topology.clone(), [22, 59, 70], "find-code".to_owned()),
-            (topology.clone(), [25, 10, 21], "find-code".to_owned()),
+            (skill.clone(), [3, 6, 17]),
+            (topology.clone(), grant),
+            (topology.clone(), [25, 10, 21]),
         ]
-    );
-    assert_one_move(
-        &edit,
-        &skill,
-        &file_uri(&root.join("skills/find-code.yaml")),
-    );
+    };
+
+    // On the grant after CJK and an emoji: `search-code` is at UTF-16 columns 59..70.
+    let at = position(&topology, 22, 62);
+    assert_prepared(&mut client, at.clone(), "search-code", [22, 59, 22, 70]);
+    let edit = assert_renamed(&mut client, at.clone(), "find-code", &edits([22, 59, 70]));
+    let find_code = file_uri(&root.join("skills/find-code.yaml"));
+    assert_one_move(&edit, &skill, &find_code);
 
     // Refused with a message: a taken id, an id breaking the pattern.
-    params["newName"] = json!("list-conventions");
-    assert_rename_refused(&mut client, params.clone(), "already a skill");
-    params["newName"] = json!("Find Code");
-    assert_rename_refused(&mut client, params, "not a valid id");
+    let taken = renaming(at.clone(), "list-conventions");
+    assert_rename_refused(&mut client, taken, "already a skill");
+    assert_rename_refused(&mut client, renaming(at, "Find Code"), "not a valid id");
     // Nothing to rename on a plain value.
     let nothing = client.request("textDocument/prepareRename", position(&topology, 16, 16));
     assert_eq!(nothing, Value::Null);
@@ -848,26 +855,16 @@ fn rename_in_utf16_and_utf8_clients() {
     // A UTF-8 client without file renames: byte columns, `changes`, the file keeps its name.
     let (mut client, _) = Client::start(root, utf8_capabilities());
     client.diagnostics(&topology);
-    let mut params = position(&topology, 22, 68);
-    params["newName"] = json!("find-code");
-    let edit = client.request("textDocument/rename", params);
+    let at = position(&topology, 22, 68);
+    let edit = assert_renamed(&mut client, at, "find-code", &edits([22, 65, 76]));
     assert!(edit.get("documentChanges").is_none(), "{edit:#}");
-    assert_eq!(
-        rename_edits(&edit),
-        [
-            (skill, [3, 6, 17], "find-code".to_owned()),
-            (topology.clone(), [22, 65, 76], "find-code".to_owned()),
-            (topology, [25, 10, 21], "find-code".to_owned()),
-        ]
-    );
     assert!(client.shutdown().success());
 }
 
 #[test]
 fn highlights_inlay_hints_and_lenses_in_utf16_and_utf8_clients() {
-    let dir = fixture_copy("estate");
+    let (dir, topology) = estate_copy();
     let root = dir.path();
-    let topology = file_uri(&root.join(TOPOLOGY));
     // (client capabilities, the UTF-16 or UTF-8 end column of `search-code` on line 22, after
     // CJK and an emoji)
     for (capabilities, start, end) in [
@@ -1084,19 +1081,18 @@ fn code_actions_fix_in_utf16_and_utf8_and_rename_only_when_the_client_can() {
 
 #[test]
 fn pull_diagnostics_replace_push_in_utf16_and_utf8_clients() {
-    let dir = fixture_copy("estate");
+    let (dir, topology) = estate_copy();
     let root = dir.path();
-    let topology = file_uri(&root.join(TOPOLOGY));
     // A client that does not pull is not offered it (and gets pushes, as the tests above show).
     let (client, init) = Client::start(root, vscode_capabilities());
     assert!(init["capabilities"].get("diagnosticProvider").is_none());
     drop(client);
 
     // (capabilities, the ranges of the two unknown grants on line 22, after CJK and an emoji)
-    let utf16 = [[22, 35, 22, 41], [22, 43, 22, 57]];
-    let utf8 = [[22, 35, 22, 47], [22, 49, 22, 63]];
-    for (mut capabilities, line_22) in [(vscode_capabilities(), utf16), (utf8_capabilities(), utf8)]
-    {
+    for (mut capabilities, grants) in [
+        (vscode_capabilities(), UTF16_GRANTS),
+        (utf8_capabilities(), UTF8_GRANTS),
+    ] {
         capabilities["textDocument"]["diagnostic"] = json!({"relatedDocumentSupport": false});
         capabilities["workspace"]["diagnostics"] = json!({"refreshSupport": true});
         let (mut client, init) = Client::start(root, capabilities);
@@ -1114,16 +1110,7 @@ fn pull_diagnostics_replace_push_in_utf16_and_utf8_clients() {
         );
         assert_eq!(report["kind"], "full");
         let items = report["items"].as_array().unwrap();
-        assert_eq!(
-            agent_diagnostics(items),
-            vec![
-                d("agent.unknown-skill", line_22[0]),
-                d("agent.unknown-skill", line_22[1]),
-                d("agent.unknown-skill", [23, 28, 23, 37]),
-                d("agent.requires-unknown-skill", [25, 24, 25, 38]),
-                d("agent.requires-unknown-skill", [26, 10, 26, 24]),
-            ]
-        );
+        assert_eq!(agent_diagnostics(items), estate_diagnostics(grants));
         let result_id = report["resultId"].clone();
         let again = client.request(
             "textDocument/diagnostic",
@@ -1274,43 +1261,27 @@ fn skill_md_rename_moves_its_folder_only_for_clients_that_can() {
     let (mut client, _) = Client::start(root, capabilities);
     client.diagnostics(&chain);
     // From the chain entry after `"技能🚀", ` (UTF-16 columns 18..23).
-    let prepared = client.request("textDocument/prepareRename", position(&chain, 4, 20));
-    assert_eq!(prepared["placeholder"], "smoke", "{prepared:#}");
-    assert_eq!(
-        prepared["range"],
-        json!({"start": {"line": 4, "character": 18}, "end": {"line": 4, "character": 23}})
-    );
-    let mut params = position(&chain, 4, 20);
-    params["newName"] = json!("sanity");
-    let edit = client.request("textDocument/rename", params);
-    assert_eq!(
-        rename_edits(&edit),
-        [
-            (chain.clone(), [4, 18, 23], "sanity".to_owned()),
-            (chain.clone(), [4, 29, 34], "sanity".to_owned()),
-            (smoke.clone(), [1, 6, 11], "sanity".to_owned()),
-        ]
-    );
-    assert_one_move(
-        &edit,
-        &file_uri(&root.join("s/e2e/smoke")),
-        &file_uri(&root.join("s/e2e/sanity")),
-    );
+    let at = position(&chain, 4, 20);
+    assert_prepared(&mut client, at.clone(), "smoke", [4, 18, 4, 23]);
+    let edits = [
+        (&chain, [4, 18, 23]),
+        (&chain, [4, 29, 34]),
+        (&smoke, [1, 6, 11]),
+    ];
+    let edit = assert_renamed(&mut client, at, "sanity", &edits);
+    let (from, to) = (root.join("s/e2e/smoke"), root.join("s/e2e/sanity"));
+    assert_one_move(&edit, &file_uri(&from), &file_uri(&to));
     assert!(client.shutdown().success());
 
     // A UTF-8 client that cannot rename folders: the folder is named after the skill, so the
     // rename is refused rather than leaving the two apart.
     let (mut client, _) = Client::start(root, utf8_capabilities());
     client.diagnostics(&chain);
-    let mut params = position(&smoke, 1, 8);
-    params["newName"] = json!("sanity");
-    assert_rename_refused(&mut client, params, "cannot rename folders");
+    let at = position(&smoke, 1, 8);
+    assert_rename_refused(&mut client, renaming(at, "sanity"), "cannot rename folders");
     // The chain entry, in byte columns: `"技能🚀"` is 12 bytes.
-    let prepared = client.request("textDocument/prepareRename", position(&chain, 4, 26));
-    assert_eq!(
-        prepared["range"],
-        json!({"start": {"line": 4, "character": 24}, "end": {"line": 4, "character": 29}})
-    );
+    let entry = position(&chain, 4, 26);
+    assert_prepared(&mut client, entry, "smoke", [4, 24, 4, 29]);
     assert!(client.shutdown().success());
 }
 
@@ -1319,17 +1290,8 @@ const FLOW_MODEL: &str = "        model: {name: \"技能🚀\", }";
 
 #[test]
 fn completion_places_in_utf16_and_utf8_clients() {
-    let dir = fixture_copy("estate");
+    let (dir, topology) = estate_copy();
     let root = dir.path();
-    let topology = file_uri(&root.join(TOPOLOGY));
-    let labels = |result: &Value| -> Vec<String> {
-        result
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|i| i["label"].as_str().unwrap().to_owned())
-            .collect()
-    };
     // (capabilities, the column after `depends_on: ["技能🚀", ` and the grant `search-code` on
     // line 22, in the client's units).
     for (capabilities, after_emoji, grant) in [
@@ -1361,12 +1323,7 @@ fn completion_places_in_utf16_and_utf8_clients() {
         let offered = labels(&keys);
         assert!(offered.contains(&"funnel".to_owned()), "{offered:?}");
         assert!(!offered.contains(&"skills".to_owned()), "{offered:?}");
-        let funnel = keys
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|i| i["label"] == "funnel")
-            .unwrap();
+        let funnel = item(&keys, "funnel");
         assert_eq!(funnel["documentation"]["kind"], "markdown");
         assert!(funnel["documentation"]["value"]
             .as_str()

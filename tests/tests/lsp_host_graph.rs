@@ -7,7 +7,7 @@
 //! judges the same tree, and a `/plugin:command` goes to the command's file.
 
 use serde_json::{json, Value};
-use skillgraph_e2e::{assert_codes, file_uri, fixture_dir, link_targets, write_fixture, Client};
+use skillgraph_e2e::{assert_codes, file_uri, fixture_dir, link_targets, Client};
 
 fn capabilities() -> Value {
     json!({
@@ -210,10 +210,7 @@ fn check_of(root: &std::path::Path, file: &str) -> Vec<(String, [u64; 4], String
 
 #[test]
 fn a_plugins_commands_and_agents_appearing_on_disk_are_judged_as_check_judges_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
-    write_fixture(
-        root,
+    let dir = fixture_dir(
         "//- /p/.claude-plugin/plugin.json
 {\"name\": \"p\", \"commands\": \"./cmds\", \"agents\": [\"./team/lead.md\"]}
 //- /p/skills/ship/SKILL.md
@@ -226,6 +223,7 @@ Ship it.
 Run /p:ship, then /p:go.
 ",
     );
+    let root = dir.path();
     let (mut client, _) = Client::start(root, capabilities());
     let manifest = file_uri(&root.join("p/.claude-plugin/plugin.json"));
     let claude_md = file_uri(&root.join("CLAUDE.md"));

@@ -68,6 +68,18 @@ pub fn file_uri(path: &Path) -> String {
     uri
 }
 
+/// The params of an `initialize` request with these capabilities and `root` as the root URI and
+/// the one workspace folder (those of [`Client::start`]).
+pub fn initialize_params(root: &Path, capabilities: Value) -> Value {
+    let uri = file_uri(root);
+    json!({
+        "processId": null,
+        "rootUri": uri,
+        "capabilities": capabilities,
+        "workspaceFolders": [{"uri": uri, "name": "fixture"}],
+    })
+}
+
 /// A language server under test, spoken to as an editor would.
 pub struct Client {
     child: Child,
@@ -125,13 +137,7 @@ impl Client {
     /// Starts `skillgraph lsp` and runs `initialize` / `initialized` with these capabilities and
     /// `root` as the one workspace folder.
     pub fn start(root: &Path, capabilities: Value) -> (Client, Value) {
-        let uri = file_uri(root);
-        Client::start_with(json!({
-            "processId": null,
-            "rootUri": uri,
-            "capabilities": capabilities,
-            "workspaceFolders": [{"uri": uri, "name": "fixture"}],
-        }))
+        Client::start_with(initialize_params(root, capabilities))
     }
 
     /// Starts `skillgraph lsp` and runs `initialize` (with these params) / `initialized`.

@@ -119,7 +119,7 @@ pub(super) fn render(report: &Report, out: &mut dyn io::Write) -> io::Result<()>
 #[cfg(test)]
 mod tests {
     use crate::diagnostic::codes;
-    use expect_test::expect;
+    use expect_test::{expect, expect_file};
 
     use super::*;
     use crate::cli::fixture;
@@ -148,118 +148,7 @@ mod tests {
     #[test]
     fn standard_report() {
         let fixture = fixture::standard();
-        expect![[r#"
-            {
-              "version": 1,
-              "diagnostics": [
-                {
-                  "path": "skills/crlf.yaml",
-                  "range": {
-                    "start": {
-                      "line": 1,
-                      "character": 0
-                    },
-                    "end": {
-                      "line": 3,
-                      "character": 9
-                    }
-                  },
-                  "severity": "hint",
-                  "code": "test.sort-list",
-                  "message": "sort this list",
-                  "related": []
-                },
-                {
-                  "path": "skills/crlf.yaml",
-                  "range": {
-                    "start": {
-                      "line": 3,
-                      "character": 4
-                    },
-                    "end": {
-                      "line": 3,
-                      "character": 9
-                    }
-                  },
-                  "severity": "warning",
-                  "code": "test.duplicate-grant",
-                  "message": "`alpha` is granted twice",
-                  "related": [
-                    {
-                      "path": "skills/crlf.yaml",
-                      "range": {
-                        "start": {
-                          "line": 2,
-                          "character": 4
-                        },
-                        "end": {
-                          "line": 2,
-                          "character": 9
-                        }
-                      },
-                      "message": "first granted here"
-                    },
-                    {
-                      "path": "skills/emoji.yaml",
-                      "range": {
-                        "start": {
-                          "line": 1,
-                          "character": 18
-                        },
-                        "end": {
-                          "line": 1,
-                          "character": 23
-                        }
-                      },
-                      "message": "also granted here, with a comma, 100%: see"
-                    }
-                  ]
-                },
-                {
-                  "path": "skills/emoji.yaml",
-                  "range": {
-                    "start": {
-                      "line": 1,
-                      "character": 10
-                    },
-                    "end": {
-                      "line": 1,
-                      "character": 10
-                    }
-                  },
-                  "severity": "info",
-                  "code": "test.emoji",
-                  "message": "an emoji in a skill name\nsecond line",
-                  "related": []
-                },
-                {
-                  "path": "skills/emoji.yaml",
-                  "range": {
-                    "start": {
-                      "line": 1,
-                      "character": 18
-                    },
-                    "end": {
-                      "line": 1,
-                      "character": 23
-                    }
-                  },
-                  "severity": "error",
-                  "code": "yaml.duplicate-key",
-                  "message": "`alpha` appears twice",
-                  "related": []
-                }
-              ],
-              "summary": {
-                "files": 3,
-                "errors": 1,
-                "warnings": 1,
-                "infos": 1,
-                "hints": 1
-              }
-            }
-        "#]]
-        .assert_eq(&fixture.rendered_by(render));
+        expect_file!["snapshots/standard_report.json"].assert_eq(&fixture.rendered_by(render));
     }
 
     #[test]

@@ -267,7 +267,7 @@ fn artifact_uri(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use crate::diagnostic::codes;
-    use expect_test::expect;
+    use expect_test::expect_file;
 
     use super::*;
     use crate::cli::fixture;
@@ -275,6 +275,11 @@ mod tests {
     fn render_to_string(report: &Report) -> String {
         // Keep the snapshot independent of the crate's version.
         fixture::rendered(|out| render(report, out)).replace(env!("CARGO_PKG_VERSION"), "[VERSION]")
+    }
+
+    /// The SARIF log of `report`, parsed.
+    fn log_of(report: &Report) -> serde_json::Value {
+        serde_json::from_str(&render_to_string(report)).unwrap()
     }
 
     #[test]
@@ -298,8 +303,7 @@ mod tests {
     #[test]
     fn rules_come_from_the_catalogue() {
         let fixture = fixture::standard();
-        let log: serde_json::Value =
-            serde_json::from_str(&render_to_string(&fixture.report())).unwrap();
+        let log = log_of(&fixture.report());
         let rules = &log["runs"][0]["tool"]["driver"]["rules"];
         let doc = catalogue::lookup(codes::YAML_DUPLICATE_KEY).unwrap();
         assert_eq!(rules[3]["id"], codes::YAML_DUPLICATE_KEY.name());
@@ -318,169 +322,8 @@ mod tests {
         let mut fixture = fixture::standard();
         // The catalogue's prose is checked above; keep the snapshot to the structure.
         fixture.diagnostics[3].code = Code::made_up("test.error", Severity::Error);
-        expect![[r#"
-            {
-              "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-              "version": "2.1.0",
-              "runs": [
-                {
-                  "tool": {
-                    "driver": {
-                      "name": "skillgraph",
-                      "informationUri": "https://github.com/skillgraph/skillgraph",
-                      "version": "[VERSION]",
-                      "rules": [
-                        {
-                          "id": "test.duplicate-grant"
-                        },
-                        {
-                          "id": "test.emoji"
-                        },
-                        {
-                          "id": "test.error"
-                        },
-                        {
-                          "id": "test.sort-list"
-                        }
-                      ]
-                    }
-                  },
-                  "columnKind": "utf16CodeUnits",
-                  "results": [
-                    {
-                      "ruleId": "test.sort-list",
-                      "ruleIndex": 3,
-                      "level": "note",
-                      "message": {
-                        "text": "sort this list"
-                      },
-                      "locations": [
-                        {
-                          "physicalLocation": {
-                            "artifactLocation": {
-                              "uri": "skills/crlf.yaml"
-                            },
-                            "region": {
-                              "startLine": 2,
-                              "startColumn": 1,
-                              "endLine": 4,
-                              "endColumn": 10
-                            }
-                          }
-                        }
-                      ]
-                    },
-                    {
-                      "ruleId": "test.duplicate-grant",
-                      "ruleIndex": 0,
-                      "level": "warning",
-                      "message": {
-                        "text": "`alpha` is granted twice"
-                      },
-                      "locations": [
-                        {
-                          "physicalLocation": {
-                            "artifactLocation": {
-                              "uri": "skills/crlf.yaml"
-                            },
-                            "region": {
-                              "startLine": 4,
-                              "startColumn": 5,
-                              "endLine": 4,
-                              "endColumn": 10
-                            }
-                          }
-                        }
-                      ],
-                      "relatedLocations": [
-                        {
-                          "id": 0,
-                          "physicalLocation": {
-                            "artifactLocation": {
-                              "uri": "skills/crlf.yaml"
-                            },
-                            "region": {
-                              "startLine": 3,
-                              "startColumn": 5,
-                              "endLine": 3,
-                              "endColumn": 10
-                            }
-                          },
-                          "message": {
-                            "text": "first granted here"
-                          }
-                        },
-                        {
-                          "id": 1,
-                          "physicalLocation": {
-                            "artifactLocation": {
-                              "uri": "skills/emoji.yaml"
-                            },
-                            "region": {
-                              "startLine": 2,
-                              "startColumn": 19,
-                              "endLine": 2,
-                              "endColumn": 24
-                            }
-                          },
-                          "message": {
-                            "text": "also granted here, with a comma, 100%: see"
-                          }
-                        }
-                      ]
-                    },
-                    {
-                      "ruleId": "test.emoji",
-                      "ruleIndex": 1,
-                      "level": "note",
-                      "message": {
-                        "text": "an emoji in a skill name\nsecond line"
-                      },
-                      "locations": [
-                        {
-                          "physicalLocation": {
-                            "artifactLocation": {
-                              "uri": "skills/emoji.yaml"
-                            },
-                            "region": {
-                              "startLine": 2,
-                              "startColumn": 11,
-                              "endLine": 2,
-                              "endColumn": 11
-                            }
-                          }
-                        }
-                      ]
-                    },
-                    {
-                      "ruleId": "test.error",
-                      "ruleIndex": 2,
-                      "level": "error",
-                      "message": {
-                        "text": "`alpha` appears twice"
-                      },
-                      "locations": [
-                        {
-                          "physicalLocation": {
-                            "artifactLocation": {
-                              "uri": "skills/emoji.yaml"
-                            },
-                            "region": {
-                              "startLine": 2,
-                              "startColumn": 19,
-                              "endLine": 2,
-                              "endColumn": 24
-                            }
-                          }
-                        }
-                      ]
-                    }
-                  ]
-                }
-              ]
-            }
-        "#]]
-        .assert_eq(&render_to_string(&fixture.report()));
+        expect_file!["snapshots/standard_report.sarif.json"]
+            .assert_eq(&render_to_string(&fixture.report()));
     }
 
     /// Every code's help link lands on its section: the anchors are those of the headings of
@@ -517,8 +360,7 @@ mod tests {
     #[test]
     fn hostile_ranges_do_not_panic() {
         let fixture = fixture::hostile();
-        let log: serde_json::Value =
-            serde_json::from_str(&render_to_string(&fixture.report())).unwrap();
+        let log = log_of(&fixture.report());
         assert_eq!(
             log["runs"][0]["results"].as_array().unwrap().len(),
             fixture.diagnostics.len()

@@ -139,6 +139,11 @@ fn labels_of(text: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The labels offered in the fixture `head` followed by `body`, which holds the cursor.
+fn labels_after(head: String) -> impl Fn(&str) -> Vec<String> {
+    move |body| labels_of(&format!("{head}{body}"))
+}
+
 /// The labels offered in skill `s` of workspace `w` (its head written, then `body` with the
 /// cursor), the files `before` it.
 fn skill_labels(before: &str, body: &str) -> Vec<String> {
@@ -219,11 +224,9 @@ fn enum_values_in_swarmkit_files() {
     ));
     assert_eq!(archetype, ["root", "leader", "worker"]);
 
-    let topology = |body: &str| {
-        labels_of(&format!(
-            "{WORKSPACE}//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nagents:\n  root:\n{body}"
-        ))
-    };
+    let topology = labels_after(format!(
+        "{WORKSPACE}//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nagents:\n  root:\n"
+    ));
     // `root` is the top agent's role only.
     assert_eq!(topology("    id: root\n    role: $0\n"), ["root"]);
     assert_eq!(
@@ -380,21 +383,17 @@ fn packs_commands_topologies_executors_and_funnel_references() {
         &file.text[found.range.start as usize..found.range.end as usize],
         "swarmkit:auth"
     );
-    let archetype = |body: &str| {
-        labels_of(&format!(
-            "{base}//- /w/archetypes/a.yaml\napiVersion: swarmkit/v1\nkind: Archetype\nmetadata:\n  id: a\nrole: worker\n{body}"
-        ))
-    };
+    let archetype = labels_after(format!(
+        "{base}//- /w/archetypes/a.yaml\napiVersion: swarmkit/v1\nkind: Archetype\nmetadata:\n  id: a\nrole: worker\n"
+    ));
     let kinds = archetype("executor:\n  kind: $0\n");
     assert_eq!(&kinds[..2], ["model", "harness"]);
     assert!(kinds.contains(&"claude-code".to_owned()) && kinds.contains(&"aider".to_owned()));
     let refs = archetype("executor:\n  kind: harness\n  ref: $0\n");
     assert!(!refs.contains(&"model".to_owned()) && refs.contains(&"aider".to_owned()));
-    let funnel = |body: &str| {
-        labels_of(&format!(
-            "{base}//- /w/funnels/f.yaml\napiVersion: swarmkit/v1\nkind: Funnel\nmetadata:\n  id: f\n{body}"
-        ))
-    };
+    let funnel = labels_after(format!(
+        "{base}//- /w/funnels/f.yaml\napiVersion: swarmkit/v1\nkind: Funnel\nmetadata:\n  id: f\n"
+    ));
     assert_eq!(funnel("judge:\n  skill: $0\n"), ["judge"]);
     assert_eq!(funnel("review:\n  archetype: $0\n"), ["rev"]);
 }
@@ -403,24 +402,22 @@ fn packs_commands_topologies_executors_and_funnel_references() {
 fn bulk_grants_and_trigger_targets_being_typed() {
     let packs =
         format!("{WORKSPACE}command_packs:\n  - id: git\n    commands:\n      - id: status\n");
-    let topology = |body: &str| {
-        labels_of(&format!(
-            "{packs}mcp_servers:\n  - id: conventions\n//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nagents:\n  root:\n    id: root\n{body}"
-        ))
-    };
+    let topology = labels_after(format!(
+        "{packs}mcp_servers:\n  - id: conventions\n//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nagents:\n  root:\n    id: root\n"
+    ));
     assert_eq!(topology("    skills: [pack:$0]\n"), ["git", "workspace"]);
     assert_eq!(
         topology("    skills:\n      - pack:g$0\n"),
         ["git", "workspace"]
     );
     assert_eq!(topology("    skills: [a, server:$0]\n"), ["conventions"]);
-    let trigger = |targets: &str| {
-        labels_of(&format!(
-            "{WORKSPACE}//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: nightly\n//- /w/triggers/t.yaml\napiVersion: swarmkit/v1\nkind: Trigger\nmetadata:\n  id: t\ntype: manual\n{targets}"
-        ))
-    };
-    assert_eq!(trigger("targets:\n  - $0\n"), ["nightly"]);
-    assert_eq!(trigger("targets: [$0]\n"), ["nightly"]);
+    let trigger = labels_after(format!(
+        "{WORKSPACE}//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: nightly\n//- /w/triggers/t.yaml\napiVersion: swarmkit/v1\nkind: Trigger\nmetadata:\n  id: t\ntype: manual\n"
+    ));
+    // A block list and a flow list of targets.
+    for targets in ["targets:\n  - $0\n", "targets: [$0]\n"] {
+        assert_eq!(trigger(targets), ["nightly"], "{targets:?}");
+    }
 }
 
 #[test]
@@ -716,11 +713,9 @@ fn flow_mappings_answer_as_block_mappings_do() {
     assert!(keys.contains(&"transport".to_owned()), "{keys:?}");
     assert!(!keys.contains(&"id".to_owned()), "{keys:?}");
     // An abstract grant in a flow list is the schema's, not a skill id.
-    let archetype = |body: &str| {
-        labels_of(&format!(
-            "{WORKSPACE}//- /w/skills/a.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: alpha\n//- /w/archetypes/e.yaml\napiVersion: swarmkit/v1\nkind: Archetype\nmetadata:\n  id: e\n{body}"
-        ))
-    };
+    let archetype = labels_after(format!(
+        "{WORKSPACE}//- /w/skills/a.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: alpha\n//- /w/archetypes/e.yaml\napiVersion: swarmkit/v1\nkind: Archetype\nmetadata:\n  id: e\n"
+    ));
     assert_eq!(
         archetype("defaults:\n  skills: [{abstract: {category: $0}}]\n"),
         ["capability", "decision", "coordination", "persistence"]
@@ -734,11 +729,9 @@ fn flow_mappings_answer_as_block_mappings_do() {
         ["category", "capability"]
     );
     assert!(archetype("defaults:\n  skills: [$0]\n").contains(&"alpha".to_owned()));
-    let topology = |body: &str| {
-        labels_of(&format!(
-            "{WORKSPACE}//- /w/skills/a.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: alpha\n//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nagents:\n  root:\n    id: root\n{body}"
-        ))
-    };
+    let topology = labels_after(format!(
+        "{WORKSPACE}//- /w/skills/a.yaml\napiVersion: swarmkit/v1\nkind: Skill\nmetadata:\n  id: alpha\n//- /w/topologies/t.yaml\napiVersion: swarmkit/v1\nkind: Topology\nmetadata:\n  name: t\nagents:\n  root:\n    id: root\n"
+    ));
     assert!(topology("    skills: [alpha, $0]\n").contains(&"topology-t".to_owned()));
     assert_eq!(
         topology("    children: [{id: w, role: $0}]\n"),
