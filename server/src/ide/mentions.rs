@@ -211,8 +211,9 @@ pub fn hover(index: &Index, file: FileId, offset: u32) -> Option<HoverResult> {
 }
 
 /// Completion of a mention being typed after `/` or `$` in a SKILL.md body or a prose file:
-/// the skills in scope (and, after `/`, the legacy commands of the same project). One pass over
-/// the index's files per request; nothing is kept.
+/// the skills in scope (and, after `/`, the legacy commands of the same project and every
+/// plugin's skills and commands in plugin form, `<plugin>:<name>`). One pass over the index's
+/// files per request; nothing is kept.
 pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completions> {
     let entry = index.file(file)?;
     let body_from = match &entry.parsed.content {
@@ -243,33 +244,13 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
     }
     // `/plugin:` of a plugin of the workspace: that plugin's skills, written in plugin form.
     let typed = &entry.text[start..offset];
+    let lookup = Lookup::new(index);
     if let Some((plugin, _)) = typed.split_once(':') {
-        let lookup = Lookup::new(index);
         let plugins = crate::semantics::plugins::plugins_named(&lookup, plugin);
         if !plugins.is_empty() {
             let mut items: Vec<CompletionItem> = plugins
                 .iter()
-                .filter_map(|m| crate::semantics::plugins::manifest_of(m).map(|man| (m, man)))
-                .flat_map(|(m, man)| {
-                    let skills =
-                        crate::semantics::plugins::plugin_skill_names(&lookup, &m.path, man)
-                            .into_iter()
-                            .map(|name| (name, "skill"));
-                    let commands = crate::semantics::plugins::plugin_component_names(
-                        &lookup,
-                        &m.path,
-                        crate::model::hosts::prose::ProseKind::Command,
-                    )
-                    .into_iter()
-                    .map(|name| (name, "command"));
-                    skills.chain(commands)
-                })
-                .map(|(name, what)| CompletionItem {
-                    label: format!("{plugin}:{name}"),
-                    documentation: None,
-                    detail: Some(format!("{what} of the plugin `{plugin}`")),
-                    kind: CompletionKind::Skill,
-                })
+                .flat_map(|manifest| plugin_form_items(&lookup, manifest))
                 .collect();
             items.sort_by(|a, b| a.label.cmp(&b.label));
             items.dedup_by(|a, b| a.label == b.label);
@@ -322,6 +303,11 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
                     });
                 }
             }
+            // After `/`, each plugin's skills and commands as the host invokes them:
+            // `/<plugin>:<name>`.
+            Content::Manifest(_) if sigil == b'/' => {
+                items.extend(plugin_form_items(&lookup, other));
+            }
             _ => {}
         }
     }
@@ -331,6 +317,40 @@ pub fn completion(index: &Index, file: FileId, offset: u32) -> Option<Completion
         range: TextRange::new(start as u32, offset as u32),
         items,
     })
+}
+
+/// The skills and commands of the plugin whose manifest is `manifest`, labelled as a mention
+/// names them: `<plugin>:<name>`. Nothing for a marketplace or a plugin with no name.
+fn plugin_form_items(
+    lookup: &Lookup<'_>,
+    manifest: &crate::index::FileEntry,
+) -> Vec<CompletionItem> {
+    use crate::semantics::plugins;
+    let Some(parsed) = plugins::manifest_of(manifest) else {
+        return Vec::new();
+    };
+    let Some(plugin) = parsed.plugin_name().map(|n| n.value.as_str()) else {
+        return Vec::new();
+    };
+    let skills = plugins::plugin_skill_names(lookup, &manifest.path, parsed)
+        .into_iter()
+        .map(|name| (name, "skill"));
+    let commands = plugins::plugin_component_names(
+        lookup,
+        &manifest.path,
+        crate::model::hosts::prose::ProseKind::Command,
+    )
+    .into_iter()
+    .map(|name| (name, "command"));
+    skills
+        .chain(commands)
+        .map(|(name, what)| CompletionItem {
+            label: format!("{plugin}:{name}"),
+            documentation: None,
+            detail: Some(format!("{what} of the plugin `{plugin}`")),
+            kind: CompletionKind::Skill,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -373,6 +393,38 @@ Run /deploy:$0
 ";
         let done = answer_at(text, super::completion).expect("completions");
         assert_eq!(item_labels(&done), ["deploy:rollback", "deploy:ship"]);
+    }
+
+    #[test]
+    fn completion_after_a_bare_slash_offers_plugin_items_in_plugin_form() {
+        let text = "//- /r/deploy/.claude-plugin/plugin.json
+{\"name\": \"deploy\"}
+//- /r/deploy/skills/ship/SKILL.md
+---
+name: ship
+description: Ships.
+---
+Body.
+//- /r/deploy/commands/release.md
+---
+description: Releases.
+---
+Release.
+//- /r/market/.claude-plugin/marketplace.json
+{\"name\": \"market\", \"plugins\": []}
+//- /r/CLAUDE.md
+Run /$0
+";
+        let done = answer_at(text, super::completion).expect("completions");
+        assert_eq!(
+            item_labels(&done),
+            ["deploy:release", "deploy:ship", "ship"],
+            "the plugin's skill and command in plugin form, the skill by name; nothing of a marketplace"
+        );
+        // `$` is Codex's skill mention: no plugin form there.
+        let dollar =
+            answer_at(&text.replace("Run /$0", "Run $$0"), super::completion).expect("completions");
+        assert_eq!(item_labels(&dollar), ["ship"]);
     }
 
     /// The workspace of [`SKILLS`] with a skill `ship` whose body is `body`.
