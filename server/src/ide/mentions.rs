@@ -366,9 +366,9 @@ description: Writes the release notes.
 Body.
 ";
 
-    #[test]
-    fn completion_after_a_workspace_plugins_namespace_offers_its_skills() {
-        let text = "//- /r/deploy/.claude-plugin/plugin.json
+    /// A plugin `deploy` whose `skills` path adds `more/`, with a command; a skill outside it;
+    /// a marketplace. The prose file naming them is added by each test.
+    const PLUGIN: &str = "//- /r/deploy/.claude-plugin/plugin.json
 {\"name\": \"deploy\", \"skills\": \"./more\"}
 //- /r/deploy/skills/ship/SKILL.md
 ---
@@ -382,49 +382,51 @@ name: rollback
 description: Rolls back.
 ---
 Body.
+//- /r/deploy/commands/release.md
+---
+description: Releases.
+---
+Release.
 //- /r/other/SKILL.md
 ---
 name: other
 description: Not the plugin's.
 ---
 Body.
-//- /r/CLAUDE.md
-Run /deploy:$0
+//- /r/market/.claude-plugin/marketplace.json
+{\"name\": \"market\", \"plugins\": []}
 ";
-        let done = answer_at(text, super::completion).expect("completions");
-        assert_eq!(item_labels(&done), ["deploy:rollback", "deploy:ship"]);
+
+    #[test]
+    fn completion_after_a_workspace_plugins_namespace_offers_its_skills() {
+        let text = format!("{PLUGIN}//- /r/CLAUDE.md\nRun /deploy:$0\n");
+        let done = answer_at(&text, super::completion).expect("completions");
+        assert_eq!(
+            item_labels(&done),
+            ["deploy:release", "deploy:rollback", "deploy:ship"]
+        );
     }
 
     #[test]
     fn completion_after_a_bare_slash_offers_plugin_items_in_plugin_form() {
-        let text = "//- /r/deploy/.claude-plugin/plugin.json
-{\"name\": \"deploy\"}
-//- /r/deploy/skills/ship/SKILL.md
----
-name: ship
-description: Ships.
----
-Body.
-//- /r/deploy/commands/release.md
----
-description: Releases.
----
-Release.
-//- /r/market/.claude-plugin/marketplace.json
-{\"name\": \"market\", \"plugins\": []}
-//- /r/CLAUDE.md
-Run /$0
-";
-        let done = answer_at(text, super::completion).expect("completions");
+        let text = format!("{PLUGIN}//- /r/CLAUDE.md\nRun /$0\n");
+        let done = answer_at(&text, super::completion).expect("completions");
         assert_eq!(
             item_labels(&done),
-            ["deploy:release", "deploy:ship", "ship"],
-            "the plugin's skill and command in plugin form, the skill by name; nothing of a marketplace"
+            [
+                "deploy:release",
+                "deploy:rollback",
+                "deploy:ship",
+                "other",
+                "rollback",
+                "ship"
+            ],
+            "the plugin's skills and command in plugin form, the skills by name; nothing of a marketplace"
         );
         // `$` is Codex's skill mention: no plugin form there.
         let dollar =
             answer_at(&text.replace("Run /$0", "Run $$0"), super::completion).expect("completions");
-        assert_eq!(item_labels(&dollar), ["ship"]);
+        assert_eq!(item_labels(&dollar), ["other", "rollback", "ship"]);
     }
 
     /// The workspace of [`SKILLS`] with a skill `ship` whose body is `body`.
