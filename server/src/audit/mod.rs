@@ -29,7 +29,9 @@ mod tally;
 use std::borrow::Cow;
 
 pub use recording::{Recorder, Recording, MAX_KEPT, MAX_PAIR_CALLS};
-pub use rules::{topology_rules, written_rules, AgentRules, WorkspaceRules, WrittenRule};
+pub use rules::{
+    topology_root, topology_rules, written_rules, AgentRules, WorkspaceRules, WrittenRule,
+};
 pub use tally::Tally;
 
 /// Where the edge hands the rows it reads: the count of `skillgraph audit` ([`Tally`]) or the

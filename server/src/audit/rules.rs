@@ -101,24 +101,37 @@ pub fn written_rules(index: &Index, roots: &[PathBuf]) -> Vec<WorkspaceRules> {
 /// The rules of one topology file, as the editor shows them on it (the buffer's text, whatever
 /// is saved); `None` when it is no indexed topology of a workspace.
 pub fn topology_rules(index: &Index, file: FileId) -> Option<WorkspaceRules> {
-    let entry = index.file(file)?;
-    let (
-        FileRole::SwarmKit {
-            workspace,
-            too_deep: false,
-            ..
-        },
-        Content::SwarmKit(Artifact::Topology(topology)),
-    ) = (&entry.role, &entry.parsed.content)
-    else {
-        return None;
-    };
+    let (workspace, topology) = topology_in_workspace(index, file)?;
     let lookup = Lookup::new(index);
     Some(WorkspaceRules {
-        workspace: *workspace,
-        root: root_of(index, *workspace),
-        agents: agents_of(&lookup, *workspace, file, topology),
+        workspace,
+        root: root_of(index, workspace),
+        agents: agents_of(&lookup, workspace, file, topology),
     })
+}
+
+/// The root folder of the workspace the topology `file` belongs to, where its audit log is
+/// found: asked before [`topology_rules`] works out every agent's rules, which only a
+/// workspace with a log needs.
+pub fn topology_root(index: &Index, file: FileId) -> Option<PathBuf> {
+    let (workspace, _) = topology_in_workspace(index, file)?;
+    Some(root_of(index, workspace))
+}
+
+/// The workspace of the topology `file` and what the topology lowered to.
+fn topology_in_workspace(index: &Index, file: FileId) -> Option<(FileId, &Topology)> {
+    let entry = index.file(file)?;
+    match (&entry.role, &entry.parsed.content) {
+        (
+            FileRole::SwarmKit {
+                workspace,
+                too_deep: false,
+                ..
+            },
+            Content::SwarmKit(Artifact::Topology(topology)),
+        ) => Some((*workspace, topology)),
+        _ => None,
+    }
 }
 
 fn root_of(index: &Index, workspace: FileId) -> PathBuf {

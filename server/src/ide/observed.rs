@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::lens::{Lens, LensAction};
-use crate::audit::{topology_rules, AgentRules, Counts, Observed, Recording, WrittenRule};
+use crate::audit::{
+    topology_root, topology_rules, AgentRules, Counts, Observed, Recording, WrittenRule,
+};
 use crate::diagnostic::FileId;
 use crate::index::{Content, FileRole, Index};
 use crate::model::config::AuditConfig;
@@ -84,6 +86,8 @@ pub fn workspaces(index: &Index) -> Vec<(FileId, PathBuf)> {
 /// The rule whose guarded skill's key is at `offset` in a topology, with its agent's rules and
 /// its counts replayed from the workspace's log; then the text the hover adds.
 pub fn hover(index: &Index, file: FileId, offset: u32, logs: &Logs) -> Option<String> {
+    // Only a workspace whose log was read has anything to add; its rules are worked out then.
+    let log = logs.get(&topology_root(index, file)?)?;
     let rules = topology_rules(index, file)?;
     let (a, r) = rules.agents.iter().enumerate().find_map(|(a, agent)| {
         let r = agent
@@ -92,7 +96,6 @@ pub fn hover(index: &Index, file: FileId, offset: u32, logs: &Logs) -> Option<St
             .position(|rule| rule.range.contains_inclusive(offset))?;
         Some((a, r))
     })?;
-    let log = logs.get(&rules.root)?;
     let agent = &rules.agents[a];
     let rule = &agent.rules[r];
     Some(match &log.read {
@@ -109,10 +112,13 @@ pub fn hover(index: &Index, file: FileId, offset: u32, logs: &Logs) -> Option<St
 /// The one-line summary lens on each rule of a topology whose workspace's log was read (none
 /// when `[audit] lens` is off).
 pub fn lenses(index: &Index, file: FileId, logs: &Logs) -> Vec<Lens> {
-    let Some(rules) = topology_rules(index, file) else {
+    let Some(root) = topology_root(index, file) else {
         return Vec::new();
     };
-    let Some(Ok(recording)) = logs.get(&rules.root).map(|log| &log.read) else {
+    let Some(Ok(recording)) = logs.get(&root).map(|log| &log.read) else {
+        return Vec::new();
+    };
+    let Some(rules) = topology_rules(index, file) else {
         return Vec::new();
     };
     if !audit_settings(index, rules.workspace).lens {
