@@ -107,12 +107,9 @@ pub fn scan(text: &str) -> Vec<Mention> {
     let mut out = Vec::new();
     // The line of the last sigil looked at: where it starts, and the `\n` that ends it.
     let mut line: Option<(usize, usize)> = None;
-    // A sigil before this offset is inside a mention already taken.
-    let mut taken_to = 0;
+    // No sigil stands inside a mention (names are letters, digits, `-` and `_`), so every sigil
+    // found is tried.
     for at in memchr::memchr2_iter(b'/', b'$', bytes) {
-        if at < taken_to {
-            continue;
-        }
         while fenced.next_if(|span| span.end <= at).is_some() {}
         if fenced.peek().is_some_and(|span| span.start <= at) {
             continue;
@@ -128,10 +125,7 @@ pub fn scan(text: &str) -> Vec<Mention> {
             }
         };
         line = Some((start, end));
-        if let Some(mention) = mention_at(bytes, start, at, end) {
-            taken_to = mention.range.end as usize;
-            out.push(mention);
-        }
+        out.extend(mention_at(bytes, start, at, end));
     }
     out
 }
@@ -163,13 +157,12 @@ fn fenced_code(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
         };
         match open {
             None => open = Some((ch, len, start)),
-            Some((open_ch, open_len, open_start))
-                if ch == open_ch
-                    && len >= open_len
-                    && is_closing(&bytes[start..line_end(start)]) =>
-            {
-                spans.push(open_start..line_end(start));
-                open = None;
+            Some((open_ch, open_len, open_start)) if ch == open_ch && len >= open_len => {
+                let end = line_end(start);
+                if is_closing(&bytes[start..end]) {
+                    spans.push(open_start..end);
+                    open = None;
+                }
             }
             Some(_) => {}
         }
